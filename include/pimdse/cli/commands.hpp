@@ -1,0 +1,21 @@
+#pragma once
+// Each pimdse subcommand registers itself on the CLI11 application; main() runs the
+// parsed one. A command's callback returns its process exit code.
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace pimdse::cli {
+
+/// What a parsed subcommand will do once main() has finished parsing.
+using Action = std::function<int()>;
+
+/// `pimdse network info FILE...`
+void add_network_command(CLI::App& app, Action& action);
+/// `pimdse config check FILE`
+void add_config_command(CLI::App& app, Action& action);
+
+}  // namespace pimdse::cli

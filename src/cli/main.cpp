@@ -1,0 +1,65 @@
+// The pimdse executable: parse the command line, run one subcommand, map errors to exit
+// codes. Library code never exits; this is the only place that decides the exit status.
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+#include "pimdse/build_info.hpp"
+#include "pimdse/cli/commands.hpp"
+#include "pimdse/core/error.hpp"
+
+namespace {
+
+int code(pimdse::ExitCode c) { return static_cast<int>(c); }
+
+std::string version_text() {
+    return std::string("pimdse ") + pimdse::build_info::version + " (revision " +
+           pimdse::build_info::git_revision + ", " + pimdse::build_info::build_type + ")";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"pimdse: design-space exploration of processing-in-memory DNN accelerators "
+                 "on 3-D-stacked DRAM"};
+    app.set_version_flag("--version", version_text());
+    app.require_subcommand(1);
+    app.footer(
+        "Exit codes: 0 success, 1 internal error, 2 bad command line, 3 malformed input file,\n"
+        "4 file I/O error, 5 solver failure. See docs/cli.md.");
+
+    pimdse::cli::Action action;
+    pimdse::cli::add_network_command(app, action);
+    pimdse::cli::add_config_command(app, action);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return code(pimdse::ExitCode::usage);
+    }
+
+    try {
+        return action ? action() : code(pimdse::ExitCode::usage);
+    } catch (const pimdse::InputError& e) {
+        std::cerr << "pimdse: error: " << e.what() << '\n';
+        return code(pimdse::ExitCode::input);
+    } catch (const pimdse::IoError& e) {
+        std::cerr << "pimdse: error: " << e.what() << '\n';
+        return code(pimdse::ExitCode::io);
+    } catch (const pimdse::SolverError& e) {
+        std::cerr << "pimdse: solver error: " << e.what() << '\n';
+        return code(pimdse::ExitCode::solver);
+    } catch (const std::exception& e) {
+        std::cerr << "pimdse: internal error: " << e.what() << '\n';
+        return code(pimdse::ExitCode::internal_error);
+    }
+}

@@ -1,0 +1,29 @@
+#include "pimdse/core/error.hpp"
+
+namespace pimdse {
+
+std::string SourceLocation::str() const {
+    std::string out = file.empty() ? std::string("<input>") : file;
+    if (line > 0) {
+        out += ':' + std::to_string(line);
+        if (column > 0) out += ':' + std::to_string(column);
+    }
+    return out;
+}
+
+namespace {
+std::string compose(const SourceLocation& where, const std::string& key, const std::string& problem) {
+    std::string out = where.str() + ": ";
+    if (!key.empty()) out += "key '" + key + "': ";
+    out += problem;
+    return out;
+}
+}  // namespace
+
+InputError::InputError(SourceLocation where, std::string key, std::string problem)
+    : Error(compose(where, key, problem)),
+      where_(std::move(where)),
+      key_(std::move(key)),
+      problem_(std::move(problem)) {}
+
+}  // namespace pimdse
