@@ -1,6 +1,162 @@
+// Boost.MPI + parallel HDF5 round trip: every rank appends its own rows collectively to an
+// extendible compound table, then every rank reads the whole table back and checks each row.
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/io/hdf5.hpp"
+
+namespace pimdse::io::h5 {
+namespace {
+
+enum class Status : std::int32_t { ok = 0, infeasible = 1, failed = 2 };
+
+struct Row {
+    std::int64_t id;
+    std::int32_t rank;
+    Status status;
+    double value;
+    char label[16];
+};
+
+CompoundType row_type() {
+    CompoundType t(sizeof(Row));
+    t.add("id", offsetof(Row, id), H5T_NATIVE_INT64)
+        .add("rank", offsetof(Row, rank), H5T_NATIVE_INT32)
+        .add_enum("status", offsetof(Row, status), {"ok", "infeasible", "failed"})
+        .add("value", offsetof(Row, value), H5T_NATIVE_DOUBLE)
+        .add_string("label", offsetof(Row, label), sizeof(Row::label));
+    return t;
+}
+
+Row make_row(int rank, int batch, int i) {
+    Row r{};
+    r.id = batch * 1000 + rank * 100 + i;
+    r.rank = rank;
+    r.status = static_cast<Status>((rank + i) % 3);
+    r.value = 0.5 * r.id;
+    const std::string label = "b" + std::to_string(batch) + "r" + std::to_string(rank) + "i" + std::to_string(i);
+    std::memcpy(r.label, label.c_str(), std::min(label.size(), sizeof(r.label) - 1));
+    return r;
+}
+
+std::filesystem::path shared_path(const boost::mpi::communicator& world, const std::string& stem) {
+    // Rank 0 chooses the name so that every rank opens the same file.
+    std::string name;
+    if (world.rank() == 0) {
+        name = (std::filesystem::temp_directory_path() /
+                (stem + "_" + std::to_string(::getpid()) + "_np" + std::to_string(world.size()) + ".h5"))
+                   .string();
+        std::filesystem::remove(name);
+    }
+    boost::mpi::broadcast(world, name, 0);
+    return name;
+}
+
+TEST(ParallelHdf5, CollectiveAppendsRoundTripInRankOrder) {
+    boost::mpi::communicator world;
+    const auto path = shared_path(world, "pimdse_roundtrip");
+    const int ranks = world.size();
+
+    {
+        File file(path, File::Mode::create_exclusive, MPI_COMM_WORLD);
+        file.set_attribute("/", "format_version", std::int64_t{1});
+        file.set_attribute("/", "creator", std::string("pimdse test"));
+        const CompoundType type = row_type();
+        Table table = Table::create(file, "/results/rows", type, 4);
+
+        // Batch 0: rank r writes r + 1 rows. Batch 1: rank 0 writes none (an idle rank still
+        // joins the collective), the others write 2 each.
+        for (int batch = 0; batch < 2; ++batch) {
+            const int mine = batch == 0 ? world.rank() + 1 : (world.rank() == 0 ? 0 : 2);
+            std::vector<Row> rows;
+            for (int i = 0; i < mine; ++i) rows.push_back(make_row(world.rank(), batch, i));
+            (void)table.append_rows<Row>(rows);
+        }
+        file.flush();
+    }
+
+    File file(path, File::Mode::read_only, MPI_COMM_WORLD);
+    EXPECT_EQ(file.int_attribute("/", "format_version"), 1);
+    EXPECT_EQ(file.string_attribute("/", "creator"), "pimdse test");
+    EXPECT_TRUE(file.exists("/results/rows"));
+    EXPECT_FALSE(file.exists("/results/nothing"));
+    EXPECT_FALSE(file.exists("/nothing/rows"));
+    const CompoundType type = row_type();
+    const Table table = Table::open(file, "/results/rows", type);
+
+    const hsize_t expected = static_cast<hsize_t>(ranks * (ranks + 1) / 2 + 2 * (ranks - 1));
+    ASSERT_EQ(table.rows(), expected);
+    const auto rows = table.read_rows<Row>(0, expected);
+
+    std::size_t k = 0;
+    for (int batch = 0; batch < 2; ++batch) {
+        for (int r = 0; r < ranks; ++r) {
+            const int count = batch == 0 ? r + 1 : (r == 0 ? 0 : 2);
+            for (int i = 0; i < count; ++i, ++k) {
+                const Row want = make_row(r, batch, i);
+                EXPECT_EQ(rows[k].id, want.id) << "row " << k;
+                EXPECT_EQ(rows[k].rank, want.rank);
+                EXPECT_EQ(rows[k].status, want.status);
+                EXPECT_DOUBLE_EQ(rows[k].value, want.value);
+                EXPECT_STREQ(rows[k].label, want.label);
+            }
+        }
+    }
+    world.barrier();
+    if (world.rank() == 0) std::filesystem::remove(path);
+}
+
+TEST(ParallelHdf5, TruncateDropsTrailingRows) {
+    boost::mpi::communicator world;
+    const auto path = shared_path(world, "pimdse_truncate");
+    File file(path, File::Mode::create_truncate, MPI_COMM_WORLD);
+    const CompoundType type = row_type();
+    Table table = Table::create(file, "/rows", type, 2);
+    std::vector<Row> rows{make_row(world.rank(), 0, 0), make_row(world.rank(), 0, 1)};
+    (void)table.append_rows<Row>(rows);
+    ASSERT_EQ(table.rows(), static_cast<hsize_t>(2 * world.size()));
+    table.truncate(1);
+    EXPECT_EQ(table.rows(), 1u);
+    EXPECT_EQ(table.read_rows<Row>(0, 1)[0].id, make_row(0, 0, 0).id);
+    EXPECT_THROW(table.truncate(5), IoError);
+    world.barrier();
+    if (world.rank() == 0) std::filesystem::remove(path);
+}
+
+TEST(ParallelHdf5, ErrorsNameTheFileAndObject) {
+    boost::mpi::communicator world;
+    const auto path = shared_path(world, "pimdse_errors");
+    {
+        File created(path, File::Mode::create_exclusive, MPI_COMM_WORLD);
+    }
+    try {
+        File again(path, File::Mode::create_exclusive, MPI_COMM_WORLD);
+        ADD_FAILURE() << "exclusive create of an existing file must fail";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find(path.string()), std::string::npos) << e.what();
+    }
+    File file(path, File::Mode::read_write, MPI_COMM_WORLD);
+    const CompoundType type = row_type();
+    try {
+        (void)Table::open(file, "/missing", type);
+        ADD_FAILURE() << "opening a missing table must fail";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find(":/missing: no such dataset"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW((void)file.int_attribute("/", "absent"), IoError);
+    world.barrier();
+    if (world.rank() == 0) std::filesystem::remove(path);
+    EXPECT_THROW(File(path.string() + ".none", File::Mode::read_only, MPI_COMM_WORLD), IoError);
+}
 
 TEST(Mpi, AllReduceSumsRanks) {
     boost::mpi::communicator world;
@@ -8,3 +164,6 @@ TEST(Mpi, AllReduceSumsRanks) {
     boost::mpi::all_reduce(world, world.rank(), sum, std::plus<int>());
     EXPECT_EQ(sum, world.size() * (world.size() - 1) / 2);
 }
+
+}  // namespace
+}  // namespace pimdse::io::h5

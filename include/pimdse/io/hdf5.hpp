@@ -1,0 +1,138 @@
+#pragma once
+// The one adapter over the parallel HDF5 C API (STYLE.md habit 4). Every call goes through
+// check(), which turns a failure into pimdse::IoError naming the file and the object; every
+// handle is owned by an RAII Handle. Only io includes this header.
+//
+// Tables are 1-D, extendible, chunked datasets of a compound type. A collective append
+// gathers each rank's row count, extends the dataset once, and lets every rank write its
+// own rows at its offset (rank order) with an MPI-IO collective transfer.
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pimdse::io::h5 {
+
+/// Owns one HDF5 identifier and closes it with the matching H5*close function.
+class Handle {
+public:
+    using Closer = herr_t (*)(hid_t);
+    Handle() = default;
+    Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+    Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)), closer_(o.closer_) {}
+    Handle& operator=(Handle&& o) noexcept {
+        if (this != &o) {
+            reset();
+            id_ = std::exchange(o.id_, H5I_INVALID_HID);
+            closer_ = o.closer_;
+        }
+        return *this;
+    }
+    ~Handle() { reset(); }
+
+    [[nodiscard]] hid_t id() const noexcept { return id_; }
+    [[nodiscard]] bool valid() const noexcept { return id_ >= 0; }
+    void reset() noexcept;
+
+private:
+    hid_t id_ = H5I_INVALID_HID;
+    Closer closer_ = nullptr;
+};
+
+/// Throws IoError("<context>: <what> failed") if `status` is negative; returns it otherwise.
+hid_t check(hid_t status, const std::string& context, const char* what);
+
+/// Compound datatype built field by field; `offset` is offsetof(Row, field).
+class CompoundType {
+public:
+    explicit CompoundType(std::size_t row_size);
+    CompoundType& add(const char* name, std::size_t offset, hid_t native_type);
+    /// A fixed-length, NUL-padded string field of `length` bytes (char[length] in the row).
+    CompoundType& add_string(const char* name, std::size_t offset, std::size_t length);
+    /// An HDF5 enum field over a std::int32_t-backed C++ enum: names[i] has value i.
+    CompoundType& add_enum(const char* name, std::size_t offset, const std::vector<std::string>& names);
+    [[nodiscard]] hid_t id() const noexcept { return type_.id(); }
+
+private:
+    Handle type_;
+    std::vector<Handle> members_;  // string/enum member types stay alive with the compound
+};
+
+/// An HDF5 file opened for MPI-IO on a communicator (all calls on it are collective).
+class File {
+public:
+    enum class Mode { create_exclusive, create_truncate, read_write, read_only };
+    File(const std::filesystem::path& path, Mode mode, MPI_Comm comm);
+
+    [[nodiscard]] hid_t id() const noexcept { return file_.id(); }
+    [[nodiscard]] const std::string& name() const noexcept { return name_; }
+    [[nodiscard]] MPI_Comm comm() const noexcept { return comm_; }
+    /// Make everything written so far durable and consistent on disk (collective).
+    void flush();
+
+    void set_attribute(const std::string& object, const std::string& key, const std::string& value);
+    void set_attribute(const std::string& object, const std::string& key, std::int64_t value);
+    void set_attribute(const std::string& object, const std::string& key, double value);
+    [[nodiscard]] std::string string_attribute(const std::string& object, const std::string& key) const;
+    [[nodiscard]] std::int64_t int_attribute(const std::string& object, const std::string& key) const;
+
+    /// Create the group `path` and any missing parents.
+    void create_groups(const std::string& path);
+    [[nodiscard]] bool exists(const std::string& path) const;
+
+private:
+    Handle file_;
+    std::string name_;
+    MPI_Comm comm_;
+};
+
+/// A 1-D extendible table of compound rows.
+class Table {
+public:
+    /// Create `path` in `file` with an unlimited dimension and chunks of `chunk_rows` rows.
+    static Table create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows);
+    static Table open(File& file, const std::string& path, const CompoundType& type);
+
+    [[nodiscard]] hsize_t rows() const;
+
+    /// Collective: every rank contributes `bytes.size() / row_size` rows (possibly none);
+    /// they land after the existing rows in rank order. Returns the first row index of this
+    /// rank's block.
+    hsize_t append(std::span<const std::byte> bytes);
+
+    template <class Row>
+    hsize_t append_rows(std::span<const Row> rows) {
+        return append(std::as_bytes(rows));
+    }
+
+    /// Collective read of rows [first, first + count) into `out` (count * row_size bytes).
+    void read(hsize_t first, hsize_t count, std::span<std::byte> out) const;
+
+    template <class Row>
+    [[nodiscard]] std::vector<Row> read_rows(hsize_t first, hsize_t count) const {
+        std::vector<Row> out(count);
+        read(first, count, std::as_writable_bytes(std::span<Row>(out)));
+        return out;
+    }
+
+    /// Collective: drop rows past `rows` (used by resume to discard an incomplete batch).
+    void truncate(hsize_t rows);
+
+private:
+    Table(File& file, std::string path, Handle dataset, hid_t type, std::size_t row_size);
+    File* file_;
+    std::string path_;
+    Handle dataset_;
+    hid_t type_;
+    std::size_t row_size_;
+};
+
+}  // namespace pimdse::io::h5

@@ -1,0 +1,297 @@
+#include "pimdse/io/hdf5.hpp"
+
+#include <array>
+#include <numeric>
+
+#include "pimdse/core/error.hpp"
+
+namespace pimdse::io::h5 {
+
+void Handle::reset() noexcept {
+    if (id_ >= 0 && closer_ != nullptr) closer_(id_);
+    id_ = H5I_INVALID_HID;
+}
+
+hid_t check(hid_t status, const std::string& context, const char* what) {
+    if (status < 0) throw IoError(context + ": " + what + " failed");
+    return status;
+}
+
+namespace {
+
+// HDF5 prints its error stack to stderr by default; we report through IoError instead.
+void silence_hdf5_error_stack() {
+    static const bool done = [] {
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+        return true;
+    }();
+    (void)done;
+}
+
+Handle property_list(hid_t cls, const std::string& context) {
+    return Handle(check(H5Pcreate(cls), context, "H5Pcreate"), H5Pclose);
+}
+
+Handle collective_transfer(const std::string& context) {
+    Handle dxpl = property_list(H5P_DATASET_XFER, context);
+    check(H5Pset_dxpl_mpio(dxpl.id(), H5FD_MPIO_COLLECTIVE), context, "H5Pset_dxpl_mpio");
+    return dxpl;
+}
+
+Handle string_type(std::size_t length, const std::string& context) {
+    Handle t(check(H5Tcopy(H5T_C_S1), context, "H5Tcopy"), H5Tclose);
+    check(H5Tset_size(t.id(), length), context, "H5Tset_size");
+    check(H5Tset_strpad(t.id(), H5T_STR_NULLPAD), context, "H5Tset_strpad");
+    check(H5Tset_cset(t.id(), H5T_CSET_UTF8), context, "H5Tset_cset");
+    return t;
+}
+
+}  // namespace
+
+CompoundType::CompoundType(std::size_t row_size)
+    : type_(check(H5Tcreate(H5T_COMPOUND, row_size), "compound type", "H5Tcreate"), H5Tclose) {}
+
+CompoundType& CompoundType::add(const char* name, std::size_t offset, hid_t native_type) {
+    check(H5Tinsert(type_.id(), name, offset, native_type), std::string("compound field '") + name + "'",
+          "H5Tinsert");
+    return *this;
+}
+
+CompoundType& CompoundType::add_string(const char* name, std::size_t offset, std::size_t length) {
+    const std::string context = std::string("compound field '") + name + "'";
+    members_.push_back(string_type(length, context));
+    check(H5Tinsert(type_.id(), name, offset, members_.back().id()), context, "H5Tinsert");
+    return *this;
+}
+
+CompoundType& CompoundType::add_enum(const char* name, std::size_t offset, const std::vector<std::string>& names) {
+    const std::string context = std::string("compound enum field '") + name + "'";
+    Handle e(check(H5Tenum_create(H5T_NATIVE_INT32), context, "H5Tenum_create"), H5Tclose);
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const auto value = static_cast<std::int32_t>(i);
+        check(H5Tenum_insert(e.id(), names[i].c_str(), &value), context, "H5Tenum_insert");
+    }
+    members_.push_back(std::move(e));
+    check(H5Tinsert(type_.id(), name, offset, members_.back().id()), context, "H5Tinsert");
+    return *this;
+}
+
+File::File(const std::filesystem::path& path, Mode mode, MPI_Comm comm) : name_(path.string()), comm_(comm) {
+    silence_hdf5_error_stack();
+    Handle fapl = property_list(H5P_FILE_ACCESS, name_);
+    check(H5Pset_fapl_mpio(fapl.id(), comm, MPI_INFO_NULL), name_, "H5Pset_fapl_mpio");
+    hid_t id = H5I_INVALID_HID;
+    switch (mode) {
+        case Mode::create_exclusive:
+            id = H5Fcreate(name_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.id());
+            if (id < 0) throw IoError(name_ + ": cannot create the file (does it exist already?)");
+            break;
+        case Mode::create_truncate:
+            id = check(H5Fcreate(name_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), name_, "H5Fcreate");
+            break;
+        case Mode::read_write:
+        case Mode::read_only:
+            id = H5Fopen(name_.c_str(), mode == Mode::read_only ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl.id());
+            if (id < 0) throw IoError(name_ + ": cannot open as an HDF5 file");
+            break;
+    }
+    file_ = Handle(id, H5Fclose);
+}
+
+void File::flush() { check(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL), name_, "H5Fflush"); }
+
+namespace {
+
+Handle open_object(hid_t file, const std::string& object, const std::string& context) {
+    return Handle(check(H5Oopen(file, object.c_str(), H5P_DEFAULT), context, "H5Oopen"), H5Oclose);
+}
+
+void write_attribute(hid_t file, const std::string& file_name, const std::string& object, const std::string& key,
+                     hid_t type, const void* data) {
+    const std::string context = file_name + ":" + object + "@" + key;
+    Handle obj = open_object(file, object, context);
+    if (check(H5Aexists(obj.id(), key.c_str()), context, "H5Aexists") > 0) {
+        check(H5Adelete(obj.id(), key.c_str()), context, "H5Adelete");
+    }
+    Handle space(check(H5Screate(H5S_SCALAR), context, "H5Screate"), H5Sclose);
+    Handle attr(check(H5Acreate2(obj.id(), key.c_str(), type, space.id(), H5P_DEFAULT, H5P_DEFAULT), context,
+                      "H5Acreate2"),
+                H5Aclose);
+    check(H5Awrite(attr.id(), type, data), context, "H5Awrite");
+}
+
+Handle open_attribute(hid_t file, const std::string& context, const std::string& object, const std::string& key) {
+    Handle obj = open_object(file, object, context);
+    hid_t a = H5Aopen(obj.id(), key.c_str(), H5P_DEFAULT);
+    if (a < 0) throw IoError(context + ": no such attribute");
+    return Handle(a, H5Aclose);
+}
+
+}  // namespace
+
+void File::set_attribute(const std::string& object, const std::string& key, const std::string& value) {
+    Handle t = string_type(std::max<std::size_t>(value.size(), 1), name_);
+    std::string padded = value;
+    padded.resize(std::max<std::size_t>(value.size(), 1), '\0');
+    write_attribute(file_.id(), name_, object, key, t.id(), padded.data());
+}
+
+void File::set_attribute(const std::string& object, const std::string& key, std::int64_t value) {
+    write_attribute(file_.id(), name_, object, key, H5T_NATIVE_INT64, &value);
+}
+
+void File::set_attribute(const std::string& object, const std::string& key, double value) {
+    write_attribute(file_.id(), name_, object, key, H5T_NATIVE_DOUBLE, &value);
+}
+
+std::string File::string_attribute(const std::string& object, const std::string& key) const {
+    const std::string context = name_ + ":" + object + "@" + key;
+    Handle attr = open_attribute(file_.id(), context, object, key);
+    Handle stored(check(H5Aget_type(attr.id()), context, "H5Aget_type"), H5Tclose);
+    if (H5Tget_class(stored.id()) != H5T_STRING || H5Tis_variable_str(stored.id()) > 0) {
+        throw IoError(context + ": expected a fixed-length string attribute");
+    }
+    const std::size_t size = H5Tget_size(stored.id());
+    Handle mem = string_type(size, context);
+    std::string out(size, '\0');
+    check(H5Aread(attr.id(), mem.id(), out.data()), context, "H5Aread");
+    out.resize(out.find('\0') == std::string::npos ? out.size() : out.find('\0'));
+    return out;
+}
+
+std::int64_t File::int_attribute(const std::string& object, const std::string& key) const {
+    const std::string context = name_ + ":" + object + "@" + key;
+    Handle attr = open_attribute(file_.id(), context, object, key);
+    std::int64_t value = 0;
+    check(H5Aread(attr.id(), H5T_NATIVE_INT64, &value), context, "H5Aread");
+    return value;
+}
+
+void File::create_groups(const std::string& path) {
+    const std::string context = name_ + ":" + path;
+    Handle lcpl = property_list(H5P_LINK_CREATE, context);
+    check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
+    Handle g(check(H5Gcreate2(file_.id(), path.c_str(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT), context, "H5Gcreate2"),
+             H5Gclose);
+}
+
+bool File::exists(const std::string& path) const {
+    // H5Lexists needs every parent to exist, so walk the path one component at a time.
+    std::string prefix;
+    std::size_t start = path.front() == '/' ? 1 : 0;
+    while (start <= path.size()) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        if (end > start) {
+            prefix.push_back('/');  // (not "/" + substr: GCC 12 -Wrestrict false positive)
+            prefix.append(path, start, end - start);
+            if (H5Lexists(file_.id(), prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+        }
+        start = end + 1;
+    }
+    return true;
+}
+
+Table::Table(File& file, std::string path, Handle dataset, hid_t type, std::size_t row_size)
+    : file_(&file), path_(std::move(path)), dataset_(std::move(dataset)), type_(type), row_size_(row_size) {}
+
+Table Table::create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows) {
+    const std::string context = file.name() + ":" + path;
+    const hsize_t initial = 0;
+    const hsize_t unlimited = H5S_UNLIMITED;
+    Handle space(check(H5Screate_simple(1, &initial, &unlimited), context, "H5Screate_simple"), H5Sclose);
+    Handle dcpl = property_list(H5P_DATASET_CREATE, context);
+    const hsize_t chunk = std::max<hsize_t>(chunk_rows, 1);
+    check(H5Pset_chunk(dcpl.id(), 1, &chunk), context, "H5Pset_chunk");
+    Handle lcpl = property_list(H5P_LINK_CREATE, context);
+    check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
+    Handle ds(check(H5Dcreate2(file.id(), path.c_str(), type.id(), space.id(), lcpl.id(), dcpl.id(), H5P_DEFAULT),
+                    context, "H5Dcreate2"),
+              H5Dclose);
+    return Table(file, path, std::move(ds), type.id(), H5Tget_size(type.id()));
+}
+
+Table Table::open(File& file, const std::string& path, const CompoundType& type) {
+    const std::string context = file.name() + ":" + path;
+    hid_t id = H5Dopen2(file.id(), path.c_str(), H5P_DEFAULT);
+    if (id < 0) throw IoError(context + ": no such dataset");
+    return Table(file, path, Handle(id, H5Dclose), type.id(), H5Tget_size(type.id()));
+}
+
+hsize_t Table::rows() const {
+    const std::string context = file_->name() + ":" + path_;
+    Handle space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
+    hsize_t n = 0;
+    check(H5Sget_simple_extent_dims(space.id(), &n, nullptr), context, "H5Sget_simple_extent_dims");
+    return n;
+}
+
+hsize_t Table::append(std::span<const std::byte> bytes) {
+    const std::string context = file_->name() + ":" + path_;
+    if (bytes.size() % row_size_ != 0) throw IoError(context + ": append of a partial row");
+    const auto mine = static_cast<std::uint64_t>(bytes.size() / row_size_);
+
+    int size = 0;
+    int rank = 0;
+    MPI_Comm_size(file_->comm(), &size);
+    MPI_Comm_rank(file_->comm(), &rank);
+    std::vector<std::uint64_t> counts(static_cast<std::size_t>(size));
+    MPI_Allgather(&mine, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, file_->comm());
+
+    const hsize_t before = rows();
+    const std::uint64_t offset = std::accumulate(counts.begin(), counts.begin() + rank, std::uint64_t{0});
+    const std::uint64_t total = std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
+    if (total == 0) return before;
+    const hsize_t after = before + total;
+    check(H5Dset_extent(dataset_.id(), &after), context, "H5Dset_extent");
+
+    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
+    const hsize_t start = before + offset;
+    const hsize_t count = mine;
+    const hsize_t one = 1;
+    Handle mem_space(check(H5Screate_simple(1, mine > 0 ? &count : &one, nullptr), context, "H5Screate_simple"),
+                     H5Sclose);
+    if (mine > 0) {
+        check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), context,
+              "H5Sselect_hyperslab");
+    } else {
+        // A rank without rows still takes part in the collective write, selecting nothing.
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
+    }
+    Handle dxpl = collective_transfer(context);
+    const std::byte dummy{};
+    check(H5Dwrite(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
+                   mine > 0 ? static_cast<const void*>(bytes.data()) : &dummy),
+          context, "H5Dwrite");
+    return start;
+}
+
+void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
+    const std::string context = file_->name() + ":" + path_;
+    if (out.size() != count * row_size_) throw IoError(context + ": read buffer has the wrong size");
+    if (first + count > rows()) throw IoError(context + ": read past the last row");
+    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
+    const hsize_t one = 1;
+    Handle mem_space(check(H5Screate_simple(1, count > 0 ? &count : &one, nullptr), context, "H5Screate_simple"),
+                     H5Sclose);
+    if (count > 0) {
+        check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &first, nullptr, &count, nullptr), context,
+              "H5Sselect_hyperslab");
+    } else {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
+    }
+    Handle dxpl = collective_transfer(context);
+    std::byte dummy{};
+    check(H5Dread(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
+                  count > 0 ? static_cast<void*>(out.data()) : &dummy),
+          context, "H5Dread");
+}
+
+void Table::truncate(hsize_t new_rows) {
+    const std::string context = file_->name() + ":" + path_;
+    if (new_rows > rows()) throw IoError(context + ": truncate cannot grow a table");
+    check(H5Dset_extent(dataset_.id(), &new_rows), context, "H5Dset_extent");
+}
+
+}  // namespace pimdse::io::h5
