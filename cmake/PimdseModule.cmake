@@ -25,5 +25,5 @@ function(pimdse_add_test_suite name)
   target_link_libraries(${name}_tests PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main pimdse_warnings)
   target_compile_definitions(${name}_tests PRIVATE
     PIMDSE_SOURCE_DIR="${PROJECT_SOURCE_DIR}" PIMDSE_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  gtest_discover_tests(${name}_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "unit;${name}")
+  gtest_discover_tests(${name}_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name})
 endfunction()

@@ -3,10 +3,10 @@
 // saw them with a "[rank r/size]" prefix, and the exit status is non-zero on every rank if
 // any rank failed, so mpirun reports the failure whichever rank it came from.
 
+#include <gtest/gtest.h>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
-#include <gtest/gtest.h>
 
 #include <functional>
 #include <iostream>

@@ -12,7 +12,9 @@
 
 namespace {
 
-int code(pimdse::ExitCode c) { return static_cast<int>(c); }
+int code(pimdse::ExitCode c) {
+    return static_cast<int>(c);
+}
 
 std::string version_text() {
     return std::string("pimdse ") + pimdse::build_info::version + " (revision " +
@@ -22,10 +24,13 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    CLI::App app{"pimdse: design-space exploration of processing-in-memory DNN accelerators "
-                 "on 3-D-stacked DRAM"};
+    CLI::App app{
+        "pimdse: design-space exploration of processing-in-memory DNN accelerators "
+        "on 3-D-stacked DRAM"};
     app.set_version_flag("--version", version_text());
-    app.require_subcommand(1);
+    // At most one command; an unknown word is then reported as such (CLI11 2.1 says only
+    // "A subcommand is required" when one is required and the word matches none).
+    app.require_subcommand(0, 1);
     app.footer(
         "Exit codes: 0 success, 1 internal error, 2 bad command line, 3 malformed input file,\n"
         "4 file I/O error, 5 solver failure. See docs/cli.md.");
@@ -47,8 +52,12 @@ int main(int argc, char** argv) {
         return code(pimdse::ExitCode::usage);
     }
 
+    if (!action) {
+        std::cerr << app.help() << "pimdse: error: a command is required\n";
+        return code(pimdse::ExitCode::usage);
+    }
     try {
-        return action ? action() : code(pimdse::ExitCode::usage);
+        return action();
     } catch (const pimdse::InputError& e) {
         std::cerr << "pimdse: error: " << e.what() << '\n';
         return code(pimdse::ExitCode::input);

@@ -6,7 +6,9 @@
 namespace pimdse {
 
 namespace {
-constexpr std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+constexpr std::uint64_t rotl(std::uint64_t x, int k) {
+    return (x << k) | (x >> (64 - k));
+}
 
 __extension__ using u128 = unsigned __int128;  // GCC/Clang extension; pedantic otherwise warns
 }  // namespace
@@ -56,7 +58,9 @@ std::int64_t Rng::uniform_int(std::int64_t lo, std::int64_t hi) {
     return lo + static_cast<std::int64_t>(m >> 64);
 }
 
-double Rng::uniform01() { return static_cast<double>((*this)() >> 11) * 0x1.0p-53; }
+double Rng::uniform01() {
+    return static_cast<double>((*this)() >> 11) * 0x1.0p-53;
+}
 
 double Rng::normal() {
     double u = 0;

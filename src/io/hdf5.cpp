@@ -64,7 +64,8 @@ CompoundType& CompoundType::add_string(const char* name, std::size_t offset, std
     return *this;
 }
 
-CompoundType& CompoundType::add_enum(const char* name, std::size_t offset, const std::vector<std::string>& names) {
+CompoundType& CompoundType::add_enum(const char* name, std::size_t offset,
+                                     const std::vector<std::string>& names) {
     const std::string context = std::string("compound enum field '") + name + "'";
     Handle e(check(H5Tenum_create(H5T_NATIVE_INT32), context, "H5Tenum_create"), H5Tclose);
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -98,7 +99,9 @@ File::File(const std::filesystem::path& path, Mode mode, MPI_Comm comm) : name_(
     file_ = Handle(id, H5Fclose);
 }
 
-void File::flush() { check(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL), name_, "H5Fflush"); }
+void File::flush() {
+    check(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL), name_, "H5Fflush");
+}
 
 namespace {
 
@@ -106,8 +109,8 @@ Handle open_object(hid_t file, const std::string& object, const std::string& con
     return Handle(check(H5Oopen(file, object.c_str(), H5P_DEFAULT), context, "H5Oopen"), H5Oclose);
 }
 
-void write_attribute(hid_t file, const std::string& file_name, const std::string& object, const std::string& key,
-                     hid_t type, const void* data) {
+void write_attribute(hid_t file, const std::string& file_name, const std::string& object,
+                     const std::string& key, hid_t type, const void* data) {
     const std::string context = file_name + ":" + object + "@" + key;
     Handle obj = open_object(file, object, context);
     if (check(H5Aexists(obj.id(), key.c_str()), context, "H5Aexists") > 0) {
@@ -120,7 +123,8 @@ void write_attribute(hid_t file, const std::string& file_name, const std::string
     check(H5Awrite(attr.id(), type, data), context, "H5Awrite");
 }
 
-Handle open_attribute(hid_t file, const std::string& context, const std::string& object, const std::string& key) {
+Handle open_attribute(hid_t file, const std::string& context, const std::string& object,
+                      const std::string& key) {
     Handle obj = open_object(file, object, context);
     hid_t a = H5Aopen(obj.id(), key.c_str(), H5P_DEFAULT);
     if (a < 0) throw IoError(context + ": no such attribute");
@@ -171,7 +175,8 @@ void File::create_groups(const std::string& path) {
     const std::string context = name_ + ":" + path;
     Handle lcpl = property_list(H5P_LINK_CREATE, context);
     check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
-    Handle g(check(H5Gcreate2(file_.id(), path.c_str(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT), context, "H5Gcreate2"),
+    Handle g(check(H5Gcreate2(file_.id(), path.c_str(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT), context,
+                   "H5Gcreate2"),
              H5Gclose);
 }
 
@@ -204,9 +209,10 @@ Table Table::create(File& file, const std::string& path, const CompoundType& typ
     check(H5Pset_chunk(dcpl.id(), 1, &chunk), context, "H5Pset_chunk");
     Handle lcpl = property_list(H5P_LINK_CREATE, context);
     check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
-    Handle ds(check(H5Dcreate2(file.id(), path.c_str(), type.id(), space.id(), lcpl.id(), dcpl.id(), H5P_DEFAULT),
-                    context, "H5Dcreate2"),
-              H5Dclose);
+    Handle ds(
+        check(H5Dcreate2(file.id(), path.c_str(), type.id(), space.id(), lcpl.id(), dcpl.id(), H5P_DEFAULT),
+              context, "H5Dcreate2"),
+        H5Dclose);
     return Table(file, path, std::move(ds), type.id(), H5Tget_size(type.id()));
 }
 
@@ -248,8 +254,8 @@ hsize_t Table::append(std::span<const std::byte> bytes) {
     const hsize_t start = before + offset;
     const hsize_t count = mine;
     const hsize_t one = 1;
-    Handle mem_space(check(H5Screate_simple(1, mine > 0 ? &count : &one, nullptr), context, "H5Screate_simple"),
-                     H5Sclose);
+    Handle mem_space(
+        check(H5Screate_simple(1, mine > 0 ? &count : &one, nullptr), context, "H5Screate_simple"), H5Sclose);
     if (mine > 0) {
         check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), context,
               "H5Sselect_hyperslab");
@@ -272,8 +278,9 @@ void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
     if (first + count > rows()) throw IoError(context + ": read past the last row");
     Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
     const hsize_t one = 1;
-    Handle mem_space(check(H5Screate_simple(1, count > 0 ? &count : &one, nullptr), context, "H5Screate_simple"),
-                     H5Sclose);
+    Handle mem_space(
+        check(H5Screate_simple(1, count > 0 ? &count : &one, nullptr), context, "H5Screate_simple"),
+        H5Sclose);
     if (count > 0) {
         check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &first, nullptr, &count, nullptr), context,
               "H5Sselect_hyperslab");

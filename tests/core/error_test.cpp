@@ -6,8 +6,10 @@ namespace pimdse {
 namespace {
 
 TEST(InputError, MessageNamesFileLineKeyAndProblem) {
-    const InputError e({"inputs/a.yaml", 12, 3}, "space.pe_rows.max", "expected an integer in [1, 256], got 300");
-    EXPECT_STREQ(e.what(), "inputs/a.yaml:12:3: key 'space.pe_rows.max': expected an integer in [1, 256], got 300");
+    const InputError e({"inputs/a.yaml", 12, 3}, "space.pe_rows.max",
+                       "expected an integer in [1, 256], got 300");
+    EXPECT_STREQ(e.what(),
+                 "inputs/a.yaml:12:3: key 'space.pe_rows.max': expected an integer in [1, 256], got 300");
     EXPECT_EQ(e.key(), "space.pe_rows.max");
     EXPECT_EQ(e.where().line, 12u);
 }

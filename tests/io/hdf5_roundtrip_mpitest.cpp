@@ -1,8 +1,8 @@
 // Boost.MPI + parallel HDF5 round trip: every rank appends its own rows collectively to an
 // extendible compound table, then every rank reads the whole table back and checks each row.
+#include <gtest/gtest.h>
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -43,7 +43,8 @@ Row make_row(int rank, int batch, int i) {
     r.rank = rank;
     r.status = static_cast<Status>((rank + i) % 3);
     r.value = 0.5 * r.id;
-    const std::string label = "b" + std::to_string(batch) + "r" + std::to_string(rank) + "i" + std::to_string(i);
+    const std::string label =
+        "b" + std::to_string(batch) + "r" + std::to_string(rank) + "i" + std::to_string(i);
     std::memcpy(r.label, label.c_str(), std::min(label.size(), sizeof(r.label) - 1));
     return r;
 }
@@ -135,9 +136,7 @@ TEST(ParallelHdf5, TruncateDropsTrailingRows) {
 TEST(ParallelHdf5, ErrorsNameTheFileAndObject) {
     boost::mpi::communicator world;
     const auto path = shared_path(world, "pimdse_errors");
-    {
-        File created(path, File::Mode::create_exclusive, MPI_COMM_WORLD);
-    }
+    { File created(path, File::Mode::create_exclusive, MPI_COMM_WORLD); }
     try {
         File again(path, File::Mode::create_exclusive, MPI_COMM_WORLD);
         ADD_FAILURE() << "exclusive create of an existing file must fail";

@@ -15,9 +15,18 @@ public:
     constexpr explicit Quantity(Rep v) : v_(v) {}
     [[nodiscard]] constexpr Rep value() const { return v_; }
 
-    constexpr Quantity& operator+=(Quantity o) { v_ += o.v_; return *this; }
-    constexpr Quantity& operator-=(Quantity o) { v_ -= o.v_; return *this; }
-    constexpr Quantity& operator*=(Rep k) { v_ *= k; return *this; }
+    constexpr Quantity& operator+=(Quantity o) {
+        v_ += o.v_;
+        return *this;
+    }
+    constexpr Quantity& operator-=(Quantity o) {
+        v_ -= o.v_;
+        return *this;
+    }
+    constexpr Quantity& operator*=(Rep k) {
+        v_ *= k;
+        return *this;
+    }
     friend constexpr Quantity operator+(Quantity a, Quantity b) { return Quantity(a.v_ + b.v_); }
     friend constexpr Quantity operator-(Quantity a, Quantity b) { return Quantity(a.v_ - b.v_); }
     friend constexpr Quantity operator*(Quantity a, Rep k) { return Quantity(a.v_ * k); }
@@ -37,15 +46,19 @@ struct PicojoulesTag {};
 struct BytesTag {};
 struct SquareMillimetresTag {};
 
-using Cycles = Quantity<CyclesTag, double>;                    ///< clock cycles of the node clock
-using Picojoules = Quantity<PicojoulesTag, double>;            ///< energy, pJ
-using Bytes = Quantity<BytesTag, std::int64_t>;                ///< storage or traffic, bytes
+using Cycles = Quantity<CyclesTag, double>;                        ///< clock cycles of the node clock
+using Picojoules = Quantity<PicojoulesTag, double>;                ///< energy, pJ
+using Bytes = Quantity<BytesTag, std::int64_t>;                    ///< storage or traffic, bytes
 using SquareMillimetres = Quantity<SquareMillimetresTag, double>;  ///< silicon area, mm²
 
 inline constexpr std::int64_t kKiB = 1024;
 inline constexpr std::int64_t kMiB = 1024 * kKiB;
 
-[[nodiscard]] constexpr Bytes kibibytes(std::int64_t n) { return Bytes(n * kKiB); }
-[[nodiscard]] constexpr Bytes mebibytes(std::int64_t n) { return Bytes(n * kMiB); }
+[[nodiscard]] constexpr Bytes kibibytes(std::int64_t n) {
+    return Bytes(n * kKiB);
+}
+[[nodiscard]] constexpr Bytes mebibytes(std::int64_t n) {
+    return Bytes(n * kMiB);
+}
 
 }  // namespace pimdse
