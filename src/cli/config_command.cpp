@@ -1,6 +1,93 @@
-// Placeholder: replaced by the config subcommand implementation.
+// `pimdse config check FILE`: validate a sweep configuration or a hardware file and print
+// it resolved (valid YAML), followed by a summary as YAML comments, so the whole output can
+// be saved and read back.
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <variant>
+
 #include "pimdse/cli/commands.hpp"
+#include "pimdse/core/error.hpp"
+#include "pimdse/hw/node.hpp"
+#include "pimdse/io/config.hpp"
 
 namespace pimdse::cli {
-void add_config_command(CLI::App&, Action&) {}
+
+namespace {
+
+std::string space_size_text(const hw::DesignSpace& space) {
+    std::ostringstream out;
+    const long double n = space.size();
+    // Exact while it fits a 64-bit integer; the default space has about 2.2e10 points.
+    if (n < 1e18L) out << static_cast<unsigned long long>(std::llround(n)) << " points (";
+    out << std::setprecision(3) << std::scientific << static_cast<double>(n);
+    out << (n < 1e18L ? ")" : " points") << " = ";
+    for (std::size_t i = 0; i < hw::kParamCount; ++i)
+        out << (i ? " x " : "") << space.range(hw::kAllParams[i]).size();
+    return out.str();
+}
+
+void print_sweep(const io::Config& c) {
+    std::cout << io::to_yaml(c);
+    std::cout << "#\n# " << c.source_file.string() << ": valid sweep configuration\n"
+              << "#   design space: " << space_size_text(c.space) << '\n';
+    for (hw::Param p : hw::kAllParams) {
+        std::cout << "#     " << std::left << std::setw(10) << hw::param_name(p) << c.space.range(p).str()
+                  << '\n';
+    }
+    std::cout << "#   workloads: " << c.workloads.size() << '\n';
+    for (const io::Workload& w : c.workloads) {
+        std::cout << "#     " << w.network.filename().string() << " (weight " << w.weight << ", batch "
+                  << (w.batch ? std::to_string(*w.batch) : std::string("from the file")) << ")\n";
+    }
+    std::cout << "#   sweep: " << c.sweep.budget << " evaluations in batches of " << c.sweep.batch_size
+              << ", proposer " << io::to_string(c.sweep.proposer) << ", seed " << c.sweep.seed << '\n';
+}
+
+void print_hardware(const io::HardwareFile& h) {
+    const hw::NodeFacts f = hw::node_facts(h.params, h.constraints);
+    std::cout << io::to_yaml(h);
+    std::cout << "#\n# " << h.source_file.string() << ": valid hardware point: " << hw::to_string(h.params)
+              << '\n'
+              << "#   PIM-nodes:               " << f.node_count << '\n'
+              << "#   DRAM banks per node:     " << f.banks_per_node << '\n'
+              << "#   DRAM port per node:      " << f.dram_port_bits << " bit\n"
+              << "#   DRAM capacity per node:  " << f.dram_capacity.value() / kMiB << " MiB\n"
+              << "#   NoC flit width:          " << f.flit_bits << " bit\n"
+              << "#   area: not checked yet (the area model is not part of this version)\n";
+}
+
+int run_check(const std::string& file) {
+    std::visit(
+        [](const auto& parsed) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(parsed)>, io::Config>) {
+                print_sweep(parsed);
+            } else {
+                print_hardware(parsed);
+            }
+        },
+        io::read_config_or_hardware_file(file));
+    return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace
+
+void add_config_command(CLI::App& app, Action& action) {
+    CLI::App* config =
+        app.add_subcommand("config", "Validate configuration and hardware files (docs/config.md)");
+    config->require_subcommand(1);
+    CLI::App* check = config->add_subcommand(
+        "check", "Validate a sweep configuration or hardware file and print it resolved, with a summary");
+    auto file = std::make_shared<std::string>();
+    check->add_option("FILE", *file, "sweep configuration or hardware file (YAML)")->required();
+    check->callback([&action, file] { action = [file] { return run_check(*file); }; });
+}
+
 }  // namespace pimdse::cli

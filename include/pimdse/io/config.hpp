@@ -1,0 +1,119 @@
+#pragma once
+// The sweep configuration and the hardware-point file (docs/config.md): one typed struct per
+// section, read from YAML and validated completely before anything runs. Every error is an
+// InputError (malformed) or ConfigError (inconsistent) naming the file, the 1-based line,
+// the key path and what was expected.
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "pimdse/hw/constraints.hpp"
+#include "pimdse/hw/design_space.hpp"
+#include "pimdse/hw/params.hpp"
+
+namespace pimdse::io {
+
+/// Which proposer drives the sweep (DESIGN.md `tuner`; NicePIM VIII-C compares them).
+enum class Proposer {
+    nicepim,    ///< PIM-Tuner: area filter + deep-kernel-GP suggestion model (NicePIM V)
+    gp,         ///< the suggestion model replaced by a plain Gaussian process (VIII-C)
+    random,     ///< uniform random points of the space (VIII-C)
+    annealing,  ///< simulated annealing (VIII-C)
+    evolution,  ///< an evolutionary algorithm
+};
+
+[[nodiscard]] std::string_view to_string(Proposer p);
+/// Every proposer's name, in enum order.
+[[nodiscard]] const std::vector<std::string_view>& proposer_names();
+
+/// One workload DNN of the cost function (NicePIM Eq. 1).
+struct Workload {
+    std::filesystem::path network;  ///< absolute path of the network file
+    double weight = 1.0;            ///< gamma of Eq. 1, > 0
+    std::optional<int> batch;       ///< batch size; empty: the network file's own
+
+    friend bool operator==(const Workload&, const Workload&) = default;
+};
+
+/// NicePIM Eq. 1: Cost = sum over DNNs of Energy^alpha * Latency^beta * gamma.
+struct CostConfig {
+    double alpha = 1.0;  ///< energy exponent; alpha = beta = 1 is the energy-delay product (VIII-C)
+    double beta = 1.0;   ///< latency exponent
+
+    friend bool operator==(const CostConfig&, const CostConfig&) = default;
+};
+
+struct SweepConfig {
+    std::uint64_t seed = 1;                         ///< the one seed of every random stream
+    int batch_size = 8;                             ///< candidates proposed and evaluated per batch
+    std::int64_t budget = 0;                        ///< evaluations in total (required)
+    std::optional<std::chrono::seconds> wall_time;  ///< stop cleanly before this; empty: no limit
+    Proposer proposer = Proposer::nicepim;
+    int samples_per_round = 16384;  ///< points the model-based proposers score per batch (VIII-B)
+
+    friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
+};
+
+struct OutputConfig {
+    std::filesystem::path path;  ///< absolute path of the HDF5 output file
+
+    friend bool operator==(const OutputConfig&, const OutputConfig&) = default;
+};
+
+/// A sweep configuration, every default filled in and every relative path resolved against
+/// the configuration file's directory.
+struct Config {
+    hw::Constraints constraints;
+    hw::DesignSpace space;
+    std::vector<Workload> workloads;
+    CostConfig cost;
+    SweepConfig sweep;
+    OutputConfig output;
+
+    std::filesystem::path source_file;  ///< the file as named when read
+    std::string source_text;            ///< its exact text (stored in the output file)
+
+    /// Equal settings; the source file name and text are not compared.
+    friend bool operator==(const Config& a, const Config& b);
+};
+
+/// One hardware point with its constraints (for `pimdse evaluate` and `pimdse map`).
+struct HardwareFile {
+    hw::Constraints constraints;
+    hw::HardwareParams params;
+
+    std::filesystem::path source_file;
+    std::string source_text;
+
+    /// Equal settings; the source file name and text are not compared.
+    friend bool operator==(const HardwareFile& a, const HardwareFile& b);
+};
+
+/// Read and validate a sweep configuration. The network files must exist and be readable;
+/// they are not parsed here.
+[[nodiscard]] Config read_config_file(const std::filesystem::path& path);
+/// As read_config_file, from text; `file_name` names the file in messages and its directory
+/// anchors relative paths.
+[[nodiscard]] Config parse_config(std::string_view text, const std::filesystem::path& file_name);
+
+/// Read and validate a hardware file; the point must pass hw::check.
+[[nodiscard]] HardwareFile read_hardware_file(const std::filesystem::path& path);
+[[nodiscard]] HardwareFile parse_hardware(std::string_view text, const std::filesystem::path& file_name);
+
+/// A file with a top-level `hardware:` key is a hardware file, anything else a sweep
+/// configuration; read it as the one it is.
+[[nodiscard]] std::variant<Config, HardwareFile> read_config_or_hardware_file(
+    const std::filesystem::path& path);
+
+/// The resolved configuration as YAML: every key present, defaults filled in, paths absolute.
+/// Parsing it again gives an equal Config.
+[[nodiscard]] std::string to_yaml(const Config& c);
+[[nodiscard]] std::string to_yaml(const HardwareFile& h);
+
+}  // namespace pimdse::io

@@ -1,0 +1,485 @@
+// Reading and validating sweep configurations and hardware files (docs/config.md).
+// Sections are read in a fixed order (constraints first: the space and the hardware point
+// are checked against them); file-system checks of the workload files come last.
+
+#include "pimdse/io/config.hpp"
+
+#include <array>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <system_error>
+#include <tuple>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/hw/legality.hpp"
+#include "yaml_reader.hpp"
+
+namespace pimdse::io {
+
+namespace fs = std::filesystem;
+using yaml::Field;
+using yaml::Map;
+using yaml::Reader;
+
+std::string_view to_string(Proposer p) {
+    return proposer_names().at(static_cast<std::size_t>(p));
+}
+
+const std::vector<std::string_view>& proposer_names() {
+    static const std::vector<std::string_view> names{"nicepim", "gp", "random", "annealing", "evolution"};
+    return names;
+}
+
+bool operator==(const Config& a, const Config& b) {
+    return a.constraints == b.constraints && a.space == b.space && a.workloads == b.workloads &&
+           a.cost == b.cost && a.sweep == b.sweep && a.output == b.output;
+}
+
+bool operator==(const HardwareFile& a, const HardwareFile& b) {
+    return a.constraints == b.constraints && a.params == b.params;
+}
+
+namespace {
+
+constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+const std::vector<std::string_view> kConfigKeys{"constraints", "space", "workloads",
+                                                "cost",        "sweep", "output"};
+const std::vector<std::string_view> kHardwareFileKeys{"constraints", "hardware"};
+const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
+                                               "wall_time", "proposer",   "samples_per_round"};
+const std::vector<std::string_view> kConstraintKeys{"technology_nm",
+                                                    "bank_array",
+                                                    "bank_width_bits",
+                                                    "bank_capacity_mib",
+                                                    "area_budget_mm2",
+                                                    "clock_mhz",
+                                                    "data_width_bits",
+                                                    "psum_width_bits",
+                                                    "node_rows",
+                                                    "node_cols",
+                                                    "pe_rows",
+                                                    "pe_cols",
+                                                    "buffer_kib",
+                                                    "dram_energy_pj_per_bit",
+                                                    "noc_energy_pj_per_bit_hop",
+                                                    "noc_virtual_channels"};
+
+std::string joined(const std::vector<std::string_view>& keys) {
+    std::string out;
+    for (std::string_view k : keys) out += (out.empty() ? "" : ", ") + std::string(k);
+    return out;
+}
+
+std::string interval(std::int64_t lo, std::int64_t hi) {
+    return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+}
+
+int to_int(std::int64_t v) {
+    return static_cast<int>(v);
+}
+
+// A list of exactly two integers, e.g. `bank_array: [16, 16]`; each within [lo, hi].
+std::pair<int, int> read_pair(const Reader& r, const Field& f, std::int64_t lo, std::int64_t hi) {
+    const std::string want = "a list of two integers [rows, columns]";
+    std::vector<Field> items = r.list(f, want);
+    if (items.size() != 2) r.value_error(f, want, "a list of " + std::to_string(items.size()));
+    return {to_int(r.integer(items[0], lo, hi)), to_int(r.integer(items[1], lo, hi))};
+}
+
+// `{min: a, max: b}` within [lo, hi]; either key may be left out and keeps `fallback`'s.
+hw::Bounds read_bounds(const Reader& r, const std::optional<Field>& f, std::int64_t lo, std::int64_t hi,
+                       hw::Bounds fallback) {
+    if (!f) return fallback;
+    Map m(r, *f, {"min", "max"});
+    hw::Bounds b = fallback;
+    std::optional<Field> min_field = m.get("min");
+    if (min_field) b.min = to_int(r.integer(*min_field, lo, hi));
+    if (auto max_field = m.get("max")) b.max = to_int(r.integer(*max_field, lo, hi));
+    if (b.min > b.max) {
+        // Point at whichever of the two was written.
+        if (min_field) {
+            r.value_error(*min_field, "at most max (" + std::to_string(b.max) + ")", std::to_string(b.min));
+        }
+        r.value_error(*m.get("max"), "at least min (" + std::to_string(b.min) + ", the default)",
+                      std::to_string(b.max));
+    }
+    return b;
+}
+
+hw::Constraints read_constraints(const Reader& r, const std::optional<Field>& f) {
+    hw::Constraints c;  // NicePIM Table II
+    if (!f) {
+        return c;
+    }
+    Map m(r, *f, kConstraintKeys);
+    if (auto v = m.get("technology_nm")) c.technology_nm = to_int(r.integer(*v, 1, 1000));
+    if (auto v = m.get("bank_array")) std::tie(c.bank_rows, c.bank_cols) = read_pair(r, *v, 1, 1024);
+    if (auto v = m.get("bank_width_bits")) c.bank_width_bits = to_int(r.integer(*v, 1, 65536));
+    if (auto v = m.get("bank_capacity_mib")) c.bank_capacity = mebibytes(r.integer(*v, 1, 1 << 20));
+    if (auto v = m.get("area_budget_mm2")) c.area_budget = SquareMillimetres(r.number(*v, 0, true));
+    if (auto v = m.get("clock_mhz")) c.clock_mhz = r.number(*v, 0, true);
+    if (auto v = m.get("data_width_bits")) c.data_width_bits = to_int(r.integer(*v, 1, 64));
+    // Partial sums are at least as wide as the data they accumulate.
+    if (auto v = m.get("psum_width_bits")) c.psum_width_bits = to_int(r.integer(*v, c.data_width_bits, 128));
+    if (c.psum_width_bits < c.data_width_bits) {
+        r.value_error(m.self().line, m.path("psum_width_bits"),
+                      "at least data_width_bits (" + std::to_string(c.data_width_bits) + ")",
+                      std::to_string(c.psum_width_bits) + " (the default)");
+    }
+
+    // A node owns at least one bank, so the node array is at most the bank array (VIII-B);
+    // unless given, the maximum follows the bank array.
+    const auto node_bounds = [&](std::string_view key, int extent, const char* dim) {
+        hw::Bounds b = read_bounds(r, m.get(key), 1, extent, {std::min(2, extent), extent});
+        bool tiles = false;
+        for (int d = b.min; d <= b.max; ++d) tiles = tiles || extent % d == 0;
+        if (!tiles) {
+            r.value_error(
+                m.get(key)->line, m.path(key),
+                "bounds containing a divisor of the bank array's " + std::to_string(extent) + " " + dim,
+                interval(b.min, b.max));
+        }
+        return b;
+    };
+    c.node_rows = node_bounds("node_rows", c.bank_rows, "rows");
+    c.node_cols = node_bounds("node_cols", c.bank_cols, "columns");
+    c.pe_rows = read_bounds(r, m.get("pe_rows"), 1, 65536, c.pe_rows);
+    c.pe_cols = read_bounds(r, m.get("pe_cols"), 1, 65536, c.pe_cols);
+    c.buffer_kib = read_bounds(r, m.get("buffer_kib"), 1, 1 << 20, c.buffer_kib);
+
+    if (auto v = m.get("dram_energy_pj_per_bit")) c.dram_energy_per_bit = Picojoules(r.number(*v, 0, false));
+    if (auto v = m.get("noc_energy_pj_per_bit_hop"))
+        c.noc_energy_per_bit_hop = Picojoules(r.number(*v, 0, false));
+    if (auto v = m.get("noc_virtual_channels")) c.noc_virtual_channels = to_int(r.integer(*v, 1, 64));
+    return c;
+}
+
+// Node extents must tile the bank array (III-A constraint 2); a space value that never can
+// is a mistake in the file, not something for the tuner to discover.
+std::optional<int> required_divisor(hw::Param p, const hw::Constraints& c) {
+    if (p == hw::Param::node_rows) return c.bank_rows;
+    if (p == hw::Param::node_cols) return c.bank_cols;
+    return std::nullopt;
+}
+
+std::string divisor_text(hw::Param p, int extent) {
+    return "a divisor of the bank array's " + std::to_string(extent) +
+           (p == hw::Param::node_rows ? " rows" : " columns");
+}
+
+hw::ParamRange read_range(const Reader& r, const Field& f, hw::Param p, const hw::Constraints& c) {
+    Map m(r, f, {"min", "max", "spacing", "step", "values"});
+    const hw::Bounds& b = hw::bounds_of(p, c);
+    const std::optional<int> divisor = required_divisor(p, c);
+
+    if (auto values_field = m.get("values")) {
+        for (std::string_view k : {"min", "max", "spacing", "step"}) {
+            if (auto other = m.get(k)) {
+                r.value_error(*other, "either 'values' or 'min', 'max', 'spacing' (and 'step'), not both",
+                              "'" + std::string(k) + "' next to 'values'");
+            }
+        }
+        std::vector<Field> items = r.list(*values_field, "a non-empty list of integers");
+        if (items.empty()) r.value_error(*values_field, "a non-empty list of integers", "an empty list");
+        std::vector<int> values;
+        for (const Field& item : items) {
+            const int v = to_int(r.integer(item, b.min, b.max));
+            if (divisor && *divisor % v != 0)
+                r.value_error(item, divisor_text(p, *divisor), std::to_string(v));
+            for (std::size_t j = 0; j < values.size(); ++j) {
+                if (values[j] == v) {
+                    r.value_error(item, "distinct values",
+                                  std::to_string(v) + " again (as " + items[j].path + ")");
+                }
+            }
+            values.push_back(v);
+        }
+        return hw::ParamRange::list(std::move(values));
+    }
+
+    const int lo =
+        to_int(r.integer(m.require("min", "an integer in " + interval(b.min, b.max)), b.min, b.max));
+    const Field max_field = m.require("max", "an integer in " + interval(b.min, b.max));
+    const int hi = to_int(r.integer(max_field, b.min, b.max));
+    if (lo > hi) r.value_error(max_field, "at least min (" + std::to_string(lo) + ")", std::to_string(hi));
+    const Field spacing_field = m.require("spacing", "linear or log2 (or give 'values' instead of a range)");
+    const std::size_t spacing = r.choice(spacing_field, {"linear", "log2"});
+
+    std::optional<hw::ParamRange> range;
+    if (spacing == 0) {
+        const Field step = m.require("step", "an integer >= 1 with spacing linear");
+        range = hw::ParamRange::linear(lo, hi, to_int(r.integer(step, 1, kIntMax, "an integer >= 1")));
+    } else {
+        if (auto step = m.get("step")) {
+            r.value_error(*step, "no step with spacing log2 (its values are the powers of two in [min, max])",
+                          yaml::describe(step->node));
+        }
+        bool any = false;
+        for (long long v = 1; v <= hi; v *= 2) any = any || v >= lo;
+        if (!any) r.value_error(f, "a log2 range containing a power of two", interval(lo, hi));
+        range = hw::ParamRange::log2(lo, hi);
+    }
+    if (divisor) {
+        for (int v : range->values()) {
+            if (*divisor % v != 0) {
+                r.value_error(f, "only values that are " + divisor_text(p, *divisor),
+                              std::to_string(v) + " in " + range->str());
+            }
+        }
+    }
+    return *range;
+}
+
+hw::DesignSpace read_space(const Reader& r, const std::optional<Field>& f, const hw::Constraints& c) {
+    hw::DesignSpace space = hw::default_space(c);
+    if (!f) return space;
+    std::vector<std::string_view> keys;
+    for (hw::Param p : hw::kAllParams) keys.push_back(hw::param_name(p));
+    Map m(r, *f, keys);
+    for (hw::Param p : hw::kAllParams) {
+        if (auto v = m.get(hw::param_name(p))) space.set_range(p, read_range(r, *v, p, c));
+    }
+    return space;
+}
+
+fs::path resolve(const fs::path& dir, const std::string& written) {
+    fs::path p(written);
+    if (p.is_relative()) p = dir / p;
+    return p.lexically_normal();
+}
+
+// A workload as written, kept until the file-system check at the end.
+struct PendingFile {
+    Field field;
+    std::string written;
+};
+
+std::vector<Workload> read_workloads(const Reader& r, const Field& f, const fs::path& dir,
+                                     std::vector<PendingFile>& pending) {
+    const std::string want = "a non-empty list of workloads {network, weight, batch}";
+    std::vector<Field> items = r.list(f, want);
+    if (items.empty()) r.value_error(f, want, "an empty list");
+    std::vector<Workload> out;
+    for (const Field& item : items) {
+        Map m(r, item, {"network", "weight", "batch"});
+        const Field network = m.require("network", "the path of a network file");
+        Workload w;
+        const std::string written = r.string(network);
+        w.network = resolve(dir, written);
+        if (auto v = m.get("weight")) w.weight = r.number(*v, 0, true);  // Eq. 1: gamma > 0
+        if (auto v = m.get("batch")) w.batch = to_int(r.integer(*v, 1, 65536));
+        for (std::size_t j = 0; j < out.size(); ++j) {
+            if (out[j].network == w.network && out[j].batch == w.batch) {
+                r.value_error(item, "each network once per batch size",
+                              "'" + written + "' again (as " + items[j].path + ")");
+            }
+        }
+        pending.push_back({network, written});
+        out.push_back(std::move(w));
+    }
+    return out;
+}
+
+CostConfig read_cost(const Reader& r, const std::optional<Field>& f) {
+    CostConfig cost;
+    if (!f) return cost;
+    Map m(r, *f, {"alpha", "beta"});
+    if (auto v = m.get("alpha")) cost.alpha = r.number(*v, 0, false);  // Eq. 1: alpha >= 0
+    if (auto v = m.get("beta")) cost.beta = r.number(*v, 0, false);    // Eq. 1: beta >= 0
+    if (cost.alpha == 0 && cost.beta == 0) {
+        r.value_error(*f, "alpha or beta above 0 (with both 0 every candidate costs the same)",
+                      "alpha = 0 and beta = 0");
+    }
+    return cost;
+}
+
+// Seconds, or "<n>s", "<n>m", "<n>h", "<n>d", or Slurm's "[D-]HH:MM:SS".
+std::optional<std::int64_t> parse_duration(const std::string& s) {
+    const auto digits = [](std::string_view t) {
+        return !t.empty() && t.size() <= 12 && t.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    const auto num = [](std::string_view t) { return std::stoll(std::string(t)); };
+    if (digits(s)) return num(s);
+    if (s.size() >= 2 && digits(std::string_view(s).substr(0, s.size() - 1))) {
+        const std::int64_t n = num(std::string_view(s).substr(0, s.size() - 1));
+        switch (s.back()) {
+            case 's':
+                return n;
+            case 'm':
+                return n * 60;
+            case 'h':
+                return n * 3600;
+            case 'd':
+                return n * 86400;
+            default:
+                return std::nullopt;
+        }
+    }
+    std::string_view rest = s;
+    std::int64_t days = 0;
+    if (auto dash = rest.find('-'); dash != std::string_view::npos) {
+        if (!digits(rest.substr(0, dash))) return std::nullopt;
+        days = num(rest.substr(0, dash));
+        rest = rest.substr(dash + 1);
+    }
+    if (rest.size() < 8 || rest[rest.size() - 3] != ':' || rest[rest.size() - 6] != ':') return std::nullopt;
+    const std::string_view h = rest.substr(0, rest.size() - 6);
+    const std::string_view mm = rest.substr(rest.size() - 5, 2);
+    const std::string_view ss = rest.substr(rest.size() - 2, 2);
+    if (!digits(h) || !digits(mm) || !digits(ss) || num(mm) >= 60 || num(ss) >= 60) return std::nullopt;
+    return days * 86400 + num(h) * 3600 + num(mm) * 60 + num(ss);
+}
+
+SweepConfig read_sweep(const Reader& r, const Field& f) {
+    Map m(r, f, kSweepKeys);
+    SweepConfig s;
+    if (auto v = m.get("seed")) s.seed = r.unsigned64(*v);
+    if (auto v = m.get("batch_size")) s.batch_size = to_int(r.integer(*v, 1, 1 << 20));
+    s.budget = r.integer(m.require("budget", "an integer >= 1 (evaluations in total)"), 1, kInt64Max);
+    if (auto v = m.get("wall_time")) {
+        const std::string want = "a positive duration: seconds, or e.g. 90m, 12h, 2d, 12:00:00, 1-00:00:00";
+        if (!v->node.IsScalar()) r.type_error(*v, want);
+        const std::optional<std::int64_t> seconds = parse_duration(v->node.Scalar());
+        if (!seconds || *seconds <= 0) r.value_error(*v, want, yaml::describe(v->node));
+        s.wall_time = std::chrono::seconds(*seconds);
+    }
+    if (auto v = m.get("proposer")) s.proposer = static_cast<Proposer>(r.choice(*v, proposer_names()));
+    if (auto v = m.get("samples_per_round")) s.samples_per_round = to_int(r.integer(*v, 1, 1 << 24));
+    return s;
+}
+
+OutputConfig read_output(const Reader& r, const Field& f, const fs::path& dir) {
+    Map m(r, f, {"path"});
+    return OutputConfig{resolve(dir, r.string(m.require("path", "the path of the HDF5 output file")))};
+}
+
+// Runs last: the only check that touches the file system.
+void check_files_readable(const Reader& r, const std::vector<Workload>& workloads,
+                          const std::vector<PendingFile>& pending) {
+    for (std::size_t i = 0; i < workloads.size(); ++i) {
+        const fs::path& p = workloads[i].network;
+        std::error_code ec;
+        std::string problem;
+        if (!fs::exists(p, ec)) {
+            problem = "no such file";
+        } else if (fs::is_directory(p, ec)) {
+            problem = "a directory";
+        } else if (!std::ifstream(p).good()) {
+            problem = "cannot be opened";
+        }
+        if (!problem.empty()) {
+            r.value_error(pending[i].field, "a readable network file",
+                          "'" + pending[i].written + "' (" + p.string() + ": " + problem + ")");
+        }
+    }
+}
+
+fs::path directory_of(const fs::path& file_name) {
+    return fs::absolute(file_name.empty() ? fs::path("config.yaml") : file_name).parent_path();
+}
+
+std::string read_text(const fs::path& path) {
+    std::error_code ec;
+    const SourceLocation where{path.string(), 0, 0};
+    if (!fs::exists(path, ec)) throw InputError(where, "", "expected an existing file, got no such file");
+    if (fs::is_directory(path, ec)) throw InputError(where, "", "expected a file, got a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(where, "", "expected a readable file, got one that cannot be opened");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+bool has_top_key(const YAML::Node& root, std::string_view key) {
+    for (const auto& entry : root) {
+        if (entry.first.IsScalar() && entry.first.Scalar() == key) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+Config parse_config(std::string_view text, const fs::path& file_name) {
+    const Reader r(file_name.string());
+    const Map top(r, r.load(text, joined(kConfigKeys)), kConfigKeys);
+    const fs::path dir = directory_of(file_name);
+
+    Config c;
+    c.constraints = read_constraints(r, top.get("constraints"));
+    c.space = read_space(r, top.get("space"), c.constraints);
+    std::vector<PendingFile> pending;
+    c.workloads = read_workloads(r, top.require("workloads", "a non-empty list of workloads"), dir, pending);
+    c.cost = read_cost(r, top.get("cost"));
+    c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + joined(kSweepKeys)));
+    c.output = read_output(r, top.require("output", "a mapping with the key path"), dir);
+    check_files_readable(r, c.workloads, pending);
+
+    c.source_file = file_name;
+    c.source_text = std::string(text);
+    return c;
+}
+
+HardwareFile parse_hardware(std::string_view text, const fs::path& file_name) {
+    const Reader r(file_name.string());
+    const Map top(r, r.load(text, joined(kHardwareFileKeys)), kHardwareFileKeys);
+
+    HardwareFile h;
+    h.constraints = read_constraints(r, top.get("constraints"));
+    const Map hw_map(r, top.require("hardware", "a mapping with the keys node_array, pe_array, buffers_kib"),
+                     {"node_array", "pe_array", "buffers_kib"});
+
+    // Types first; ranges and divisibility come from hw::check, so that a file and the tuner
+    // judge a point by the same rules.
+    std::array<Field, hw::kParamCount> fields;
+    const auto pair_of = [&](std::string_view key, hw::Param first, hw::Param second) {
+        const Field f = hw_map.require(key, "a list of two integers [rows, columns]");
+        std::vector<Field> items = r.list(f, "a list of two integers [rows, columns]");
+        if (items.size() != 2) {
+            r.value_error(f, "a list of two integers [rows, columns]",
+                          "a list of " + std::to_string(items.size()));
+        }
+        fields[static_cast<std::size_t>(first)] = items[0];
+        fields[static_cast<std::size_t>(second)] = items[1];
+    };
+    pair_of("node_array", hw::Param::node_rows, hw::Param::node_cols);
+    pair_of("pe_array", hw::Param::pe_rows, hw::Param::pe_cols);
+    const Map buffers(r, hw_map.require("buffers_kib", "a mapping with the keys input, weight, output"),
+                      {"input", "weight", "output"});
+    fields[static_cast<std::size_t>(hw::Param::ibuf_kib)] = buffers.require("input", "an integer (KiB)");
+    fields[static_cast<std::size_t>(hw::Param::wbuf_kib)] = buffers.require("weight", "an integer (KiB)");
+    fields[static_cast<std::size_t>(hw::Param::obuf_kib)] = buffers.require("output", "an integer (KiB)");
+
+    for (hw::Param p : hw::kAllParams) {
+        const Field& f = fields[static_cast<std::size_t>(p)];
+        h.params.set(p, to_int(r.integer(f, std::numeric_limits<int>::min(), kIntMax, "an integer")));
+    }
+    const hw::Legality legality = hw::check(h.params, h.constraints);
+    for (const hw::Violation& v : legality.violations) {
+        const Field& at = v.param ? fields[static_cast<std::size_t>(*v.param)] : hw_map.self();
+        r.value_error(at, v.expected, v.got);
+    }
+
+    h.source_file = file_name;
+    h.source_text = std::string(text);
+    return h;
+}
+
+Config read_config_file(const fs::path& path) {
+    return parse_config(read_text(path), path);
+}
+
+HardwareFile read_hardware_file(const fs::path& path) {
+    return parse_hardware(read_text(path), path);
+}
+
+std::variant<Config, HardwareFile> read_config_or_hardware_file(const fs::path& path) {
+    const std::string text = read_text(path);
+    const Reader r(path.string());
+    const Field root = r.load(text, joined(kConfigKeys) + " (or constraints, hardware for a hardware file)");
+    if (has_top_key(root.node, "hardware")) return parse_hardware(text, path);
+    return parse_config(text, path);
+}
+
+}  // namespace pimdse::io

@@ -1,0 +1,131 @@
+// The resolved configuration as YAML text (`pimdse config check`, the /config group of the
+// output file). Written by hand rather than through YAML::Emitter to control number
+// formatting (shortest round-trip form, so 1.1 stays 1.1) and to keep one line per key.
+
+#include <charconv>
+#include <sstream>
+
+#include "pimdse/io/config.hpp"
+
+namespace pimdse::io {
+
+namespace {
+
+std::string num(double v) {
+    char buf[32];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);  // shortest form that reads back exactly
+    return std::string(buf, res.ptr);
+}
+
+// A YAML double-quoted scalar: paths may hold ':', '#', spaces or quotes.
+std::string quoted(const std::string& s) {
+    std::string out = "\"";
+    for (char ch : s) {
+        const auto u = static_cast<unsigned char>(ch);
+        if (ch == '"' || ch == '\\') {
+            out += '\\';
+            out += ch;
+        } else if (u < 0x20) {
+            static const char* hex = "0123456789abcdef";
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            out += ch;
+        }
+    }
+    return out + "\"";
+}
+
+std::string bounds(const hw::Bounds& b) {
+    return "{min: " + std::to_string(b.min) + ", max: " + std::to_string(b.max) + "}";
+}
+
+std::string range(const hw::ParamRange& r) {
+    switch (r.spacing()) {
+        case hw::Spacing::linear:
+            return "{min: " + std::to_string(r.min()) + ", max: " + std::to_string(r.max()) +
+                   ", spacing: linear, step: " + std::to_string(r.step()) + "}";
+        case hw::Spacing::log2:
+            return "{min: " + std::to_string(r.min()) + ", max: " + std::to_string(r.max()) +
+                   ", spacing: log2}";
+        case hw::Spacing::list:
+            break;
+    }
+    std::string out = "{values: [";
+    for (std::size_t i = 0; i < r.size(); ++i) out += (i ? ", " : "") + std::to_string(r.value_at(i));
+    return out + "]}";
+}
+
+void write_constraints(std::ostream& out, const hw::Constraints& c) {
+    out << "constraints:  # NicePIM Table II and VIII-B unless overridden\n"
+        << "  technology_nm: " << c.technology_nm << '\n'
+        << "  bank_array: [" << c.bank_rows << ", " << c.bank_cols << "]\n"
+        << "  bank_width_bits: " << c.bank_width_bits << '\n'
+        << "  bank_capacity_mib: " << c.bank_capacity.value() / kMiB << '\n'
+        << "  area_budget_mm2: " << num(c.area_budget.value()) << '\n'
+        << "  clock_mhz: " << num(c.clock_mhz) << '\n'
+        << "  data_width_bits: " << c.data_width_bits << '\n'
+        << "  psum_width_bits: " << c.psum_width_bits << '\n'
+        << "  node_rows: " << bounds(c.node_rows) << '\n'
+        << "  node_cols: " << bounds(c.node_cols) << '\n'
+        << "  pe_rows: " << bounds(c.pe_rows) << '\n'
+        << "  pe_cols: " << bounds(c.pe_cols) << '\n'
+        << "  buffer_kib: " << bounds(c.buffer_kib) << '\n'
+        << "  dram_energy_pj_per_bit: " << num(c.dram_energy_per_bit.value()) << '\n'
+        << "  noc_energy_pj_per_bit_hop: " << num(c.noc_energy_per_bit_hop.value()) << '\n'
+        << "  noc_virtual_channels: " << c.noc_virtual_channels << '\n';
+}
+
+}  // namespace
+
+std::string to_yaml(const Config& c) {
+    std::ostringstream out;
+    out << "# pimdse sweep configuration, resolved: every default filled in, paths absolute\n";
+    write_constraints(out, c.constraints);
+    out << "space:\n";
+    for (hw::Param p : hw::kAllParams)
+        out << "  " << hw::param_name(p) << ": " << range(c.space.range(p)) << '\n';
+    out << "workloads:\n";
+    for (const Workload& w : c.workloads) {
+        out << "  - network: " << quoted(w.network.string()) << '\n'
+            << "    weight: " << num(w.weight) << '\n';
+        if (w.batch) {
+            out << "    batch: " << *w.batch << '\n';
+        } else {
+            out << "    # batch: the network file's own\n";
+        }
+    }
+    out << "cost:  # NicePIM Eq. 1: sum of Energy^alpha * Latency^beta * weight\n"
+        << "  alpha: " << num(c.cost.alpha) << '\n'
+        << "  beta: " << num(c.cost.beta) << '\n';
+    out << "sweep:\n"
+        << "  seed: " << c.sweep.seed << '\n'
+        << "  batch_size: " << c.sweep.batch_size << '\n'
+        << "  budget: " << c.sweep.budget << '\n';
+    if (c.sweep.wall_time) {
+        out << "  wall_time: " << c.sweep.wall_time->count() << "  # seconds\n";
+    } else {
+        out << "  # wall_time: none (no limit)\n";
+    }
+    out << "  proposer: " << to_string(c.sweep.proposer) << '\n'
+        << "  samples_per_round: " << c.sweep.samples_per_round << '\n';
+    out << "output:\n"
+        << "  path: " << quoted(c.output.path.string()) << '\n';
+    return out.str();
+}
+
+std::string to_yaml(const HardwareFile& h) {
+    std::ostringstream out;
+    out << "# pimdse hardware point, resolved: every default filled in\n";
+    write_constraints(out, h.constraints);
+    const hw::HardwareParams& p = h.params;
+    out << "hardware:  # NicePIM Table I\n"
+        << "  node_array: [" << p.node_rows << ", " << p.node_cols << "]\n"
+        << "  pe_array: [" << p.pe_rows << ", " << p.pe_cols << "]\n"
+        << "  buffers_kib: {input: " << p.ibuf_kib << ", weight: " << p.wbuf_kib << ", output: " << p.obuf_kib
+        << "}\n";
+    return out.str();
+}
+
+}  // namespace pimdse::io

@@ -1,0 +1,180 @@
+// Parameter ranges (linear, log2, list) and the design space: values, sizes, membership and
+// the index <-> value round trip the tuner's encoding relies on; the default space against
+// NicePIM Table II ("about 10^10" points) and the three NicePIM systems.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "pimdse/hw/design_space.hpp"
+#include "pimdse/hw/legality.hpp"
+
+namespace pimdse::hw {
+namespace {
+
+// Every value maps to its index and back; values outside the range have no index.
+void expect_round_trip(const ParamRange& r) {
+    for (std::size_t i = 0; i < r.size(); ++i) {
+        const int v = r.value_at(i);
+        ASSERT_TRUE(r.contains(v)) << r.str() << " value " << v;
+        ASSERT_EQ(r.index_of(v), i) << r.str() << " value " << v;
+        if (i > 0) {
+            ASSERT_LT(r.value_at(i - 1), v) << r.str();
+        }
+    }
+    for (int v = r.min() - 3; v <= r.max() + 3; ++v) {
+        bool listed = false;
+        for (int w : r.values()) listed = listed || w == v;
+        ASSERT_EQ(r.contains(v), listed) << r.str() << " value " << v;
+    }
+    EXPECT_THROW((void)r.value_at(r.size()), std::out_of_range);
+}
+
+TEST(ParamRange, Linear) {
+    const ParamRange r = ParamRange::linear(8, 2048, 8);
+    EXPECT_EQ(r.spacing(), Spacing::linear);
+    EXPECT_EQ(r.size(), 256u);
+    EXPECT_EQ(r.value_at(0), 8);
+    EXPECT_EQ(r.value_at(17), 144);  // the 144 KiB weight buffer of VIII-C
+    EXPECT_EQ(r.value_at(255), 2048);
+    EXPECT_EQ(r.index_of(144), 17u);
+    EXPECT_FALSE(r.contains(12));
+    EXPECT_FALSE(r.contains(0));
+    EXPECT_FALSE(r.contains(2056));
+    EXPECT_EQ(r.str(), "linear 8..2048 step 8");
+    expect_round_trip(r);
+}
+
+TEST(ParamRange, LinearStopsAtTheLastStepNotAboveMax) {
+    const ParamRange r = ParamRange::linear(3, 20, 5);
+    EXPECT_EQ(r.values(), (std::vector<int>{3, 8, 13, 18}));
+    expect_round_trip(r);
+    EXPECT_EQ(ParamRange::linear(7, 7, 3).values(), (std::vector<int>{7}));
+}
+
+TEST(ParamRange, Log2) {
+    const ParamRange r = ParamRange::log2(1, 256);
+    EXPECT_EQ(r.size(), 9u);
+    EXPECT_EQ(r.values(), (std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256}));
+    EXPECT_EQ(r.index_of(128), 7u);
+    EXPECT_FALSE(r.contains(96));
+    EXPECT_EQ(r.str(), "log2 1..256");
+    expect_round_trip(r);
+}
+
+TEST(ParamRange, Log2KeepsOnlyPowersOfTwoInside) {
+    const ParamRange r = ParamRange::log2(3, 100);
+    EXPECT_EQ(r.values(), (std::vector<int>{4, 8, 16, 32, 64}));
+    EXPECT_EQ(r.min(), 3);  // as given, for printing it back
+    EXPECT_EQ(r.max(), 100);
+    expect_round_trip(r);
+}
+
+TEST(ParamRange, ListIsSortedAscending) {
+    const ParamRange r = ParamRange::list({144, 16, 32});
+    EXPECT_EQ(r.spacing(), Spacing::list);
+    EXPECT_EQ(r.values(), (std::vector<int>{16, 32, 144}));
+    EXPECT_EQ(r.min(), 16);
+    EXPECT_EQ(r.max(), 144);
+    EXPECT_EQ(r.index_of(144), 2u);
+    EXPECT_EQ(r.str(), "list 16, 32, 144");
+    expect_round_trip(r);
+}
+
+TEST(ParamRange, MalformedRangesThrow) {
+    EXPECT_THROW((void)ParamRange::linear(8, 4, 1), std::invalid_argument);
+    EXPECT_THROW((void)ParamRange::linear(1, 4, 0), std::invalid_argument);
+    EXPECT_THROW((void)ParamRange::log2(5, 7), std::invalid_argument);
+    EXPECT_THROW((void)ParamRange::list({}), std::invalid_argument);
+    EXPECT_THROW((void)ParamRange::list({4, 8, 4}), std::invalid_argument);
+}
+
+TEST(DesignSpace, DefaultReproducesTableII) {
+    const DesignSpace s = default_space(Constraints{});
+    EXPECT_EQ(s, DesignSpace());
+    EXPECT_EQ(s.range(Param::node_rows).values(), (std::vector<int>{2, 4, 8, 16}));
+    EXPECT_EQ(s.range(Param::node_cols).values(), (std::vector<int>{2, 4, 8, 16}));
+    EXPECT_EQ(s.range(Param::pe_rows), ParamRange::log2(1, 256));
+    EXPECT_EQ(s.range(Param::pe_cols), ParamRange::log2(1, 256));
+    for (Param p : {Param::ibuf_kib, Param::wbuf_kib, Param::obuf_kib}) {
+        EXPECT_EQ(s.range(p), ParamRange::linear(8, 2048, 8));
+    }
+    // 4 * 4 * 9 * 9 * 256^3 = 21 743 271 936, exact in a long double.
+    EXPECT_EQ(s.size(), 21743271936.0L);
+    // Table II: "about 10^10".
+    EXPECT_GT(s.size(), 1e9L);
+    EXPECT_LT(s.size(), 1e11L);
+}
+
+TEST(DesignSpace, DefaultContainsTheThreeNicePimSystems) {
+    const DesignSpace s;
+    for (const HardwareParams& p : {HardwareParams{4, 4, 32, 32, 128, 128, 128},   // VIII-D
+                                    HardwareParams{16, 16, 8, 8, 8, 8, 8},         // VIII-D
+                                    HardwareParams{4, 8, 128, 8, 16, 144, 32}}) {  // VIII-C
+        EXPECT_TRUE(s.contains(p)) << to_string(p);
+        const auto index = s.index_of(p);
+        ASSERT_TRUE(index.has_value());
+        EXPECT_EQ(s.at(*index), p);
+    }
+    EXPECT_FALSE(s.contains(HardwareParams{4, 4, 32, 32, 128, 128, 129}));
+    EXPECT_FALSE(s.contains(HardwareParams{4, 4, 24, 32, 128, 128, 128}));
+}
+
+TEST(DesignSpace, EveryDefaultNodeArrayIsLegal) {
+    // Only divisors are in the default space, so node shapes never make a sample illegal.
+    const DesignSpace s;
+    for (int r : s.range(Param::node_rows).values()) {
+        for (int c : s.range(Param::node_cols).values()) {
+            EXPECT_TRUE(check(HardwareParams{r, c, 8, 8, 8, 8, 8}, Constraints{}).legal()) << r << "x" << c;
+        }
+    }
+}
+
+TEST(DesignSpace, IndexRoundTripOverASmallSpace) {
+    const DesignSpace s({ParamRange::list({2, 4}), ParamRange::log2(2, 8), ParamRange::linear(1, 7, 3),
+                         ParamRange::list({5}), ParamRange::log2(16, 16), ParamRange::linear(8, 16, 8),
+                         ParamRange::list({9, 3})});
+    EXPECT_EQ(s.size(), 2.0L * 3 * 3 * 1 * 1 * 2 * 2);
+    std::size_t seen = 0;
+    DesignSpace::Index i{};
+    for (i[0] = 0; i[0] < 2; ++i[0])
+        for (i[1] = 0; i[1] < 3; ++i[1])
+            for (i[2] = 0; i[2] < 3; ++i[2])
+                for (i[5] = 0; i[5] < 2; ++i[5])
+                    for (i[6] = 0; i[6] < 2; ++i[6]) {
+                        const HardwareParams p = s.at(i);
+                        ASSERT_TRUE(s.contains(p));
+                        ASSERT_EQ(s.index_of(p), i);
+                        ++seen;
+                    }
+    EXPECT_EQ(static_cast<long double>(seen), s.size());
+    DesignSpace::Index bad{};
+    bad[3] = 1;
+    EXPECT_THROW((void)s.at(bad), std::out_of_range);
+}
+
+TEST(DesignSpace, SizeBeyondSixtyFourBits) {
+    const ParamRange wide = ParamRange::linear(1, 1 << 20, 1);
+    DesignSpace s;
+    for (Param p : kAllParams) s.set_range(p, wide);
+    EXPECT_NEAR(static_cast<double>(std::log2(s.size())), 140.0, 1e-9);  // 2^140 points
+}
+
+TEST(DesignSpace, DefaultFollowsTheConstraints) {
+    Constraints c;
+    c.bank_rows = 12;
+    c.node_rows = {1, 12};
+    c.pe_rows = {5, 7};     // no power of two: every integer
+    c.buffer_kib = {1, 6};  // below the 8 KiB grid: every integer
+    const DesignSpace s = default_space(c);
+    EXPECT_EQ(s.range(Param::node_rows).values(), (std::vector<int>{1, 2, 3, 4, 6, 12}));
+    EXPECT_EQ(s.range(Param::pe_rows).values(), (std::vector<int>{5, 6, 7}));
+    EXPECT_EQ(s.range(Param::ibuf_kib).values(), (std::vector<int>{1, 2, 3, 4, 5, 6}));
+    c.buffer_kib = {20, 50};
+    EXPECT_EQ(default_range(Param::obuf_kib, c).values(), (std::vector<int>{24, 32, 40, 48}));
+}
+
+}  // namespace
+}  // namespace pimdse::hw

@@ -1,0 +1,390 @@
+// Sweep configurations and hardware files: the inputs/ files, defaults, the to_yaml round
+// trip, and every malformed file of tests/data/malformed/config (EXPECTED.txt) failing with
+// its own message naming file, line, key and expectation.
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <variant>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/hw/legality.hpp"
+#include "pimdse/hw/node.hpp"
+#include "pimdse/io/config.hpp"
+
+namespace pimdse::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = PIMDSE_SOURCE_DIR;
+
+// A scratch directory with a stand-in network file: reading a configuration only checks
+// that each network file is readable (networks are parsed elsewhere).
+class ConfigFiles : public ::testing::Test {
+protected:
+    void SetUp() override {
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        dir_ = fs::temp_directory_path() /
+               ("pimdse_config_test_" + std::to_string(::getpid()) + "_" + info->name());
+        fs::create_directories(dir_ / "nets");
+        write("nets/a.yaml", "# stand-in network file\n");
+        write("nets/b.yaml", "# stand-in network file\n");
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    fs::path write(const std::string& name, const std::string& text) const {
+        const fs::path p = dir_ / name;
+        std::ofstream(p) << text;
+        return p;
+    }
+    Config parse(const std::string& text) const { return parse_config(text, dir_ / "sweep.yaml"); }
+
+    fs::path dir_;
+};
+
+const char* kMinimal =
+    "workloads:\n"
+    "  - network: nets/a.yaml\n"
+    "sweep:\n"
+    "  budget: 10\n"
+    "output:\n"
+    "  path: out/run.h5\n";
+
+TEST_F(ConfigFiles, DefaultsFillEverythingNotGiven) {
+    const Config c = parse(kMinimal);
+    EXPECT_EQ(c.constraints, hw::Constraints{});
+    EXPECT_EQ(c.space, hw::default_space(hw::Constraints{}));
+    EXPECT_EQ(c.space.size(), 21743271936.0L);
+    ASSERT_EQ(c.workloads.size(), 1u);
+    EXPECT_EQ(c.workloads[0].network, dir_ / "nets/a.yaml");
+    EXPECT_EQ(c.workloads[0].weight, 1.0);
+    EXPECT_FALSE(c.workloads[0].batch.has_value());
+    EXPECT_EQ(c.cost, (CostConfig{1.0, 1.0}));
+    EXPECT_EQ(c.sweep.seed, 1u);
+    EXPECT_EQ(c.sweep.batch_size, 8);
+    EXPECT_EQ(c.sweep.budget, 10);
+    EXPECT_FALSE(c.sweep.wall_time.has_value());
+    EXPECT_EQ(c.sweep.proposer, Proposer::nicepim);
+    EXPECT_EQ(c.sweep.samples_per_round, 16384);
+    EXPECT_EQ(c.output.path, dir_ / "out/run.h5");
+    EXPECT_EQ(c.source_text, kMinimal);  // kept byte for byte
+    EXPECT_EQ(c.source_file, dir_ / "sweep.yaml");
+}
+
+TEST_F(ConfigFiles, EveryKeyIsRead) {
+    const Config c = parse(
+        "constraints:\n"
+        "  technology_nm: 22\n"
+        "  bank_array: [8, 4]\n"
+        "  bank_width_bits: 64\n"
+        "  bank_capacity_mib: 16\n"
+        "  area_budget_mm2: 32.5\n"
+        "  clock_mhz: 500\n"
+        "  data_width_bits: 8\n"
+        "  psum_width_bits: 24\n"
+        "  node_rows: {min: 1}\n"
+        "  pe_rows: {max: 128}\n"
+        "  pe_cols: {min: 2, max: 64}\n"
+        "  buffer_kib: {min: 4, max: 512}\n"
+        "  dram_energy_pj_per_bit: 1.5\n"
+        "  noc_energy_pj_per_bit_hop: 0.7\n"
+        "  noc_virtual_channels: 4\n"
+        "space:\n"
+        "  pe_rows: {min: 4, max: 100, spacing: log2}\n"
+        "  ibuf_kib: {values: [64, 4, 16]}\n"
+        "  wbuf_kib: {min: 16, max: 512, spacing: linear, step: 16}\n"
+        "workloads:\n"
+        "  - {network: nets/a.yaml, weight: 2.5, batch: 4}\n"
+        "  - {network: nets/a.yaml, batch: 8}\n"
+        "  - network: " +
+        (dir_ / "nets/b.yaml").string() +
+        "\n"
+        "cost: {alpha: 0, beta: 2}\n"
+        "sweep:\n"
+        "  seed: 18446744073709551615\n"
+        "  batch_size: 32\n"
+        "  budget: 5000\n"
+        "  wall_time: 90m\n"
+        "  proposer: evolution\n"
+        "  samples_per_round: 100\n"
+        "output: {path: /tmp/x/y.h5}\n");
+    const hw::Constraints& k = c.constraints;
+    EXPECT_EQ(k.technology_nm, 22);
+    EXPECT_EQ(k.bank_rows, 8);
+    EXPECT_EQ(k.bank_cols, 4);
+    EXPECT_EQ(k.bank_width_bits, 64);
+    EXPECT_EQ(k.bank_capacity, mebibytes(16));
+    EXPECT_EQ(k.area_budget, SquareMillimetres(32.5));
+    EXPECT_EQ(k.clock_mhz, 500.0);
+    EXPECT_EQ(k.data_width_bits, 8);
+    EXPECT_EQ(k.psum_width_bits, 24);
+    EXPECT_EQ(k.node_rows, (hw::Bounds{1, 8}));  // max follows the bank array
+    EXPECT_EQ(k.node_cols, (hw::Bounds{2, 4}));
+    EXPECT_EQ(k.pe_rows, (hw::Bounds{1, 128}));
+    EXPECT_EQ(k.pe_cols, (hw::Bounds{2, 64}));
+    EXPECT_EQ(k.buffer_kib, (hw::Bounds{4, 512}));
+    EXPECT_EQ(k.dram_energy_per_bit, Picojoules(1.5));
+    EXPECT_EQ(k.noc_energy_per_bit_hop, Picojoules(0.7));
+    EXPECT_EQ(k.noc_virtual_channels, 4);
+
+    // Given ranges are taken as written; the others follow the overridden constraints.
+    EXPECT_EQ(c.space.range(hw::Param::node_rows).values(), (std::vector<int>{1, 2, 4, 8}));
+    EXPECT_EQ(c.space.range(hw::Param::node_cols).values(), (std::vector<int>{2, 4}));
+    EXPECT_EQ(c.space.range(hw::Param::pe_rows).values(), (std::vector<int>{4, 8, 16, 32, 64}));
+    EXPECT_EQ(c.space.range(hw::Param::pe_cols), hw::ParamRange::log2(2, 64));
+    EXPECT_EQ(c.space.range(hw::Param::ibuf_kib), hw::ParamRange::list({4, 16, 64}));
+    EXPECT_EQ(c.space.range(hw::Param::wbuf_kib), hw::ParamRange::linear(16, 512, 16));
+    EXPECT_EQ(c.space.range(hw::Param::obuf_kib), hw::ParamRange::linear(8, 512, 8));
+
+    ASSERT_EQ(c.workloads.size(), 3u);
+    EXPECT_EQ(c.workloads[0], (Workload{dir_ / "nets/a.yaml", 2.5, 4}));
+    EXPECT_EQ(c.workloads[1], (Workload{dir_ / "nets/a.yaml", 1.0, 8}));  // same network, other batch
+    EXPECT_EQ(c.workloads[2], (Workload{dir_ / "nets/b.yaml", 1.0, std::nullopt}));
+    EXPECT_EQ(c.cost, (CostConfig{0.0, 2.0}));
+    EXPECT_EQ(c.sweep.seed, 18446744073709551615ULL);
+    EXPECT_EQ(c.sweep.batch_size, 32);
+    EXPECT_EQ(c.sweep.budget, 5000);
+    EXPECT_EQ(c.sweep.wall_time, std::chrono::seconds(5400));
+    EXPECT_EQ(c.sweep.proposer, Proposer::evolution);
+    EXPECT_EQ(c.sweep.samples_per_round, 100);
+    EXPECT_EQ(c.output.path, fs::path("/tmp/x/y.h5"));
+
+    // And the whole of it survives to_yaml.
+    EXPECT_EQ(parse(to_yaml(c)), c);
+}
+
+TEST_F(ConfigFiles, WallTimeForms) {
+    const std::pair<const char*, long long> cases[] = {
+        {"3600", 3600},          {"45s", 45},           {"90m", 5400},         {"12h", 43200}, {"2d", 172800},
+        {"\"23:30:00\"", 84600}, {"1-00:00:00", 86400}, {"100:00:00", 360000},
+    };
+    for (const auto& [text, seconds] : cases) {
+        const std::string cfg = std::string("workloads: [{network: nets/a.yaml}]\noutput: {path: o.h5}\n") +
+                                "sweep: {budget: 1, wall_time: " + text + "}\n";
+        EXPECT_EQ(parse(cfg).sweep.wall_time, std::chrono::seconds(seconds)) << text;
+    }
+    for (const char* bad : {"0", "-5", "1.5h", "12:60:00", "h", "5w", "1:2:3"}) {
+        const std::string cfg = std::string("workloads: [{network: nets/a.yaml}]\noutput: {path: o.h5}\n") +
+                                "sweep: {budget: 1, wall_time: \"" + bad + "\"}\n";
+        EXPECT_THROW((void)parse(cfg), ConfigError) << bad;
+    }
+}
+
+TEST_F(ConfigFiles, ToYamlRoundTripOfDefaults) {
+    const Config c = parse(kMinimal);
+    const std::string text = to_yaml(c);
+    const Config again = parse(text);
+    EXPECT_EQ(again, c);
+    EXPECT_EQ(again.source_text, text);
+    EXPECT_EQ(to_yaml(again), text);  // a fixed point
+    // Every section and key is spelled out.
+    for (const char* key : {"technology_nm:", "bank_array: [16, 16]", "dram_energy_pj_per_bit: 0.88",
+                            "noc_energy_pj_per_bit_hop: 1.1", "node_rows: {values: [2, 4, 8, 16]}",
+                            "pe_rows: {min: 1, max: 256, spacing: log2}",
+                            "ibuf_kib: {min: 8, max: 2048, spacing: linear, step: 8}", "proposer: nicepim",
+                            "samples_per_round: 16384", "alpha: 1", "seed: 1"}) {
+        EXPECT_NE(text.find(key), std::string::npos) << key << " not in\n" << text;
+    }
+}
+
+TEST_F(ConfigFiles, PathsWithSpecialCharactersSurviveToYaml) {
+    fs::create_directories(dir_ / "odd: dir #1");
+    write("odd: dir #1/n \"q\".yaml", "# stand-in\n");
+    const Config c = parse(
+        "workloads: [{network: 'odd: dir #1/n \"q\".yaml'}]\nsweep: {budget: 1}\noutput: {path: 'a "
+        "#b.h5'}\n");
+    EXPECT_EQ(c.workloads[0].network, dir_ / "odd: dir #1/n \"q\".yaml");
+    EXPECT_EQ(parse(to_yaml(c)), c);
+}
+
+TEST_F(ConfigFiles, ReadsFromFileAndDetectsKind) {
+    const fs::path sweep = write("s.yaml", kMinimal);
+    const fs::path hw_file = write("h.yaml",
+                                   "hardware: {node_array: [2, 8], pe_array: [16, 4], "
+                                   "buffers_kib: {input: 1, weight: 2, output: 3}}\n");
+    EXPECT_EQ(read_config_file(sweep), parse(kMinimal));
+    EXPECT_TRUE(std::holds_alternative<Config>(read_config_or_hardware_file(sweep)));
+    const auto h = read_config_or_hardware_file(hw_file);
+    ASSERT_TRUE(std::holds_alternative<HardwareFile>(h));
+    EXPECT_EQ(std::get<HardwareFile>(h).params, (hw::HardwareParams{2, 8, 16, 4, 1, 2, 3}));
+}
+
+TEST_F(ConfigFiles, MissingFileIsAnInputErrorNamingIt) {
+    const fs::path missing = dir_ / "nope.yaml";
+    try {
+        (void)read_config_file(missing);
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(missing.string()), std::string::npos) << e.what();
+    }
+    EXPECT_THROW((void)read_hardware_file(dir_), InputError);  // a directory
+}
+
+TEST_F(ConfigFiles, TypeErrorsAreInputErrorsAndRangeErrorsConfigErrors) {
+    const std::string head = "workloads: [{network: nets/a.yaml}]\noutput: {path: o.h5}\n";
+    try {
+        (void)parse(head + "sweep: {budget: many}\n");
+        FAIL();
+    } catch (const ConfigError&) {
+        FAIL() << "a type error is not a ConfigError";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.where().line, 3u);
+        EXPECT_EQ(e.key(), "sweep.budget");
+        EXPECT_EQ(e.problem(), "expected an integer >= 1, got many");
+    }
+    try {
+        (void)parse(head + "sweep:\n  budget: 0\n");
+        FAIL();
+    } catch (const ConfigError& e) {
+        EXPECT_EQ(e.where().line, 4u);
+        EXPECT_EQ(e.key(), "sweep.budget");
+    }
+}
+
+TEST_F(ConfigFiles, BoundsErrorsPointAtTheWrittenKey) {
+    const std::string tail =
+        "workloads: [{network: nets/a.yaml}]\nsweep: {budget: 1}\noutput: {path: o.h5}\n";
+    try {
+        (void)parse("constraints:\n  node_rows: {max: 1}\n" + tail);
+        FAIL();
+    } catch (const ConfigError& e) {
+        EXPECT_EQ(e.key(), "constraints.node_rows.max");
+        EXPECT_EQ(e.problem(), "expected at least min (2, the default), got 1");
+    }
+    try {
+        (void)parse("constraints:\n  pe_rows:\n    min: 64\n    max: 32\n" + tail);
+        FAIL();
+    } catch (const ConfigError& e) {
+        EXPECT_EQ(e.where().line, 3u);
+        EXPECT_EQ(e.key(), "constraints.pe_rows.min");
+        EXPECT_EQ(e.problem(), "expected at most max (32), got 64");
+    }
+    // A bank array of 7 rows with node rows bounded to 2..6: no node array could tile it.
+    EXPECT_THROW((void)parse("constraints:\n  bank_array: [7, 16]\n  node_rows: {max: 6}\n" + tail),
+                 ConfigError);
+}
+
+TEST(HardwareFiles, NicePimSystems) {
+    struct Case {
+        const char* file;
+        hw::HardwareParams params;
+        int banks;
+    };
+    for (const Case& k : {Case{"nicepim_4x4.yaml", {4, 4, 32, 32, 128, 128, 128}, 16},
+                          Case{"nicepim_16x16.yaml", {16, 16, 8, 8, 8, 8, 8}, 1},
+                          Case{"nicepim_final_4x8.yaml", {4, 8, 128, 8, 16, 144, 32}, 8}}) {
+        const HardwareFile h = read_hardware_file(kSource / "inputs/hardware" / k.file);
+        EXPECT_EQ(h.constraints, hw::Constraints{}) << k.file;
+        EXPECT_EQ(h.params, k.params) << k.file;
+        EXPECT_TRUE(hw::check(h.params, h.constraints).legal()) << k.file;
+        EXPECT_EQ(hw::node_facts(h.params, h.constraints).banks_per_node, k.banks) << k.file;
+        EXPECT_TRUE(hw::default_space(h.constraints).contains(h.params)) << k.file;
+        EXPECT_EQ(parse_hardware(to_yaml(h), h.source_file), h) << k.file;
+    }
+}
+
+TEST(HardwareFiles, ConstraintsApplyToThePoint) {
+    const HardwareFile h = parse_hardware(
+        "constraints: {bank_array: [12, 12], pe_rows: {max: 512}}\n"
+        "hardware: {node_array: [3, 6], pe_array: [512, 1], buffers_kib: {input: 1, weight: 1, output: 1}}\n",
+        "h.yaml");
+    EXPECT_EQ(h.constraints.bank_rows, 12);
+    EXPECT_EQ(h.params.pe_rows, 512);
+    EXPECT_EQ(hw::node_facts(h.params, h.constraints).banks_per_node, 8);
+    EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
+}
+
+bool networks_present(const std::vector<Workload>& workloads) {
+    for (const Workload& w : workloads) {
+        if (!fs::exists(w.network)) return false;
+    }
+    return true;
+}
+
+TEST(SweepFiles, DefaultAndFig9) {
+    // The network library is written alongside; until it is, these files cannot validate.
+    if (!fs::exists(kSource / "inputs/networks/bert_base.yaml")) {
+        GTEST_SKIP() << "inputs/networks/ not present yet";
+    }
+    const Config d = read_config_file(kSource / "inputs/sweeps/default.yaml");
+    EXPECT_EQ(d.constraints, hw::Constraints{});
+    EXPECT_EQ(d.space, hw::default_space(hw::Constraints{}));
+    ASSERT_EQ(d.workloads.size(), 5u);
+    EXPECT_TRUE(networks_present(d.workloads));
+    const char* names[] = {"googlenet.yaml", "resnet152.yaml", "vgg16.yaml", "darknet53.yaml",
+                           "bert_base.yaml"};
+    for (std::size_t i = 0; i < 5; ++i) {
+        EXPECT_EQ(d.workloads[i].network, (kSource / "inputs/networks" / names[i]).lexically_normal());
+        EXPECT_EQ(d.workloads[i].weight, 1.0);
+        EXPECT_EQ(d.workloads[i].batch, 1);
+    }
+    EXPECT_EQ(d.cost, (CostConfig{1.0, 1.0}));
+    EXPECT_EQ(d.sweep.seed, 1u);
+    EXPECT_EQ(d.sweep.proposer, Proposer::random);
+    EXPECT_EQ(d.output.path, (kSource / "out/default.h5").lexically_normal());
+    EXPECT_EQ(parse_config(to_yaml(d), d.source_file), d);
+
+    const Config f = read_config_file(kSource / "inputs/sweeps/nicepim_fig9.yaml");
+    EXPECT_EQ(f.sweep.proposer, Proposer::nicepim);
+    EXPECT_EQ(f.sweep.samples_per_round, 16384);
+    EXPECT_EQ(f.sweep.wall_time, std::chrono::seconds(23 * 3600 + 30 * 60));
+    EXPECT_EQ(f.workloads, d.workloads);
+    EXPECT_EQ(f.space, d.space);
+    EXPECT_EQ(f.constraints, d.constraints);
+    EXPECT_EQ(parse_config(to_yaml(f), f.source_file), f);
+}
+
+// tests/data/malformed/config/EXPECTED.txt: `file<TAB>expected message substring`.
+std::vector<std::pair<std::string, std::string>> expected_errors(const fs::path& dir) {
+    std::ifstream in(dir / "EXPECTED.txt");
+    std::vector<std::pair<std::string, std::string>> rows;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        const auto tab = line.find('\t');
+        if (tab == std::string::npos) continue;
+        rows.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+    }
+    return rows;
+}
+
+TEST(MalformedConfigs, EachFailsWithItsOwnMessage) {
+    const fs::path dir = kSource / "tests/data/malformed/config";
+    const auto rows = expected_errors(dir);
+    ASSERT_GE(rows.size(), 15u);
+
+    std::set<std::string> listed;
+    std::set<std::string> messages;
+    for (const auto& [file, expected] : rows) {
+        SCOPED_TRACE(file);
+        EXPECT_TRUE(listed.insert(file).second) << "listed twice";
+        EXPECT_TRUE(messages.insert(expected).second) << "the same error as another file";
+        // The shape every message has: "<file>:<line>: ..." with the line known.
+        EXPECT_EQ(expected.rfind(file + ":", 0), 0u) << expected;
+        EXPECT_NE(expected.find("expected "), std::string::npos);
+        EXPECT_NE(expected.find(", got "), std::string::npos);
+        try {
+            (void)read_config_or_hardware_file(dir / file);
+            ADD_FAILURE() << "accepted";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos)
+                << "message: " << e.what() << "\nexpected to contain: " << expected;
+            EXPECT_GE(e.where().line, 1u);
+        }
+    }
+    // Every file in the directory is listed, so none goes unchecked.
+    for (const auto& entry : fs::directory_iterator(dir)) {
+        if (entry.path().extension() == ".yaml") {
+            EXPECT_TRUE(listed.count(entry.path().filename().string()))
+                << entry.path() << " not in EXPECTED.txt";
+        }
+    }
+}
+
+}  // namespace
+}  // namespace pimdse::io
