@@ -1,0 +1,89 @@
+#pragma once
+// Builds a Network layer by layer, inferring every shape (C, H, W, P, Q, ...) from the
+// producers so that a caller states only what defines a layer: out channels, kernel,
+// stride, and so on. Each call checks the new layer at once and throws
+// pimdse::InputError keyed like the network file (`layers[3].kernel`); the network file
+// reader attaches the file and line.
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "pimdse/workload/layer.hpp"
+#include "pimdse/workload/network.hpp"
+
+namespace pimdse::workload {
+
+struct ConvSpec {
+    std::int64_t out_channels = 0;
+    std::int64_t kernel_h = 1, kernel_w = 1;
+    std::int64_t stride_h = 1, stride_w = 1;
+    std::int64_t pad_h = 0, pad_w = 0;
+    std::int64_t groups = 1;  ///< the input channel count makes a depthwise conv
+    bool bias = false;
+    Normalization norm = Normalization::none;  ///< folded into the conv (inference)
+    Activation activation = Activation::none;  ///< folded into the conv
+};
+
+/// A fully connected layer applied at every position of its input (tokens of a sequence,
+/// pixels of a feature map), or once to the flattened input.
+struct LinearSpec {
+    std::int64_t out_features = 0;
+    bool flatten = false;
+    bool bias = false;
+    Normalization norm = Normalization::none;
+    Activation activation = Activation::none;
+};
+
+struct PoolSpec {
+    Pooling mode = Pooling::max;
+    std::int64_t kernel_h = 1, kernel_w = 1;
+    std::int64_t stride_h = 1, stride_w = 1;
+    std::int64_t pad_h = 0, pad_w = 0;
+    bool global = false;  ///< the whole input plane: kernel = H x W, stride 1, no padding
+};
+
+class NetworkBuilder {
+public:
+    NetworkBuilder(NetworkInfo info, std::int64_t batch, TensorShape input);
+
+    LayerIndex conv(std::string name, LayerIndex input, const ConvSpec& spec);
+    /// matmul with a weight matrix of out_features x C.
+    LayerIndex linear(std::string name, LayerIndex input, const LinearSpec& spec);
+    /// matmul of two activations, A.B or A.B^T (attention scores Q.K^T, context P.V).
+    LayerIndex matmul(std::string name, LayerIndex a, LayerIndex b, bool transpose_b,
+                      Activation activation = Activation::none);
+    LayerIndex pool(std::string name, LayerIndex input, const PoolSpec& spec);
+    LayerIndex add(std::string name, std::vector<LayerIndex> inputs,
+                   Activation activation = Activation::none);
+    LayerIndex concat(std::string name, std::vector<LayerIndex> inputs);
+    LayerIndex norm(std::string name, LayerIndex input, Normalization norm);
+    LayerIndex softmax(std::string name, LayerIndex input);
+    LayerIndex activation(std::string name, LayerIndex input, Activation function);
+
+    /// Per-sample output shape of a producer already added (or of kNetworkInput).
+    [[nodiscard]] TensorShape shape(LayerIndex producer) const;
+    /// Number of layers added so far; the next layer gets this index.
+    [[nodiscard]] LayerIndex size() const noexcept { return static_cast<LayerIndex>(layers_.size()); }
+
+    [[nodiscard]] Network build() &&;
+
+private:
+    Layer start(std::string name, LayerKind kind, std::vector<LayerIndex> inputs) const;
+    LayerIndex finish(Layer layer);
+    [[noreturn]] void fail(std::string_view field, const std::string& layer_name,
+                           const std::string& problem) const;
+    void require(bool ok, std::string_view field, const std::string& layer_name,
+                 const std::string& problem) const {
+        if (!ok) fail(field, layer_name, problem);
+    }
+
+    NetworkInfo info_;
+    std::int64_t batch_;
+    TensorShape input_;
+    std::vector<Layer> layers_;
+    std::unordered_map<std::string, LayerIndex> names_;
+};
+
+}  // namespace pimdse::workload

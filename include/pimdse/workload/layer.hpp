@@ -1,0 +1,122 @@
+#pragma once
+// One DNN layer as the mapper sees it: the seven loop bounds of NicePIM Fig. 2(b)
+// (B K C P Q R S) plus the few facts needed to check shapes and count work. Matrix
+// multiplications reuse the convolution loops with R = S = 1 (NicePIM II-B); auxiliary
+// layers (pool, add, concat, norm, softmax, activation) use the same fields for their
+// tensor shapes so that every layer can be partitioned on B, P, Q, K, C (NicePIM III-C).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pimdse::workload {
+
+/// Position of a layer in its network (topological order); producers always come first.
+using LayerIndex = std::int32_t;
+/// The pseudo-layer that stands for the network's input tensor in a producer list.
+inline constexpr LayerIndex kNetworkInput = -1;
+
+enum class LayerKind : std::uint8_t {
+    conv,        ///< convolution, grouped and depthwise included
+    matmul,      ///< fully connected, or activation x activation (attention Q.K^T, P.V)
+    pool,        ///< max or average pooling, global pooling included
+    add,         ///< elementwise sum of equally shaped tensors (residual merge)
+    concat,      ///< concatenation along channels (inception merge, multi-head merge)
+    norm,        ///< batch, layer or local-response normalisation as its own layer
+    softmax,     ///< softmax along channels
+    activation,  ///< an elementwise non-linearity as its own layer
+};
+
+enum class Pooling : std::uint8_t { max, avg };
+
+/// The normalisation of a norm layer, or one folded into a conv/matmul (Layer::norm).
+enum class Normalization : std::uint8_t { none, batch, layer, local_response };
+
+/// The function of an activation layer, or one folded into a producing layer.
+enum class Activation : std::uint8_t { none, relu, relu6, leaky_relu, gelu, sigmoid, tanh, swish };
+
+/// A per-sample activation tensor: channels x height x width (sequences: hidden x tokens x 1).
+struct TensorShape {
+    std::int64_t channels = 1;
+    std::int64_t height = 1;
+    std::int64_t width = 1;
+
+    [[nodiscard]] constexpr std::int64_t elements() const { return channels * height * width; }
+    friend constexpr bool operator==(const TensorShape&, const TensorShape&) = default;
+};
+
+/// "64x56x56".
+[[nodiscard]] std::string to_string(const TensorShape& shape);
+
+struct Layer {
+    std::string name;
+    LayerKind kind = LayerKind::conv;
+    Pooling pooling = Pooling::max;            ///< pool layers only
+    Normalization norm = Normalization::none;  ///< a norm layer's kind, else a folded norm
+    Activation activation = Activation::none;  ///< an activation layer's function, else folded
+    bool bias = false;                         ///< conv/matmul: a bias vector of K elements
+    bool flatten = false;                      ///< matmul: input C x H x W flattened into C
+    /// matmul whose second operand is another layer's output (attention): no weights.
+    bool weights_are_activations = false;
+    /// activation matmul: second operand used transposed (A.B^T, as in Q.K^T).
+    bool transpose_b = false;
+
+    // Loop bounds, NicePIM Fig. 2(b): batch, output channels, input channels (the
+    // contraction of a matmul), output height and width, kernel height and width.
+    std::int64_t B = 1, K = 1, C = 1, P = 1, Q = 1, R = 1, S = 1;
+    // Input feature-map height and width (1 after a flatten).
+    std::int64_t H = 1, W = 1;
+    std::int64_t stride_h = 1, stride_w = 1;
+    std::int64_t pad_h = 0, pad_w = 0;  ///< symmetric zero padding
+    std::int64_t groups = 1;            ///< conv: groups == C is depthwise
+
+    /// Producers in operand order; kNetworkInput for the network input.
+    std::vector<LayerIndex> inputs;
+
+    /// conv and weighted matmul: the layers whose weights the mapper places (NicePIM III-D).
+    [[nodiscard]] bool has_weights() const noexcept {
+        return kind == LayerKind::conv || (kind == LayerKind::matmul && !weights_are_activations);
+    }
+    /// conv and matmul: the layers that run on the PE array's multipliers.
+    [[nodiscard]] bool is_compute() const noexcept {
+        return kind == LayerKind::conv || kind == LayerKind::matmul;
+    }
+
+    /// Multiply-accumulates: conv B*K*(C/groups)*P*Q*R*S, matmul B*K*C*P*Q, 0 otherwise.
+    [[nodiscard]] std::int64_t macs() const noexcept;
+    /// Elements of the weight tensor that must sit in DRAM (no bias, no norm parameters):
+    /// conv K*(C/groups)*R*S, weighted matmul K*C, 0 otherwise.
+    [[nodiscard]] std::int64_t weights() const noexcept;
+    /// Trained parameters as papers count them: weights + bias (K) + the scale and shift
+    /// of a folded batch/layer norm (2K) or of a batch/layer norm layer (2C).
+    [[nodiscard]] std::int64_t parameters() const noexcept;
+    /// Arithmetic operations: MACs for conv/matmul; for auxiliary layers a per-element
+    /// count (docs/workloads.md) so that they are not free. Folded post-ops are not counted.
+    [[nodiscard]] std::int64_t ops() const noexcept;
+    /// Activation elements read: all operands, batch included (weights excluded).
+    [[nodiscard]] std::int64_t input_elements() const noexcept;
+    /// Activation elements written: B*K*P*Q.
+    [[nodiscard]] std::int64_t output_elements() const noexcept { return B * K * P * Q; }
+    /// Per-sample output tensor K x P x Q.
+    [[nodiscard]] TensorShape output_shape() const noexcept { return {K, P, Q}; }
+};
+
+// Names as they appear in network files and tables; parse_* return nullopt for unknown text.
+[[nodiscard]] std::string_view to_string(LayerKind kind) noexcept;
+[[nodiscard]] std::string_view to_string(Pooling pooling) noexcept;
+[[nodiscard]] std::string_view to_string(Normalization norm) noexcept;
+[[nodiscard]] std::string_view to_string(Activation activation) noexcept;
+[[nodiscard]] std::optional<LayerKind> parse_layer_kind(std::string_view text) noexcept;
+[[nodiscard]] std::optional<Pooling> parse_pooling(std::string_view text) noexcept;
+[[nodiscard]] std::optional<Normalization> parse_normalization(std::string_view text) noexcept;
+[[nodiscard]] std::optional<Activation> parse_activation(std::string_view text) noexcept;
+/// "conv, matmul, pool, ..." for error messages that list the accepted values.
+[[nodiscard]] std::string layer_kind_names();
+[[nodiscard]] std::string pooling_names();
+/// Without "none", which is the absence of the key in a file.
+[[nodiscard]] std::string normalization_names();
+[[nodiscard]] std::string activation_names();
+
+}  // namespace pimdse::workload

@@ -1,0 +1,195 @@
+#include "pimdse/workload/builder.hpp"
+
+#include <utility>
+
+#include "pimdse/core/error.hpp"
+
+namespace pimdse::workload {
+
+namespace {
+
+std::string num(std::int64_t v) {
+    return std::to_string(v);
+}
+
+}  // namespace
+
+NetworkBuilder::NetworkBuilder(NetworkInfo info, std::int64_t batch, TensorShape input)
+    : info_(std::move(info)), batch_(batch), input_(input) {
+    const SourceLocation where{"network '" + info_.name + "'"};
+    if (batch_ < 1) throw InputError(where, "batch", "batch " + num(batch_) + ", expected >= 1");
+    if (input_.channels < 1 || input_.height < 1 || input_.width < 1)
+        throw InputError(where, "input", "input shape " + to_string(input_) + " must be positive");
+}
+
+void NetworkBuilder::fail(std::string_view field, const std::string& layer_name,
+                          const std::string& problem) const {
+    std::string key = "layers[" + num(size()) + "]";
+    if (!field.empty()) {
+        key += '.';
+        key += field;
+    }
+    throw InputError(SourceLocation{"network '" + info_.name + "'"}, std::move(key),
+                     "layer '" + layer_name + "': " + problem);
+}
+
+TensorShape NetworkBuilder::shape(LayerIndex producer) const {
+    return producer == kNetworkInput ? input_ : layers_.at(static_cast<std::size_t>(producer)).output_shape();
+}
+
+Layer NetworkBuilder::start(std::string name, LayerKind kind, std::vector<LayerIndex> inputs) const {
+    require(is_valid_name(name) && name != "input", "name", name,
+            "a layer name is made of letters, digits, '_', '-', '.' and is not 'input'");
+    if (auto it = names_.find(name); it != names_.end())
+        fail("name", name, "duplicate layer name (also layers[" + num(it->second) + "])");
+    require(!inputs.empty(), "inputs", name, "needs at least one producer");
+    for (LayerIndex p : inputs)
+        require(p >= kNetworkInput && p < size(), "inputs", name,
+                "producer index " + num(p) + " is not an earlier layer");
+    Layer l;
+    l.name = std::move(name);
+    l.kind = kind;
+    l.B = batch_;
+    l.inputs = std::move(inputs);
+    // Shape-preserving default: C x H x W in, K x P x Q = C x H x W out.
+    const TensorShape in = shape(l.inputs.front());
+    l.C = l.K = in.channels;
+    l.H = l.P = in.height;
+    l.W = l.Q = in.width;
+    return l;
+}
+
+LayerIndex NetworkBuilder::finish(Layer layer) {
+    const auto index = size();
+    layers_.push_back(std::move(layer));
+    if (auto issue = check_layer(layers_, index, batch_, input_)) {
+        layers_.pop_back();  // the builder stays usable after a rejected layer
+        throw InputError(SourceLocation{"network '" + info_.name + "'"}, issue->key, issue->problem);
+    }
+    names_.emplace(layers_.back().name, index);
+    return index;
+}
+
+namespace {
+
+/// Sets R, S, strides, padding and P, Q of a windowed layer; returns false when the
+/// window does not fit the padded input.
+bool set_window(Layer& l, std::int64_t kh, std::int64_t kw, std::int64_t sh, std::int64_t sw, std::int64_t ph,
+                std::int64_t pw) {
+    l.R = kh;
+    l.S = kw;
+    l.stride_h = sh;
+    l.stride_w = sw;
+    l.pad_h = ph;
+    l.pad_w = pw;
+    if (l.H + 2 * ph < kh || l.W + 2 * pw < kw) return false;
+    l.P = (l.H + 2 * ph - kh) / sh + 1;  // NicePIM Fig. 2: the filter slides P x Q times
+    l.Q = (l.W + 2 * pw - kw) / sw + 1;
+    return true;
+}
+
+}  // namespace
+
+LayerIndex NetworkBuilder::conv(std::string name, LayerIndex input, const ConvSpec& spec) {
+    Layer l = start(std::move(name), LayerKind::conv, {input});
+    require(spec.out_channels >= 1, "out_channels", l.name,
+            "out_channels " + num(spec.out_channels) + ", expected >= 1");
+    require(spec.kernel_h >= 1 && spec.kernel_w >= 1, "kernel", l.name, "kernel sizes must be >= 1");
+    require(spec.stride_h >= 1 && spec.stride_w >= 1, "stride", l.name, "strides must be >= 1");
+    require(spec.pad_h >= 0 && spec.pad_w >= 0, "padding", l.name, "padding must be >= 0");
+    require(spec.groups >= 1, "groups", l.name, "groups " + num(spec.groups) + ", expected >= 1");
+    require(l.C % spec.groups == 0 && spec.out_channels % spec.groups == 0, "groups", l.name,
+            "groups " + num(spec.groups) + " must divide the input channels " + num(l.C) +
+                " and out_channels " + num(spec.out_channels));
+    l.K = spec.out_channels;
+    l.groups = spec.groups;
+    l.bias = spec.bias;
+    l.norm = spec.norm;
+    l.activation = spec.activation;
+    require(set_window(l, spec.kernel_h, spec.kernel_w, spec.stride_h, spec.stride_w, spec.pad_h, spec.pad_w),
+            "kernel", l.name,
+            "kernel " + num(spec.kernel_h) + "x" + num(spec.kernel_w) + " does not fit the padded input " +
+                num(l.H + 2 * spec.pad_h) + "x" + num(l.W + 2 * spec.pad_w));
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::linear(std::string name, LayerIndex input, const LinearSpec& spec) {
+    Layer l = start(std::move(name), LayerKind::matmul, {input});
+    require(spec.out_features >= 1, "out_features", l.name,
+            "out_features " + num(spec.out_features) + ", expected >= 1");
+    if (spec.flatten) {
+        l.C = l.C * l.H * l.W;
+        l.H = l.W = l.P = l.Q = 1;
+    }
+    l.K = spec.out_features;
+    l.flatten = spec.flatten;
+    l.bias = spec.bias;
+    l.norm = spec.norm;
+    l.activation = spec.activation;
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::matmul(std::string name, LayerIndex a, LayerIndex b, bool transpose_b,
+                                  Activation activation) {
+    Layer l = start(std::move(name), LayerKind::matmul, {a, b});
+    const TensorShape sb = shape(b);
+    // A is (P*Q) x C; the second operand supplies K columns: its rows when transposed.
+    l.K = transpose_b ? sb.height * sb.width : sb.channels;
+    l.weights_are_activations = true;
+    l.transpose_b = transpose_b;
+    l.activation = activation;
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::pool(std::string name, LayerIndex input, const PoolSpec& spec) {
+    Layer l = start(std::move(name), LayerKind::pool, {input});
+    l.pooling = spec.mode;
+    if (spec.global) {
+        set_window(l, l.H, l.W, 1, 1, 0, 0);
+        return finish(std::move(l));
+    }
+    require(spec.kernel_h >= 1 && spec.kernel_w >= 1, "kernel", l.name, "kernel sizes must be >= 1");
+    require(spec.stride_h >= 1 && spec.stride_w >= 1, "stride", l.name, "strides must be >= 1");
+    require(spec.pad_h >= 0 && spec.pad_w >= 0, "padding", l.name, "padding must be >= 0");
+    require(set_window(l, spec.kernel_h, spec.kernel_w, spec.stride_h, spec.stride_w, spec.pad_h, spec.pad_w),
+            "kernel", l.name,
+            "kernel " + num(spec.kernel_h) + "x" + num(spec.kernel_w) + " does not fit the padded input " +
+                num(l.H + 2 * spec.pad_h) + "x" + num(l.W + 2 * spec.pad_w));
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::add(std::string name, std::vector<LayerIndex> inputs, Activation activation) {
+    Layer l = start(std::move(name), LayerKind::add, std::move(inputs));
+    l.activation = activation;
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::concat(std::string name, std::vector<LayerIndex> inputs) {
+    Layer l = start(std::move(name), LayerKind::concat, std::move(inputs));
+    std::int64_t channels = 0;
+    for (LayerIndex p : l.inputs) channels += shape(p).channels;
+    l.C = l.K = channels;
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::norm(std::string name, LayerIndex input, Normalization norm) {
+    Layer l = start(std::move(name), LayerKind::norm, {input});
+    l.norm = norm;
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::softmax(std::string name, LayerIndex input) {
+    return finish(start(std::move(name), LayerKind::softmax, {input}));
+}
+
+LayerIndex NetworkBuilder::activation(std::string name, LayerIndex input, Activation function) {
+    Layer l = start(std::move(name), LayerKind::activation, {input});
+    l.activation = function;
+    return finish(std::move(l));
+}
+
+Network NetworkBuilder::build() && {
+    return Network(std::move(info_), batch_, input_, std::move(layers_));
+}
+
+}  // namespace pimdse::workload

@@ -1,0 +1,190 @@
+#include "pimdse/workload/layer.hpp"
+
+#include <array>
+#include <utility>
+
+namespace pimdse::workload {
+
+namespace {
+
+// Operations per output element of the auxiliary layers (docs/workloads.md, "Counts").
+// NicePIM II-B calls these layers cheap; they are counted so that a region-split by
+// operations (NicePIM VI-A) never treats them as free.
+constexpr std::int64_t kOpsPerElementBatchNorm = 2;      // scale and shift, statistics folded
+constexpr std::int64_t kOpsPerElementLayerNorm = 5;      // mean, variance, subtract, scale, shift
+constexpr std::int64_t kOpsPerElementLocalResponse = 8;  // 5-channel sum of squares, power, divide
+constexpr std::int64_t kOpsPerElementSoftmax = 4;        // max, exponent, sum, divide
+constexpr std::int64_t kOpsPerElementActivation = 1;
+constexpr std::int64_t kOpsPerElementConcat = 1;  // one copy
+
+template <class Enum, std::size_t N>
+using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
+
+constexpr NameTable<LayerKind, 8> kKindNames{{{LayerKind::conv, "conv"},
+                                              {LayerKind::matmul, "matmul"},
+                                              {LayerKind::pool, "pool"},
+                                              {LayerKind::add, "add"},
+                                              {LayerKind::concat, "concat"},
+                                              {LayerKind::norm, "norm"},
+                                              {LayerKind::softmax, "softmax"},
+                                              {LayerKind::activation, "activation"}}};
+constexpr NameTable<Pooling, 2> kPoolingNames{{{Pooling::max, "max"}, {Pooling::avg, "avg"}}};
+constexpr NameTable<Normalization, 4> kNormNames{{{Normalization::none, "none"},
+                                                  {Normalization::batch, "batch"},
+                                                  {Normalization::layer, "layer"},
+                                                  {Normalization::local_response, "local_response"}}};
+constexpr NameTable<Activation, 8> kActivationNames{{{Activation::none, "none"},
+                                                     {Activation::relu, "relu"},
+                                                     {Activation::relu6, "relu6"},
+                                                     {Activation::leaky_relu, "leaky_relu"},
+                                                     {Activation::gelu, "gelu"},
+                                                     {Activation::sigmoid, "sigmoid"},
+                                                     {Activation::tanh, "tanh"},
+                                                     {Activation::swish, "swish"}}};
+
+template <class Enum, std::size_t N>
+std::string_view name_of(const NameTable<Enum, N>& table, Enum value) noexcept {
+    for (const auto& [e, name] : table)
+        if (e == value) return name;
+    return "?";
+}
+
+template <class Enum, std::size_t N>
+std::optional<Enum> parse(const NameTable<Enum, N>& table, std::string_view text, bool allow_none) noexcept {
+    for (const auto& [e, name] : table)
+        if (name == text && (allow_none || name != "none")) return e;
+    return std::nullopt;
+}
+
+template <class Enum, std::size_t N>
+std::string names_of(const NameTable<Enum, N>& table) {
+    std::string out;
+    for (const auto& [e, name] : table) {
+        if (name == "none") continue;
+        if (!out.empty()) out += ", ";
+        out += name;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string to_string(const TensorShape& shape) {
+    return std::to_string(shape.channels) + 'x' + std::to_string(shape.height) + 'x' +
+           std::to_string(shape.width);
+}
+
+std::int64_t Layer::macs() const noexcept {
+    switch (kind) {
+        case LayerKind::conv:
+            return B * K * (C / groups) * P * Q * R * S;
+        case LayerKind::matmul:
+            return B * K * C * P * Q;
+        default:
+            return 0;
+    }
+}
+
+std::int64_t Layer::weights() const noexcept {
+    if (kind == LayerKind::conv) return K * (C / groups) * R * S;
+    if (kind == LayerKind::matmul && !weights_are_activations) return K * C;
+    return 0;
+}
+
+std::int64_t Layer::parameters() const noexcept {
+    std::int64_t n = weights();
+    if (has_weights()) {
+        if (bias) n += K;
+        if (norm == Normalization::batch || norm == Normalization::layer) n += 2 * K;
+    } else if (kind == LayerKind::norm && (norm == Normalization::batch || norm == Normalization::layer)) {
+        n += 2 * C;
+    }
+    return n;
+}
+
+std::int64_t Layer::ops() const noexcept {
+    const std::int64_t out = output_elements();
+    switch (kind) {
+        case LayerKind::conv:
+        case LayerKind::matmul:
+            return macs();
+        case LayerKind::pool:
+            return out * R * S;
+        case LayerKind::add:
+            return out * static_cast<std::int64_t>(inputs.size() > 1 ? inputs.size() - 1 : 1);
+        case LayerKind::concat:
+            return out * kOpsPerElementConcat;
+        case LayerKind::norm:
+            switch (norm) {
+                case Normalization::batch:
+                    return out * kOpsPerElementBatchNorm;
+                case Normalization::layer:
+                    return out * kOpsPerElementLayerNorm;
+                case Normalization::local_response:
+                    return out * kOpsPerElementLocalResponse;
+                case Normalization::none:
+                    return 0;
+            }
+            return 0;
+        case LayerKind::softmax:
+            return out * kOpsPerElementSoftmax;
+        case LayerKind::activation:
+            return out * kOpsPerElementActivation;
+    }
+    return 0;
+}
+
+std::int64_t Layer::input_elements() const noexcept {
+    switch (kind) {
+        case LayerKind::matmul:
+            // Attention reads both operands: A is P*Q x C, B is C x K (or K x C).
+            return weights_are_activations ? B * C * P * Q + B * K * C : B * C * H * W;
+        case LayerKind::add:
+            return static_cast<std::int64_t>(inputs.size()) * B * C * H * W;
+        case LayerKind::concat:
+            return B * K * P * Q;
+        default:
+            return B * C * H * W;
+    }
+}
+
+std::string_view to_string(LayerKind kind) noexcept {
+    return name_of(kKindNames, kind);
+}
+std::string_view to_string(Pooling pooling) noexcept {
+    return name_of(kPoolingNames, pooling);
+}
+std::string_view to_string(Normalization norm) noexcept {
+    return name_of(kNormNames, norm);
+}
+std::string_view to_string(Activation activation) noexcept {
+    return name_of(kActivationNames, activation);
+}
+
+std::optional<LayerKind> parse_layer_kind(std::string_view text) noexcept {
+    return parse(kKindNames, text, false);
+}
+std::optional<Pooling> parse_pooling(std::string_view text) noexcept {
+    return parse(kPoolingNames, text, false);
+}
+std::optional<Normalization> parse_normalization(std::string_view text) noexcept {
+    return parse(kNormNames, text, false);
+}
+std::optional<Activation> parse_activation(std::string_view text) noexcept {
+    return parse(kActivationNames, text, false);
+}
+
+std::string layer_kind_names() {
+    return names_of(kKindNames);
+}
+std::string pooling_names() {
+    return names_of(kPoolingNames);
+}
+std::string normalization_names() {
+    return names_of(kNormNames);
+}
+std::string activation_names() {
+    return names_of(kActivationNames);
+}
+
+}  // namespace pimdse::workload

@@ -1,0 +1,403 @@
+#include "pimdse/workload/network.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "pimdse/core/error.hpp"
+
+namespace pimdse::workload {
+
+namespace {
+
+std::string key_of(LayerIndex index, std::string_view field) {
+    std::string key = "layers[" + std::to_string(index) + "]";
+    if (!field.empty()) {
+        key += '.';
+        key += field;
+    }
+    return key;
+}
+
+std::string dims(std::int64_t c, std::int64_t h, std::int64_t w) {
+    return to_string(TensorShape{c, h, w});
+}
+
+/// Output extent of a sliding window: floor((in + 2 pad - window) / stride) + 1, or 0 when
+/// the window does not fit into the padded input.
+std::int64_t window_extent(std::int64_t in, std::int64_t window, std::int64_t stride, std::int64_t pad) {
+    const std::int64_t padded = in + 2 * pad;
+    if (padded < window || stride < 1) return 0;
+    return (padded - window) / stride + 1;
+}
+
+class LayerChecker {
+public:
+    LayerChecker(std::span<const Layer> layers, LayerIndex index, std::int64_t batch,
+                 const TensorShape& input)
+        : layers_(layers),
+          index_(index),
+          l_(layers[static_cast<std::size_t>(index)]),
+          batch_(batch),
+          input_(input) {}
+
+    std::optional<NetworkIssue> run() {
+        if (auto i = producers()) return i;
+        if (auto i = bounds()) return i;
+        if (auto i = arity()) return i;
+        if (auto i = unused_fields()) return i;
+        switch (l_.kind) {
+            case LayerKind::conv:
+                return conv();
+            case LayerKind::pool:
+                return pool();
+            case LayerKind::matmul:
+                return l_.weights_are_activations ? activation_matmul() : linear();
+            case LayerKind::add:
+                return add();
+            case LayerKind::concat:
+                return concat();
+            case LayerKind::norm:
+                if (l_.norm == Normalization::none)
+                    return issue("mode", "a norm layer needs a normalisation");
+                return same_shape();
+            case LayerKind::activation:
+                if (l_.activation == Activation::none)
+                    return issue("function", "an activation layer needs a function");
+                return same_shape();
+            case LayerKind::softmax:
+                return same_shape();
+        }
+        return std::nullopt;
+    }
+
+private:
+    NetworkIssue issue(std::string_view field, const std::string& problem) const {
+        return {index_, key_of(index_, field), "layer '" + l_.name + "': " + problem};
+    }
+    TensorShape shape_of(LayerIndex p) const {
+        return p == kNetworkInput ? input_ : layers_[static_cast<std::size_t>(p)].output_shape();
+    }
+    std::string name_of(LayerIndex p) const {
+        return p == kNetworkInput ? std::string("input") : layers_[static_cast<std::size_t>(p)].name;
+    }
+    std::string producer_text(LayerIndex p) const {
+        // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + string&&.
+        std::string out(1, '\'');
+        out += name_of(p);
+        out += "' (";
+        out += to_string(shape_of(p));
+        out += ')';
+        return out;
+    }
+
+    std::optional<NetworkIssue> producers() const {
+        if (l_.inputs.empty()) return issue("inputs", "needs at least one producer");
+        for (LayerIndex p : l_.inputs)
+            if (p < kNetworkInput || p >= index_)
+                return issue("inputs", "producer index " + std::to_string(p) +
+                                           " is not an earlier layer; layers must be listed in topological "
+                                           "order (every producer before its consumers)");
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> bounds() const {
+        const std::pair<const char*, std::int64_t> positive[] = {{"B", l_.B},
+                                                                 {"K", l_.K},
+                                                                 {"C", l_.C},
+                                                                 {"P", l_.P},
+                                                                 {"Q", l_.Q},
+                                                                 {"R", l_.R},
+                                                                 {"S", l_.S},
+                                                                 {"H", l_.H},
+                                                                 {"W", l_.W},
+                                                                 {"stride_h", l_.stride_h},
+                                                                 {"stride_w", l_.stride_w},
+                                                                 {"groups", l_.groups}};
+        for (const auto& [what, v] : positive)
+            if (v < 1) return issue("", std::string(what) + " = " + std::to_string(v) + ", expected >= 1");
+        if (l_.pad_h < 0 || l_.pad_w < 0) return issue("padding", "padding must be >= 0");
+        if (l_.B != batch_)
+            return issue("", "B = " + std::to_string(l_.B) + " differs from the network batch " +
+                                 std::to_string(batch_));
+        // Every count is a product of these bounds; refuse sizes whose products overflow.
+        std::int64_t product = 1;
+        for (std::int64_t v : {l_.B, l_.K, l_.C, l_.P, l_.Q, l_.R, l_.S, l_.H, l_.W})
+            if (__builtin_mul_overflow(product, v, &product))
+                return issue("", "the loop bounds are too large: their product overflows 64-bit counts");
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> arity() const {
+        const auto n = l_.inputs.size();
+        switch (l_.kind) {
+            case LayerKind::add:
+            case LayerKind::concat:
+                if (n < 2)
+                    return issue("inputs", "an " + std::string(to_string(l_.kind)) +
+                                               " layer needs at least 2 producers, got " + std::to_string(n));
+                return std::nullopt;
+            case LayerKind::matmul:
+                if (l_.weights_are_activations && n != 2)
+                    return issue("inputs", "a matmul of two activations needs exactly 2 producers, got " +
+                                               std::to_string(n));
+                if (!l_.weights_are_activations && n != 1)
+                    return issue("inputs", "a matmul with weights needs exactly 1 producer, got " +
+                                               std::to_string(n) +
+                                               " (two producers make an activation x activation matmul)");
+                return std::nullopt;
+            default:
+                if (n != 1)
+                    return issue("inputs", "a " + std::string(to_string(l_.kind)) +
+                                               " layer needs exactly 1 producer, got " + std::to_string(n));
+                return std::nullopt;
+        }
+    }
+
+    // Fields that only some kinds use must keep their neutral value elsewhere, so that a
+    // count or a mapper never reads a stale stride or kernel.
+    std::optional<NetworkIssue> unused_fields() const {
+        const bool windowed = l_.kind == LayerKind::conv || l_.kind == LayerKind::pool;
+        if (!windowed && (l_.R != 1 || l_.S != 1))
+            return issue("kernel", "only conv and pool layers have a kernel");
+        if (!windowed && (l_.stride_h != 1 || l_.stride_w != 1 || l_.pad_h != 0 || l_.pad_w != 0))
+            return issue("stride", "only conv and pool layers have a stride or padding");
+        if (l_.kind != LayerKind::conv && l_.groups != 1)
+            return issue("groups", "only conv layers have groups");
+        if (l_.bias && !l_.has_weights())
+            return issue("bias", "only conv and weighted matmul layers have a bias");
+        if (l_.flatten && !(l_.kind == LayerKind::matmul && !l_.weights_are_activations))
+            return issue("flatten", "only a weighted matmul flattens its input");
+        if (l_.weights_are_activations && l_.kind != LayerKind::matmul)
+            return issue("inputs", "only a matmul can take activations as its second operand");
+        if (l_.transpose_b && !l_.weights_are_activations)
+            return issue("transpose_b", "only a matmul of two activations transposes its second operand");
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> input_matches(LayerIndex p) const {
+        const TensorShape in = shape_of(p);
+        if (in != TensorShape{l_.C, l_.H, l_.W})
+            return issue("inputs",
+                         "input " + dims(l_.C, l_.H, l_.W) + " does not match producer " + producer_text(p));
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> window(std::string_view field) const {
+        const std::int64_t p = window_extent(l_.H, l_.R, l_.stride_h, l_.pad_h);
+        const std::int64_t q = window_extent(l_.W, l_.S, l_.stride_w, l_.pad_w);
+        if (p == 0 || q == 0)
+            return issue(field, "kernel " + std::to_string(l_.R) + "x" + std::to_string(l_.S) +
+                                    " does not fit the padded input " + std::to_string(l_.H + 2 * l_.pad_h) +
+                                    "x" + std::to_string(l_.W + 2 * l_.pad_w));
+        if (p != l_.P || q != l_.Q)
+            return issue(field, "output " + std::to_string(l_.P) + "x" + std::to_string(l_.Q) +
+                                    " is not floor((H + 2 pad - kernel) / stride) + 1 = " +
+                                    std::to_string(p) + "x" + std::to_string(q));
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> conv() const {
+        if (auto i = input_matches(l_.inputs[0])) return i;
+        if (l_.C % l_.groups != 0 || l_.K % l_.groups != 0)
+            return issue("groups", "groups " + std::to_string(l_.groups) +
+                                       " must divide the input channels " + std::to_string(l_.C) +
+                                       " and the output channels " + std::to_string(l_.K));
+        return window("kernel");
+    }
+
+    std::optional<NetworkIssue> pool() const {
+        if (auto i = input_matches(l_.inputs[0])) return i;
+        if (l_.K != l_.C) return issue("", "a pool layer keeps its channels: K must equal C");
+        return window("kernel");
+    }
+
+    std::optional<NetworkIssue> linear() const {
+        const LayerIndex p = l_.inputs[0];
+        const TensorShape in = shape_of(p);
+        if (l_.flatten) {
+            if (l_.C != in.elements() || l_.H != 1 || l_.W != 1)
+                return issue("flatten", "a flattening matmul has C = " + std::to_string(in.elements()) +
+                                            " (all elements of producer " + producer_text(p) +
+                                            ") and H = W = 1");
+        } else if (auto i = input_matches(p)) {
+            return i;
+        }
+        if (l_.P != l_.H || l_.Q != l_.W)
+            return issue("", "a matmul applies at every position: P x Q must equal H x W");
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> activation_matmul() const {
+        if (auto i = input_matches(l_.inputs[0])) return i;
+        if (l_.P != l_.H || l_.Q != l_.W) return issue("", "P x Q must equal the first operand's H x W");
+        const TensorShape b = shape_of(l_.inputs[1]);
+        const std::int64_t rows = b.height * b.width;
+        // A is (P*Q) x C. B^T: B is K rows of C; plain B: C rows of K.
+        const std::int64_t contraction = l_.transpose_b ? b.channels : rows;
+        const std::int64_t k = l_.transpose_b ? rows : b.channels;
+        if (contraction != l_.C)
+            return issue("inputs", std::string("the operands do not chain: the first operand has ") +
+                                       std::to_string(l_.C) + " channels but the second operand " +
+                                       producer_text(l_.inputs[1]) +
+                                       (l_.transpose_b ? " has " : " has height x width ") +
+                                       std::to_string(contraction) +
+                                       (l_.transpose_b ? " channels (A.B^T contracts channels with channels)"
+                                                       : " (A.B contracts channels with positions; "
+                                                         "set transpose_b for A.B^T)"));
+        if (k != l_.K)
+            return issue(
+                "", "K = " + std::to_string(l_.K) + " but the second operand gives " + std::to_string(k));
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> add() const {
+        for (LayerIndex p : l_.inputs)
+            if (shape_of(p) != TensorShape{l_.C, l_.H, l_.W})
+                return issue("inputs", "an add needs equally shaped operands: " +
+                                           producer_text(l_.inputs[0]) + " vs " + producer_text(p));
+        if (l_.K != l_.C || l_.P != l_.H || l_.Q != l_.W) return issue("", "an add keeps its shape");
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> concat() const {
+        std::int64_t channels = 0;
+        for (LayerIndex p : l_.inputs) {
+            const TensorShape s = shape_of(p);
+            if (s.height != l_.H || s.width != l_.W)
+                return issue("inputs", "a concat joins channels of equal height x width: " +
+                                           producer_text(l_.inputs[0]) + " vs " + producer_text(p));
+            channels += s.channels;
+        }
+        if (channels != l_.K || l_.C != l_.K)
+            return issue("", "K = " + std::to_string(l_.K) + " but the producers have " +
+                                 std::to_string(channels) + " channels in total");
+        if (l_.P != l_.H || l_.Q != l_.W) return issue("", "a concat keeps height and width");
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> same_shape() const {
+        if (auto i = input_matches(l_.inputs[0])) return i;
+        if (l_.K != l_.C || l_.P != l_.H || l_.Q != l_.W)
+            return issue("", "a " + std::string(to_string(l_.kind)) + " layer keeps its input shape");
+        return std::nullopt;
+    }
+
+    std::span<const Layer> layers_;
+    LayerIndex index_;
+    const Layer& l_;
+    std::int64_t batch_;
+    const TensorShape& input_;
+};
+
+}  // namespace
+
+bool is_valid_name(std::string_view name) noexcept {
+    if (name.empty()) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+               c == '-' || c == '.';
+    });
+}
+
+std::optional<NetworkIssue> check_layer(std::span<const Layer> layers, LayerIndex index, std::int64_t batch,
+                                        const TensorShape& input) {
+    return LayerChecker(layers, index, batch, input).run();
+}
+
+Network::Network(NetworkInfo info, std::int64_t batch, TensorShape input, std::vector<Layer> layers)
+    : info_(std::move(info)), batch_(batch), input_(input), layers_(std::move(layers)) {
+    const SourceLocation where{"network '" + info_.name + "'"};
+    if (!is_valid_name(info_.name))
+        throw InputError(where, "network",
+                         "the name must be non-empty and made of letters, digits, '_', '-', '.'");
+    if (batch_ < 1) throw InputError(where, "batch", "batch " + std::to_string(batch_) + ", expected >= 1");
+    if (input_.channels < 1 || input_.height < 1 || input_.width < 1)
+        throw InputError(where, "input", "input shape " + to_string(input_) + " must be positive");
+    if (layers_.empty()) throw InputError(where, "layers", "a network needs at least one layer");
+
+    const auto n = static_cast<LayerIndex>(layers_.size());
+    by_name_.reserve(layers_.size());
+    for (LayerIndex i = 0; i < n; ++i) {
+        const Layer& l = layers_[static_cast<std::size_t>(i)];
+        if (!is_valid_name(l.name) || l.name == "input")
+            throw InputError(where, key_of(i, "name"),
+                             "layer name '" + l.name +
+                                 "' must be made of letters, digits, '_', '-', '.' and must not be 'input'");
+        if (auto [it, fresh] = by_name_.emplace(l.name, i); !fresh)
+            throw InputError(
+                where, key_of(i, "name"),
+                "duplicate layer name '" + l.name + "' (also layers[" + std::to_string(it->second) + "])");
+        if (auto issue = check_layer(layers_, i, batch_, input_))
+            throw InputError(where, issue->key, issue->problem);
+    }
+
+    // Consumers in CSR form, built by counting (O(V + E)); ascending because i ascends. A
+    // layer that reads one producer twice (x + x) is listed once.
+    const auto first_use = [](const Layer& l, std::size_t k) {
+        return std::find(l.inputs.begin(), l.inputs.begin() + static_cast<std::ptrdiff_t>(k), l.inputs[k]) ==
+               l.inputs.begin() + static_cast<std::ptrdiff_t>(k);
+    };
+    consumer_offsets_.assign(layers_.size() + 1, 0);
+    for (const Layer& l : layers_)
+        for (std::size_t k = 0; k < l.inputs.size(); ++k)
+            if (l.inputs[k] != kNetworkInput && first_use(l, k))
+                ++consumer_offsets_[static_cast<std::size_t>(l.inputs[k]) + 1];
+    for (std::size_t i = 0; i < layers_.size(); ++i) consumer_offsets_[i + 1] += consumer_offsets_[i];
+    consumer_list_.resize(static_cast<std::size_t>(consumer_offsets_.back()));
+    std::vector<std::int32_t> fill(consumer_offsets_.begin(), consumer_offsets_.end() - 1);
+    for (LayerIndex i = 0; i < n; ++i) {
+        const Layer& l = layers_[static_cast<std::size_t>(i)];
+        for (std::size_t k = 0; k < l.inputs.size(); ++k) {
+            if (!first_use(l, k)) continue;
+            if (l.inputs[k] == kNetworkInput)
+                input_consumers_.push_back(i);
+            else
+                consumer_list_[static_cast<std::size_t>(fill[static_cast<std::size_t>(l.inputs[k])]++)] = i;
+        }
+    }
+}
+
+std::span<const LayerIndex> Network::consumers(LayerIndex i) const noexcept {
+    const auto b = static_cast<std::size_t>(consumer_offsets_[static_cast<std::size_t>(i)]);
+    const auto e = static_cast<std::size_t>(consumer_offsets_[static_cast<std::size_t>(i) + 1]);
+    return std::span<const LayerIndex>(consumer_list_).subspan(b, e - b);
+}
+
+TensorShape Network::output_shape(LayerIndex producer) const {
+    return producer == kNetworkInput ? input_ : layer(producer).output_shape();
+}
+
+std::optional<LayerIndex> Network::find(std::string_view layer_name) const {
+    const auto it = by_name_.find(std::string(layer_name));
+    if (it == by_name_.end()) return std::nullopt;
+    return it->second;
+}
+
+std::int64_t Network::total_macs() const noexcept {
+    std::int64_t s = 0;
+    for (const Layer& l : layers_) s += l.macs();
+    return s;
+}
+std::int64_t Network::total_weights() const noexcept {
+    std::int64_t s = 0;
+    for (const Layer& l : layers_) s += l.weights();
+    return s;
+}
+std::int64_t Network::total_parameters() const noexcept {
+    std::int64_t s = 0;
+    for (const Layer& l : layers_) s += l.parameters();
+    return s;
+}
+std::int64_t Network::total_ops() const noexcept {
+    std::int64_t s = 0;
+    for (const Layer& l : layers_) s += l.ops();
+    return s;
+}
+
+Network Network::with_batch(std::int64_t batch) const {
+    std::vector<Layer> layers = layers_;
+    for (Layer& l : layers) l.B = batch;
+    return Network(info_, batch, input_, std::move(layers));
+}
+
+}  // namespace pimdse::workload
