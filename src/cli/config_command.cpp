@@ -17,6 +17,7 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/node.hpp"
 #include "pimdse/io/config.hpp"
+#include "pimdse/io/workloads.hpp"
 
 namespace pimdse::cli {
 
@@ -42,10 +43,15 @@ void print_sweep(const io::Config& c) {
         std::cout << "#     " << std::left << std::setw(10) << hw::param_name(p) << c.space.range(p).str()
                   << '\n';
     }
-    std::cout << "#   workloads: " << c.workloads.size() << '\n';
-    for (const io::Workload& w : c.workloads) {
-        std::cout << "#     " << w.network.filename().string() << " (weight " << w.weight << ", batch "
-                  << (w.batch ? std::to_string(*w.batch) : std::string("from the file")) << ")\n";
+    // The networks are parsed too: a sweep validates everything before anything runs.
+    const std::vector<io::LoadedWorkload> loaded = io::load_workloads(c);
+    std::cout << "#   workloads: " << loaded.size() << '\n';
+    for (const io::LoadedWorkload& w : loaded) {
+        std::cout << "#     " << w.spec.network.filename().string() << ": " << w.network.name() << ", batch "
+                  << w.network.batch() << ", " << w.network.size() << " layers, " << std::fixed
+                  << std::setprecision(3) << static_cast<double>(w.network.total_macs()) * 1e-9 << " GMACs, "
+                  << static_cast<double>(w.network.total_weights()) * 1e-6 << " M weights, weight "
+                  << std::defaultfloat << w.spec.weight << '\n';
     }
     std::cout << "#   sweep: " << c.sweep.budget << " evaluations in batches of " << c.sweep.batch_size
               << ", proposer " << io::to_string(c.sweep.proposer) << ", seed " << c.sweep.seed << '\n';
