@@ -15,6 +15,7 @@
 
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/hw/area.hpp"
 #include "pimdse/hw/node.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/workloads.hpp"
@@ -57,6 +58,36 @@ void print_sweep(const io::Config& c) {
               << ", proposer " << io::to_string(c.sweep.proposer) << ", seed " << c.sweep.seed << '\n';
 }
 
+std::string mm2(SquareMillimetres a) {
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(3) << std::setw(8) << a.value() << " mm²";
+    return out.str();
+}
+
+// The area breakdown (docs/model.md, "Area"): one node, then all nodes, then the budget.
+void print_area(const io::HardwareFile& h) {
+    const hw::AreaBreakdown a = hw::area(h.params, h.constraints, h.technology);
+    const double n = a.node_count;
+    const auto row = [n](const char* what, SquareMillimetres one) {
+        std::cout << "#     " << std::left << std::setw(18) << what << std::right << mm2(one) << "  x " << n
+                  << " = " << mm2(one * n) << '\n';
+    };
+    std::cout << "#   area (28 nm table; per node x nodes = total):\n";
+    row("PE array", a.node.pe_array);
+    row("input buffer", a.node.input_buffer);
+    row("weight buffer", a.node.weight_buffer);
+    row("output buffer", a.node.output_buffer);
+    row("NN engine", a.node.nn_engine());
+    row("router", a.node.router);
+    row("DRAM controllers", a.node.dram_controller);
+    row("node", a.node.total());
+    const bool fits = a.nn_engines <= h.constraints.area_budget;
+    std::cout << "#     NN engines " << mm2(a.nn_engines) << " of the budget "
+              << mm2(h.constraints.area_budget) << ": " << (fits ? "fits" : "OVER BUDGET") << " ("
+              << std::setprecision(1) << std::fixed << 100.0 * (a.nn_engines / h.constraints.area_budget)
+              << " %); routers and DRAM controllers are outside the budget (NicePIM VIII-B)\n";
+}
+
 void print_hardware(const io::HardwareFile& h) {
     const hw::NodeFacts f = hw::node_facts(h.params, h.constraints);
     std::cout << io::to_yaml(h);
@@ -66,8 +97,8 @@ void print_hardware(const io::HardwareFile& h) {
               << "#   DRAM banks per node:     " << f.banks_per_node << '\n'
               << "#   DRAM port per node:      " << f.dram_port_bits << " bit\n"
               << "#   DRAM capacity per node:  " << f.dram_capacity.value() / kMiB << " MiB\n"
-              << "#   NoC flit width:          " << f.flit_bits << " bit\n"
-              << "#   area: not checked yet (the area model is not part of this version)\n";
+              << "#   NoC flit width:          " << f.flit_bits << " bit\n";
+    print_area(h);
 }
 
 int run_check(const std::string& file) {

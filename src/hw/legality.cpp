@@ -1,5 +1,8 @@
 #include "pimdse/hw/legality.hpp"
 
+#include <charconv>
+
+#include "pimdse/hw/area.hpp"
 #include "pimdse/hw/design_space.hpp"
 
 namespace pimdse::hw {
@@ -31,9 +34,20 @@ std::string interval(const Bounds& b) {
     return out;
 }
 
+// "47.83 mm²": two decimals, enough to see how far a point is from the budget.
+std::string mm2(SquareMillimetres a) {
+    char buf[32];
+    auto res = std::to_chars(buf, buf + sizeof buf, a.value(), std::chars_format::fixed, 2);
+    return std::string(buf, res.ptr) + " mm²";
+}
+
 }  // namespace
 
 Legality check(const HardwareParams& p, const Constraints& c) {
+    return check(p, c, Technology{});
+}
+
+Legality check(const HardwareParams& p, const Constraints& c, const Technology& t) {
     Legality result;
     for (Param q : kAllParams) {
         const int v = p.get(q);
@@ -57,6 +71,16 @@ Legality check(const HardwareParams& p, const Constraints& c) {
                 {Rule::divides_bank_array, q,
                  "a divisor of the bank array's " + std::to_string(c.bank_cols) + " columns", got()});
         }
+    }
+    if (!result.legal()) return result;
+    // III-A constraint 1 with VIII-B's budget for the NN engines (hw/area.hpp says why).
+    const AreaBreakdown a = area(p, c, t);
+    if (a.nn_engines > c.area_budget) {
+        result.violations.push_back(
+            {Rule::area, std::nullopt,
+             "an NN-engine area (PE arrays + buffers of all nodes) within the budget of " +
+                 mm2(c.area_budget),
+             mm2(a.nn_engines)});
     }
     return result;
 }

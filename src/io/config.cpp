@@ -10,6 +10,7 @@
 #include <sstream>
 #include <system_error>
 #include <tuple>
+#include <type_traits>
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/legality.hpp"
@@ -32,21 +33,21 @@ const std::vector<std::string_view>& proposer_names() {
 }
 
 bool operator==(const Config& a, const Config& b) {
-    return a.constraints == b.constraints && a.space == b.space && a.workloads == b.workloads &&
-           a.cost == b.cost && a.sweep == b.sweep && a.output == b.output;
+    return a.constraints == b.constraints && a.technology == b.technology && a.space == b.space &&
+           a.workloads == b.workloads && a.cost == b.cost && a.sweep == b.sweep && a.output == b.output;
 }
 
 bool operator==(const HardwareFile& a, const HardwareFile& b) {
-    return a.constraints == b.constraints && a.params == b.params;
+    return a.constraints == b.constraints && a.technology == b.technology && a.params == b.params;
 }
 
 namespace {
 
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-const std::vector<std::string_view> kConfigKeys{"constraints", "space", "workloads",
-                                                "cost",        "sweep", "output"};
-const std::vector<std::string_view> kHardwareFileKeys{"constraints", "hardware"};
+const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "space", "workloads",
+                                                "cost",        "sweep",      "output"};
+const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware"};
 const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
                                                "wall_time", "proposer",   "samples_per_round"};
 const std::vector<std::string_view> kConstraintKeys{"technology_nm",
@@ -154,6 +155,39 @@ hw::Constraints read_constraints(const Reader& r, const std::optional<Field>& f)
         c.noc_energy_per_bit_hop = Picojoules(r.number(*v, 0, false));
     if (auto v = m.get("noc_virtual_channels")) c.noc_virtual_channels = to_int(r.integer(*v, 1, 64));
     return c;
+}
+
+// `technology:` (docs/config.md): every key optional, defaults from hw::Technology.
+hw::Technology read_technology(const Reader& r, const std::optional<Field>& f) {
+    hw::Technology t;
+    if (!f) return t;
+    Map m(r, *f,
+          {"pe_area_um2", "sram_area_mm2_per_kib", "sram_area_mm2_per_buffer", "router_area_mm2_base",
+           "router_buffer_area_um2_per_bit", "router_buffer_depth_flits", "dram_controller_area_mm2_per_bank",
+           "mac_energy_pj", "sram_read_energy_pj_per_bit_1kib", "sram_write_energy_pj_per_bit_1kib",
+           "dram_activation_energy_pj", "dram_trcd_ns", "dram_trp_ns", "dram_tccd_ns",
+           "dram_row_buffer_bytes", "noc_hop_cycles"});
+    const auto non_negative = [&](std::string_view key, auto& into) {
+        if (auto v = m.get(key)) into = std::decay_t<decltype(into)>(r.number(*v, 0, false));
+    };
+    non_negative("pe_area_um2", t.pe_area_um2);
+    non_negative("sram_area_mm2_per_kib", t.sram_area_per_kib);
+    non_negative("sram_area_mm2_per_buffer", t.sram_area_per_buffer);
+    non_negative("router_area_mm2_base", t.router_area_base);
+    non_negative("router_buffer_area_um2_per_bit", t.router_buffer_area_um2_per_bit);
+    if (auto v = m.get("router_buffer_depth_flits"))
+        t.router_buffer_depth_flits = to_int(r.integer(*v, 1, 1024));
+    non_negative("dram_controller_area_mm2_per_bank", t.dram_controller_area_per_bank);
+    non_negative("mac_energy_pj", t.mac_energy);
+    non_negative("sram_read_energy_pj_per_bit_1kib", t.sram_read_energy_per_bit_1kib);
+    non_negative("sram_write_energy_pj_per_bit_1kib", t.sram_write_energy_per_bit_1kib);
+    non_negative("dram_activation_energy_pj", t.dram_activation_energy);
+    non_negative("dram_trcd_ns", t.dram_trcd_ns);
+    non_negative("dram_trp_ns", t.dram_trp_ns);
+    non_negative("dram_tccd_ns", t.dram_tccd_ns);
+    if (auto v = m.get("dram_row_buffer_bytes")) t.dram_row_buffer = Bytes(r.integer(*v, 1, 1 << 20));
+    if (auto v = m.get("noc_hop_cycles")) t.noc_hop_cycles = to_int(r.integer(*v, 1, 1024));
+    return t;
 }
 
 // Node extents must tile the bank array (III-A constraint 2); a space value that never can
@@ -408,6 +442,7 @@ Config parse_config(std::string_view text, const fs::path& file_name) {
 
     Config c;
     c.constraints = read_constraints(r, top.get("constraints"));
+    c.technology = read_technology(r, top.get("technology"));
     c.space = read_space(r, top.get("space"), c.constraints);
     std::vector<PendingFile> pending;
     c.workloads = read_workloads(r, top.require("workloads", "a non-empty list of workloads"), dir, pending);
@@ -427,6 +462,7 @@ HardwareFile parse_hardware(std::string_view text, const fs::path& file_name) {
 
     HardwareFile h;
     h.constraints = read_constraints(r, top.get("constraints"));
+    h.technology = read_technology(r, top.get("technology"));
     const Map hw_map(r, top.require("hardware", "a mapping with the keys node_array, pe_array, buffers_kib"),
                      {"node_array", "pe_array", "buffers_kib"});
 
@@ -455,7 +491,7 @@ HardwareFile parse_hardware(std::string_view text, const fs::path& file_name) {
         const Field& f = fields[static_cast<std::size_t>(p)];
         h.params.set(p, to_int(r.integer(f, std::numeric_limits<int>::min(), kIntMax, "an integer")));
     }
-    const hw::Legality legality = hw::check(h.params, h.constraints);
+    const hw::Legality legality = hw::check(h.params, h.constraints, h.technology);
     for (const hw::Violation& v : legality.violations) {
         const Field& at = v.param ? fields[static_cast<std::size_t>(*v.param)] : hw_map.self();
         r.value_error(at, v.expected, v.got);
@@ -477,7 +513,8 @@ HardwareFile read_hardware_file(const fs::path& path) {
 std::variant<Config, HardwareFile> read_config_or_hardware_file(const fs::path& path) {
     const std::string text = read_text(path);
     const Reader r(path.string());
-    const Field root = r.load(text, joined(kConfigKeys) + " (or constraints, hardware for a hardware file)");
+    const Field root =
+        r.load(text, joined(kConfigKeys) + " (or " + joined(kHardwareFileKeys) + " for a hardware file)");
     if (has_top_key(root.node, "hardware")) return parse_hardware(text, path);
     return parse_config(text, path);
 }

@@ -77,12 +77,33 @@ void write_constraints(std::ostream& out, const hw::Constraints& c) {
         << "  noc_virtual_channels: " << c.noc_virtual_channels << '\n';
 }
 
+void write_technology(std::ostream& out, const hw::Technology& t) {
+    out << "technology:  # 28 nm defaults with their sources: include/pimdse/hw/technology.hpp\n"
+        << "  pe_area_um2: " << num(t.pe_area_um2) << '\n'
+        << "  sram_area_mm2_per_kib: " << num(t.sram_area_per_kib.value()) << '\n'
+        << "  sram_area_mm2_per_buffer: " << num(t.sram_area_per_buffer.value()) << '\n'
+        << "  router_area_mm2_base: " << num(t.router_area_base.value()) << '\n'
+        << "  router_buffer_area_um2_per_bit: " << num(t.router_buffer_area_um2_per_bit) << '\n'
+        << "  router_buffer_depth_flits: " << t.router_buffer_depth_flits << '\n'
+        << "  dram_controller_area_mm2_per_bank: " << num(t.dram_controller_area_per_bank.value()) << '\n'
+        << "  mac_energy_pj: " << num(t.mac_energy.value()) << '\n'
+        << "  sram_read_energy_pj_per_bit_1kib: " << num(t.sram_read_energy_per_bit_1kib.value()) << '\n'
+        << "  sram_write_energy_pj_per_bit_1kib: " << num(t.sram_write_energy_per_bit_1kib.value()) << '\n'
+        << "  dram_activation_energy_pj: " << num(t.dram_activation_energy.value()) << '\n'
+        << "  dram_trcd_ns: " << num(t.dram_trcd_ns) << '\n'
+        << "  dram_trp_ns: " << num(t.dram_trp_ns) << '\n'
+        << "  dram_tccd_ns: " << num(t.dram_tccd_ns) << '\n'
+        << "  dram_row_buffer_bytes: " << t.dram_row_buffer.value() << '\n'
+        << "  noc_hop_cycles: " << t.noc_hop_cycles << '\n';
+}
+
 }  // namespace
 
 std::string to_yaml(const Config& c) {
     std::ostringstream out;
     out << "# pimdse sweep configuration, resolved: every default filled in, paths absolute\n";
     write_constraints(out, c.constraints);
+    write_technology(out, c.technology);
     out << "space:\n";
     for (hw::Param p : hw::kAllParams)
         out << "  " << hw::param_name(p) << ": " << range(c.space.range(p)) << '\n';
@@ -119,6 +140,7 @@ std::string to_yaml(const HardwareFile& h) {
     std::ostringstream out;
     out << "# pimdse hardware point, resolved: every default filled in\n";
     write_constraints(out, h.constraints);
+    write_technology(out, h.technology);
     const hw::HardwareParams& p = h.params;
     out << "hardware:  # NicePIM Table I\n"
         << "  node_array: [" << p.node_rows << ", " << p.node_cols << "]\n"

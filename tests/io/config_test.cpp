@@ -159,6 +159,68 @@ TEST_F(ConfigFiles, EveryKeyIsRead) {
     EXPECT_EQ(parse(to_yaml(c)), c);
 }
 
+TEST_F(ConfigFiles, TechnologyOverrides) {
+    EXPECT_EQ(parse(kMinimal).technology, hw::Technology{});  // defaults: the 28 nm table
+    const Config c = parse(std::string(kMinimal) +
+                           "technology:\n"
+                           "  pe_area_um2: 950.5\n"
+                           "  sram_area_mm2_per_kib: 0.002\n"
+                           "  sram_area_mm2_per_buffer: 0\n"
+                           "  router_area_mm2_base: 0.01\n"
+                           "  router_buffer_area_um2_per_bit: 1.25\n"
+                           "  router_buffer_depth_flits: 8\n"
+                           "  dram_controller_area_mm2_per_bank: 0.03\n"
+                           "  mac_energy_pj: 0.56\n"
+                           "  sram_read_energy_pj_per_bit_1kib: 0.05\n"
+                           "  sram_write_energy_pj_per_bit_1kib: 0.06\n"
+                           "  dram_activation_energy_pj: 1200\n"
+                           "  dram_trcd_ns: 15\n"
+                           "  dram_trp_ns: 13.5\n"
+                           "  dram_tccd_ns: 2\n"
+                           "  dram_row_buffer_bytes: 2048\n"
+                           "  noc_hop_cycles: 3\n");
+    const hw::Technology& t = c.technology;
+    EXPECT_EQ(t.pe_area_um2, 950.5);
+    EXPECT_EQ(t.sram_area_per_kib, SquareMillimetres(0.002));
+    EXPECT_EQ(t.sram_area_per_buffer, SquareMillimetres(0.0));
+    EXPECT_EQ(t.router_area_base, SquareMillimetres(0.01));
+    EXPECT_EQ(t.router_buffer_area_um2_per_bit, 1.25);
+    EXPECT_EQ(t.router_buffer_depth_flits, 8);
+    EXPECT_EQ(t.dram_controller_area_per_bank, SquareMillimetres(0.03));
+    EXPECT_EQ(t.mac_energy, Picojoules(0.56));
+    EXPECT_EQ(t.sram_read_energy_per_bit_1kib, Picojoules(0.05));
+    EXPECT_EQ(t.sram_write_energy_per_bit_1kib, Picojoules(0.06));
+    EXPECT_EQ(t.dram_activation_energy, Picojoules(1200.0));
+    EXPECT_EQ(t.dram_trcd_ns, 15.0);
+    EXPECT_EQ(t.dram_trp_ns, 13.5);
+    EXPECT_EQ(t.dram_tccd_ns, 2.0);
+    EXPECT_EQ(t.dram_row_buffer, Bytes(2048));
+    EXPECT_EQ(t.noc_hop_cycles, 3);
+    EXPECT_EQ(parse(to_yaml(c)), c);
+
+    // One key alone overrides that key alone; the same section in a hardware file.
+    const HardwareFile h = parse_hardware(
+        "technology: {mac_energy_pj: 1.5}\n"
+        "hardware: {node_array: [4, 4], pe_array: [32, 32], buffers_kib: {input: 128, weight: 128, output: "
+        "128}}\n",
+        "h.yaml");
+    hw::Technology expected;
+    expected.mac_energy = Picojoules(1.5);
+    EXPECT_EQ(h.technology, expected);
+    EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
+
+    // The table decides the area rule: with twice the PE area the final system is over 48 mm².
+    EXPECT_THROW((void)parse_hardware("technology: {pe_area_um2: 2203.2}\n"
+                                      "hardware: {node_array: [4, 8], pe_array: [128, 8], "
+                                      "buffers_kib: {input: 16, weight: 144, output: 32}}\n",
+                                      "h.yaml"),
+                 ConfigError);
+    for (const char* bad : {"noc_hop_cycles: 0", "dram_trcd_ns: -1", "router_buffer_depth_flits: 2.5",
+                            "mac_energy_pj: lots", "pe_area: 3"}) {
+        EXPECT_THROW((void)parse(std::string(kMinimal) + "technology: {" + bad + "}\n"), InputError) << bad;
+    }
+}
+
 TEST_F(ConfigFiles, WallTimeForms) {
     const std::pair<const char*, long long> cases[] = {
         {"3600", 3600},          {"45s", 45},           {"90m", 5400},         {"12h", 43200}, {"2d", 172800},
@@ -188,7 +250,8 @@ TEST_F(ConfigFiles, ToYamlRoundTripOfDefaults) {
                             "noc_energy_pj_per_bit_hop: 1.1", "node_rows: {values: [2, 4, 8, 16]}",
                             "pe_rows: {min: 1, max: 256, spacing: log2}",
                             "ibuf_kib: {min: 8, max: 2048, spacing: linear, step: 8}", "proposer: nicepim",
-                            "samples_per_round: 16384", "alpha: 1", "seed: 1"}) {
+                            "samples_per_round: 16384", "alpha: 1", "seed: 1", "pe_area_um2: 1101.6",
+                            "dram_row_buffer_bytes: 1024", "noc_hop_cycles: 2"}) {
         EXPECT_NE(text.find(key), std::string::npos) << key << " not in\n" << text;
     }
 }

@@ -2,8 +2,9 @@
 // Is a hardware point buildable under the constraints? The answer is a value with reasons,
 // not an exception: the tuner asks this for millions of sampled points.
 //
-// Today's rules need no area model. NicePIM III-A's first constraint (total area within the
-// budget) joins as Rule::area when the area model exists; check() then also takes the model.
+// The structural rules come first; NicePIM III-A's first constraint (the area within the
+// budget, hw/area.hpp) is checked only for a point that passes them, since the area of a node
+// array that does not tile the banks means nothing.
 
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/params.hpp"
+#include "pimdse/hw/technology.hpp"
 
 namespace pimdse::hw {
 
@@ -18,6 +20,7 @@ enum class Rule {
     positive,            ///< every parameter is at least 1
     within_bounds,       ///< within the Table II bounds of the constraints
     divides_bank_array,  ///< NA_row | BA_row and NA_col | BA_col: homogeneous nodes (III-A constraint 2)
+    area,                ///< NN-engine area of all nodes <= Cstr_area (III-A constraint 1, VIII-B)
 };
 
 /// One broken rule, phrased for messages: "<param>: expected <expected>, got <got>".
@@ -31,13 +34,16 @@ struct Violation {
 };
 
 struct Legality {
-    std::vector<Violation> violations;  ///< at most one per parameter, in Param order
+    std::vector<Violation> violations;  ///< at most one per parameter, in Param order; then area
 
     [[nodiscard]] bool legal() const { return violations.empty(); }
     /// "legal" or the violations joined by "; ".
     [[nodiscard]] std::string str() const;
 };
 
+/// Every rule, the area budget included, with the technology table `t`.
+[[nodiscard]] Legality check(const HardwareParams& p, const Constraints& c, const Technology& t);
+/// As above with the default technology table (NicePIM's 28 nm setting).
 [[nodiscard]] Legality check(const HardwareParams& p, const Constraints& c);
 
 }  // namespace pimdse::hw

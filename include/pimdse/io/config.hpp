@@ -16,6 +16,7 @@
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/params.hpp"
+#include "pimdse/hw/technology.hpp"
 
 namespace pimdse::io {
 
@@ -70,6 +71,7 @@ struct OutputConfig {
 /// the configuration file's directory.
 struct Config {
     hw::Constraints constraints;
+    hw::Technology technology;  ///< the table's defaults unless overridden (`technology:`)
     hw::DesignSpace space;
     std::vector<Workload> workloads;
     CostConfig cost;
@@ -86,6 +88,7 @@ struct Config {
 /// One hardware point with its constraints (for `pimdse evaluate` and `pimdse map`).
 struct HardwareFile {
     hw::Constraints constraints;
+    hw::Technology technology;
     hw::HardwareParams params;
 
     std::filesystem::path source_file;
@@ -102,7 +105,7 @@ struct HardwareFile {
 /// anchors relative paths.
 [[nodiscard]] Config parse_config(std::string_view text, const std::filesystem::path& file_name);
 
-/// Read and validate a hardware file; the point must pass hw::check.
+/// Read and validate a hardware file; the point must pass hw::check (area budget included).
 [[nodiscard]] HardwareFile read_hardware_file(const std::filesystem::path& path);
 [[nodiscard]] HardwareFile parse_hardware(std::string_view text, const std::filesystem::path& file_name);
 

@@ -1,0 +1,110 @@
+#pragma once
+// The technology table: every modelling constant of the logic die and the stacked DRAM that
+// the area, energy and timing models use, with its unit and its source. The defaults are
+// for the 28 nm logic die of NicePIM VIII-B; a configuration file may override any of them
+// (`technology:`, docs/config.md). docs/model.md ("Area") gives the same table with the
+// arithmetic behind every scaled value.
+//
+// Scaling rules used where a figure comes from another node:
+//   area   x (28 / L)^2        (ideal scaling; Stillmaker & Baas 2017, Integration 58, give
+//                             0.48 for 40 -> 28 nm against the ideal 0.49)
+//   energy x (28 / L)          (switched capacitance ~ L at the same supply, 0.9 V)
+//
+// Figures marked "estimate" are engineering estimates without a single published source;
+// they are flagged so that nobody mistakes them for measurements.
+//
+// Not here, because they are constraints of the substrate that NicePIM states itself
+// (hw::Constraints): DRAM access energy 0.88 pJ/bit (UniC [10]), NoC energy 1.1 pJ/bit/hop
+// ([47]), the 8 virtual channels of the routers, the 400 MHz clock and the 48 mm² budget.
+
+#include <cmath>
+
+#include "pimdse/core/units.hpp"
+
+namespace pimdse::hw {
+
+struct Technology {
+    // ---- Area (28 nm) ----------------------------------------------------------------------
+
+    /// One PE: a 16x16-bit multiplier, a 32-bit accumulating adder and 64 bits of local
+    /// registers (16-bit input, 16-bit weight, 32-bit partial sum), µm². Accelergy's Aladdin
+    /// table (Shao et al., ISCA 2014; 40 nm, 1 ns): 32x32 multiplier 6350 µm², area ~ width²
+    /// -> 1587.5; 32-bit adder 278; register 5.98 per bit x 64 = 382.7; sum 2248.2 µm² at
+    /// 40 nm, x (28/40)² = 0.49 -> 1101.6 µm².
+    double pe_area_um2 = 1101.6;
+
+    /// SRAM storage per KiB of a buffer, mm²: 8192 six-transistor cells of 0.127 µm² (TSMC
+    /// 28 nm high-density cell, as published for TSMC's 28 nm platform) = 1040 µm², over an
+    /// array efficiency of 70 % (estimate for compiler macros of 16-512 Kbit: the rest is
+    /// sense amplifiers, column multiplexers and word-line drivers, which grow with the
+    /// array) = 1486 µm².
+    SquareMillimetres sram_area_per_kib{0.001486};
+    /// Fixed periphery of one buffer (row decoder, control, I/O latches), mm²; estimate. It
+    /// makes small buffers cost more per KiB than large ones, as compiled macros do.
+    SquareMillimetres sram_area_per_buffer{0.005};
+
+    /// Router logic that does not grow with the flit width (routing computation, VC and
+    /// switch allocators, credit counters), mm²; estimate.
+    SquareMillimetres router_area_base{0.005};
+    /// Area of one bit of router input buffer, µm²: a flip-flop, Aladdin's register (5.98 µm²
+    /// per bit at 40 nm) x 0.49 = 2.93 µm². The buffers hold 5 ports x VCs x depth x flit
+    /// bits; the crossbar and links are not modelled (docs/model.md).
+    double router_buffer_area_um2_per_bit = 2.93;
+    /// Flits of buffer per virtual channel; estimate: enough to cover the credit round trip
+    /// of a 2-cycle hop. (BookSim 2's default is 8; a deeper buffer only adds area here.)
+    int router_buffer_depth_flits = 4;
+    static constexpr int kRouterPorts = 5;  ///< a 2-D mesh router: four neighbours + local
+
+    /// One DRAM-bank controller in the logic die under its bank, mm²; estimate. NicePIM III-A:
+    /// every bank has its own controller, so the total is the same for every design point.
+    SquareMillimetres dram_controller_area_per_bank{0.02};
+
+    // ---- Energy ----------------------------------------------------------------------------
+
+    /// One 16-bit multiply-accumulate, pJ: Aladdin (40 nm) 32x32 multiplier 12.68 pJ, energy
+    /// ~ product of the operand widths -> 3.17 pJ for 16x16; 32-bit adder 0.21 pJ; 3.38 pJ
+    /// x 28/40 = 2.37 pJ. Register accesses are counted with the buffers' traffic, not here.
+    Picojoules mac_energy{2.37};
+
+    /// SRAM read energy per bit of a 1 KiB buffer, pJ; a buffer of S KiB costs sqrt(S) times
+    /// as much per bit. Horowitz, "Computing's energy problem", ISSCC 2014 (45 nm): a 64-bit
+    /// read costs 10 pJ from 8 KB, 20 pJ from 32 KB and 100 pJ from 1 MB, i.e. 3.54·sqrt(KB)
+    /// pJ (the 1 MB point is 100 against the fit's 113); per bit 0.0553 pJ at 1 KiB, x 28/45
+    /// = 0.0344 pJ.
+    Picojoules sram_read_energy_per_bit_1kib{0.0344};
+    /// SRAM write energy per bit of a 1 KiB buffer, pJ, same size rule; estimate: equal to a
+    /// read (Horowitz gives reads only; CACTI's writes of small arrays are within ~10 %).
+    Picojoules sram_write_energy_per_bit_1kib{0.0344};
+
+    /// One DRAM row activation (with its precharge), pJ: 909 pJ for HBM2's 1 KB row, O'Connor
+    /// et al., "Fine-Grained DRAM", MICRO 2017 (the figure as quoted there for HBM2; not
+    /// re-derived from DRAMPower here).
+    Picojoules dram_activation_energy{909.0};
+
+    // ---- Timing ----------------------------------------------------------------------------
+
+    /// DRAM timing, ns: Ramulator's HBM (1 Gb/s, tCK 2 ns) speed bin: tRCD 7, tRP 7 and
+    /// tCCD_S 2 clocks; one column access (BL4 on the 128-bit bank port) every tCCD.
+    double dram_trcd_ns = 14.0;
+    double dram_trp_ns = 14.0;
+    double dram_tccd_ns = 4.0;
+    /// Row buffer of one bank, bytes: Ramulator's HBM organisation, 64 columns x 128 bit =
+    /// 1 KiB (HBM2 pseudo-channel page size; UniC [10] does not publish its own).
+    Bytes dram_row_buffer{1024};
+
+    /// Cycles per NoC hop (router pipeline + link), the NoC model's default
+    /// (sim::NocParams::hop_cycles): a one-stage router with look-ahead routing + a 1-cycle link.
+    int noc_hop_cycles = 2;
+
+    /// Read energy per bit of a buffer of `kib` KiB (Horowitz's square-root rule above).
+    [[nodiscard]] Picojoules sram_read_energy_per_bit(double kib) const {
+        return sram_read_energy_per_bit_1kib * std::sqrt(kib);
+    }
+    [[nodiscard]] Picojoules sram_write_energy_per_bit(double kib) const {
+        return sram_write_energy_per_bit_1kib * std::sqrt(kib);
+    }
+
+    friend bool operator==(const Technology&, const Technology&) = default;
+};
+
+}  // namespace pimdse::hw
