@@ -24,10 +24,21 @@ std::string interval(std::int64_t lo, std::int64_t hi) {
     return "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }
 
+// YAML 1.2 allows a leading '+' on numbers; from_chars does not.
+std::string_view numeral(const std::string& s) {
+    std::string_view v = s;
+    if (v.size() > 1 && v[0] == '+' && v[1] != '-' && v[1] != '+') v.remove_prefix(1);
+    return v;
+}
+
 std::string format_bound(double v) {
     char buf[32];
     auto res = std::to_chars(buf, buf + sizeof buf, v);
     return std::string(buf, res.ptr);
+}
+
+bool is_among(std::string_view name, const std::vector<std::string_view>& names) {
+    return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 }  // namespace
@@ -40,6 +51,12 @@ std::string describe(const YAML::Node& node) {
     return node.Scalar();
 }
 
+std::string key_list(const std::vector<std::string_view>& keys) {
+    std::string out;
+    for (std::string_view k : keys) out += (out.empty() ? "" : ", ") + std::string(k);
+    return out;
+}
+
 std::string one_of(const std::vector<std::string_view>& names) {
     std::string out;
     for (std::size_t i = 0; i < names.size(); ++i) {
@@ -47,6 +64,16 @@ std::string one_of(const std::vector<std::string_view>& names) {
         out += names[i];
     }
     return out;
+}
+
+std::string one_of_list(std::string_view names) {
+    std::vector<std::string_view> split;
+    for (std::size_t begin = 0; begin <= names.size();) {
+        const std::size_t end = std::min(names.find(", ", begin), names.size());
+        split.push_back(names.substr(begin, end - begin));
+        begin = end + 2;
+    }
+    return one_of(split);
 }
 
 Field Reader::load(std::string_view text, std::string_view top_keys) const {
@@ -83,15 +110,20 @@ void Reader::value_error(std::size_t line, const std::string& path, const std::s
     throw ConfigError({file_, line, 0}, path, "expected " + expected + ", got " + got);
 }
 
+void Reader::error(const Field& f, const std::string& problem) const {
+    throw InputError({file_, f.line, 0}, f.path, problem);
+}
+
 std::int64_t Reader::integer(const Field& f, std::int64_t lo, std::int64_t hi,
                              std::string_view expected) const {
     const std::string want = expected.empty() ? interval(lo, hi) : std::string(expected);
     if (!is_plain_scalar(f.node)) type_error(f, want);
     const std::string& s = f.node.Scalar();
+    const std::string_view n = numeral(s);
     std::int64_t v = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
     if (ec == std::errc::result_out_of_range) value_error(f, want, s);
-    if (ec != std::errc() || end != s.data() + s.size() || s.empty()) type_error(f, want);
+    if (ec != std::errc() || end != n.data() + n.size() || n.empty()) type_error(f, want);
     if (v < lo || v > hi) value_error(f, want, s);
     return v;
 }
@@ -101,11 +133,12 @@ std::uint64_t Reader::unsigned64(const Field& f) const {
         "an integer in [0, " + std::to_string(std::numeric_limits<std::uint64_t>::max()) + "]";
     if (!is_plain_scalar(f.node)) type_error(f, want);
     const std::string& s = f.node.Scalar();
-    if (!s.empty() && s[0] == '-') value_error(f, want, s);
+    const std::string_view n = numeral(s);
+    if (!n.empty() && n[0] == '-') value_error(f, want, s);
     std::uint64_t v = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
     if (ec == std::errc::result_out_of_range) value_error(f, want, s);
-    if (ec != std::errc() || end != s.data() + s.size() || s.empty()) type_error(f, want);
+    if (ec != std::errc() || end != n.data() + n.size() || n.empty()) type_error(f, want);
     return v;
 }
 
@@ -113,9 +146,10 @@ double Reader::number(const Field& f, double lo, bool open) const {
     const std::string want = std::string("a number ") + (open ? "> " : ">= ") + format_bound(lo);
     if (!is_plain_scalar(f.node)) type_error(f, want);
     const std::string& s = f.node.Scalar();
+    const std::string_view n = numeral(s);
     double v = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size() || s.empty()) type_error(f, want);
+    auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+    if (ec != std::errc() || end != n.data() + n.size() || n.empty()) type_error(f, want);
     // from_chars accepts "inf" and "nan"; a cost exponent or weight must be an ordinary number.
     if (!std::isfinite(v)) type_error(f, want);
     if (open ? !(v > lo) : !(v >= lo)) value_error(f, want, s);
@@ -127,6 +161,14 @@ std::string Reader::string(const Field& f) const {
     return f.node.Scalar();
 }
 
+bool Reader::boolean(const Field& f) const {
+    if (is_plain_scalar(f.node)) {
+        if (f.node.Scalar() == "true") return true;
+        if (f.node.Scalar() == "false") return false;
+    }
+    type_error(f, "true or false");
+}
+
 std::size_t Reader::choice(const Field& f, const std::vector<std::string_view>& names) const {
     const std::string want = "one of " + one_of(names);
     if (!f.node.IsScalar()) type_error(f, want);
@@ -134,6 +176,25 @@ std::size_t Reader::choice(const Field& f, const std::vector<std::string_view>& 
         if (f.node.Scalar() == names[i]) return i;
     }
     value_error(f, want, describe(f.node));
+}
+
+void Reader::choice_error(const Field& f, std::string_view names) const {
+    const std::string want = "one of " + one_of_list(names);
+    if (!f.node.IsScalar()) type_error(f, want);
+    value_error(f, want, describe(f.node));
+}
+
+std::pair<std::int64_t, std::int64_t> Reader::integer_pair(const Field& f, std::int64_t lo,
+                                                           std::int64_t hi) const {
+    const std::string want = "an integer or a list [height, width]";
+    if (f.node.IsSequence()) {
+        const std::vector<Field> items = list(f, want);
+        if (items.size() != 2) value_error(f, want, "a list of " + std::to_string(items.size()));
+        return {integer(items[0], lo, hi), integer(items[1], lo, hi)};
+    }
+    if (!f.node.IsScalar()) type_error(f, want);
+    const std::int64_t v = integer(f, lo, hi);
+    return {v, v};
 }
 
 std::vector<Field> Reader::list(const Field& f, const std::string& expected) const {
@@ -147,43 +208,60 @@ std::vector<Field> Reader::list(const Field& f, const std::string& expected) con
     return out;
 }
 
-Map::Map(const Reader& reader, const Field& f, std::vector<std::string_view> accepted)
+Map::Map(const Reader& reader, const Field& f, const std::vector<std::string_view>& accepted)
+    : Map(reader, f, &accepted, "a mapping with the keys " + key_list(accepted)) {}
+
+Map Map::unchecked(const Reader& reader, const Field& f, const std::string& expected) {
+    return Map(reader, f, nullptr, expected);
+}
+
+Map::Map(const Reader& reader, const Field& f, const std::vector<std::string_view>* accepted,
+         const std::string& expected)
     : reader_(&reader), self_(f) {
-    std::string keys;
-    for (std::string_view k : accepted) keys += (keys.empty() ? "" : ", ") + std::string(k);
-    if (!f.node.IsMap()) reader.type_error(f, "a mapping with the keys " + keys);
+    if (!f.node.IsMap()) reader.type_error(f, expected);
     // Iterate by value: yaml-cpp's iterator-> points into a temporary (GCC 12 rightly warns).
     for (const auto& entry : f.node) {
         const YAML::Node key = entry.first;
         const YAML::Node value = entry.second;
         const std::size_t key_line = line_of(key.Mark());
         if (!key.IsScalar()) {
-            reader.type_error({key, key_line, f.path}, "a key among " + keys);
-        }
-        const std::string name = key.Scalar();
-        const std::string path = this->path(name);
-        bool known = false;
-        for (std::string_view k : accepted) known = known || k == name;
-        if (!known) {
-            throw InputError({reader.file(), key_line, 0}, path,
-                             "expected a key among " + keys + ", got '" + name + "'");
-        }
-        if (const Field* first = find(name)) {
-            throw InputError({reader.file(), key_line, 0}, path,
-                             "expected each key once, got '" + name + "' again (first on line " +
-                                 std::to_string(first->line) + ")");
+            reader.type_error({key, key_line, f.path},
+                              accepted ? "a key among " + key_list(*accepted) : "a plain key");
         }
         // An empty value has no position of its own (yaml-cpp points past it): use the key's.
         const std::size_t value_line = value.IsNull() ? key_line : line_of(value.Mark());
-        entries_.emplace_back(name, Field{value, value_line ? value_line : key_line, path});
+        Entry e{key.Scalar(), key_line, Field{value, value_line ? value_line : key_line, path(key.Scalar())}};
+        if (accepted && !is_among(e.name, *accepted)) unknown_key(e, *accepted);
+        if (const Entry* first = find_entry(e.name)) {
+            throw InputError({reader.file(), key_line, 0}, e.value.path,
+                             "expected each key once, got '" + e.name + "' again (first on line " +
+                                 std::to_string(first->key_line) + ")");
+        }
+        entries_.push_back(std::move(e));
     }
 }
 
-const Field* Map::find(std::string_view key) const {
-    for (const auto& [name, field] : entries_) {
-        if (name == key) return &field;
+void Map::accept(const std::vector<std::string_view>& accepted) const {
+    for (const Entry& e : entries_) {
+        if (!is_among(e.name, accepted)) unknown_key(e, accepted);
+    }
+}
+
+void Map::unknown_key(const Entry& e, const std::vector<std::string_view>& accepted) const {
+    throw InputError({reader_->file(), e.key_line, 0}, e.value.path,
+                     "expected a key among " + key_list(accepted) + ", got '" + e.name + "'");
+}
+
+const Map::Entry* Map::find_entry(std::string_view key) const {
+    for (const Entry& e : entries_) {
+        if (e.name == key) return &e;
     }
     return nullptr;
+}
+
+const Field* Map::find(std::string_view key) const {
+    const Entry* e = find_entry(key);
+    return e ? &e->value : nullptr;
 }
 
 std::optional<Field> Map::get(std::string_view key) const {

@@ -149,6 +149,41 @@ TEST(NetworkFile, OneDocumentOnly) {
     }
 }
 
+// What the shared strict reader (src/io/yaml_reader) adds for network files.
+TEST(NetworkFile, ReaderEdgeCases) {
+    const std::string head = "network: t\ninput: {channels: 4, height: 8, width: 8}\nlayers:\n";
+    const Network net = parse_network(
+        head + "  - {name: a, type: conv, out_channels: +4, kernel: 3, bias: false}\n", "plus.yaml");
+    EXPECT_EQ(net.layer(0).K, 4);  // YAML 1.2 integers may carry a '+'
+    EXPECT_FALSE(net.layer(0).bias);
+    const std::pair<const char*, const char*> cases[] = {
+        {"  - {name: a, type: conv, out_channels: 4, kernel: [3, 3, 3]}\n",
+         "key 'layers[0].kernel': expected an integer or a list [height, width], got a list of 3"},
+        {"  - {name: a, type: conv, out_channels: 4, kernel: [3, x]}\n",
+         "key 'layers[0].kernel[1]': expected an integer in [1, 2147483647], got x"},
+        {"  - {name: a, type: conv, out_channels: 4, kernel: 3, bias: True}\n",
+         "key 'layers[0].bias': expected true or false, got True"},
+        {"  - {name: a, type: conv, out_channels: 4, kernel: 3, groups: many}\n",
+         "key 'layers[0].groups': expected an integer in [1, 2147483647] or depthwise, got many"},
+        {"  - {name: a, out_channels: 4}\n",
+         "key 'layers[0].type': expected one of conv, matmul, pool, add, concat, norm, softmax or "
+         "activation, "
+         "got no such key (it is required)"},
+        {"  - [a, conv]\n",
+         "key 'layers[0]': expected a layer mapping with at least name and type, got a list"},
+        {"  - {name: a, type: pool, mode: max, kernel: 2, padding: 1, mode: avg}\n",
+         "key 'layers[0].mode': expected each key once, got 'mode' again (first on line 4)"},
+    };
+    for (const auto& [layer, message] : cases) {
+        try {
+            (void)parse_network(head + layer, "edge.yaml");
+            ADD_FAILURE() << "accepted: " << layer;
+        } catch (const InputError& e) {
+            EXPECT_EQ(std::string(e.what()), std::string("edge.yaml:4: ") + message);
+        }
+    }
+}
+
 struct Malformed {
     const char* file;
     std::size_t line;
@@ -159,17 +194,18 @@ struct Malformed {
 // Each file of tests/data/malformed/networks, where its error is and what it says.
 const Malformed kMalformed[] = {
     {"unknown_key.yaml", 10, "layers[1].strides",
-     "unknown key 'strides'; a conv layer accepts: name, type, inputs, out_channels, kernel, stride, "
-     "padding"},
-    {"wrong_type.yaml", 5, "layers[0].kernel", "expected an integer between 1 and 2147483647, got 'three'"},
-    {"quoted_integer.yaml", 5, "layers[0].out_channels", "got the quoted string \"16\""},
-    {"missing_key.yaml", 6, "layers[1].out_channels", "missing required key 'out_channels'"},
-    {"missing_layers.yaml", 2, "layers", "missing required key 'layers'"},
-    {"nonpositive_dim.yaml", 6, "layers[1].out_channels",
-     "expected an integer between 1 and 2147483647, got '0'"},
-    {"negative_input.yaml", 5, "input.height", "expected an integer between 1 and 2147483647, got '-224'"},
+     "expected a key among name, type, inputs, out_channels, kernel, stride, padding, groups, bias, norm, "
+     "activation, got 'strides'"},
+    {"wrong_type.yaml", 5, "layers[0].kernel", "expected an integer in [1, 2147483647], got three"},
+    {"quoted_integer.yaml", 5, "layers[0].out_channels", "got the string \"16\""},
+    {"missing_key.yaml", 6, "layers[1].out_channels",
+     "expected an integer in [1, 2147483647], got no such key (it is required)"},
+    {"missing_layers.yaml", 2, "layers",
+     "expected a non-empty list of layers, got no such key (it is required)"},
+    {"nonpositive_dim.yaml", 6, "layers[1].out_channels", "expected an integer in [1, 2147483647], got 0"},
+    {"negative_input.yaml", 5, "input.height", "expected an integer in [1, 2147483647], got -224"},
     {"unknown_kind.yaml", 7, "layers[2].type",
-     "expected one of conv, matmul, pool, add, concat, norm, softmax, activation, got 'dense'"},
+     "expected one of conv, matmul, pool, add, concat, norm, softmax or activation, got dense"},
     {"unknown_producer.yaml", 7, "layers[2].inputs[1]", "unknown producer 'conv9'"},
     {"add_shape_mismatch.yaml", 7, "layers[2].inputs",
      "layer 'sum': an add needs equally shaped operands: 'b' (128x28x28) vs 'input' (64x56x56)"},
@@ -180,13 +216,16 @@ const Malformed kMalformed[] = {
     {"forward_reference.yaml", 5, "layers[0].inputs", "producer 'b' is defined later (line 6)"},
     {"duplicate_name.yaml", 7, "layers[2].name",
      "duplicate layer name 'conv1' (first used by layers[0] on line 5)"},
-    {"duplicate_key.yaml", 9, "layers[0].kernel", "duplicate key (first given on line 8)"},
+    {"duplicate_key.yaml", 9, "layers[0].kernel",
+     "expected each key once, got 'kernel' again (first on line 8)"},
     {"kernel_too_large.yaml", 5, "layers[0].kernel",
      "layer 'conv1': kernel 7x7 does not fit the padded input 5x5"},
     {"groups_mismatch.yaml", 5, "layers[0].groups", "groups 3 must divide the input channels 64"},
-    {"bad_boolean.yaml", 5, "layers[0].bias", "expected true or false, got 'yes'"},
-    {"yaml_syntax.yaml", 6, "", "invalid YAML"},
-    {"empty.yaml", 0, "", "the file is empty"},
+    {"bad_boolean.yaml", 5, "layers[0].bias", "expected true or false, got yes"},
+    {"yaml_syntax.yaml", 6, "", "expected valid YAML, got a syntax error"},
+    {"empty.yaml", 1, "",
+     "expected a mapping with the keys network, description, source, batch, input, layers, got an empty "
+     "file"},
 };
 
 TEST(NetworkFile, MalformedFilesNameFileLineKeyAndProblem) {
