@@ -67,12 +67,6 @@ const std::vector<std::string_view> kConstraintKeys{"technology_nm",
                                                     "noc_energy_pj_per_bit_hop",
                                                     "noc_virtual_channels"};
 
-std::string joined(const std::vector<std::string_view>& keys) {
-    std::string out;
-    for (std::string_view k : keys) out += (out.empty() ? "" : ", ") + std::string(k);
-    return out;
-}
-
 std::string interval(std::int64_t lo, std::int64_t hi) {
     return "[" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
 }
@@ -437,7 +431,7 @@ bool has_top_key(const YAML::Node& root, std::string_view key) {
 
 Config parse_config(std::string_view text, const fs::path& file_name) {
     const Reader r(file_name.string());
-    const Map top(r, r.load(text, joined(kConfigKeys)), kConfigKeys);
+    const Map top(r, r.load(text, yaml::key_list(kConfigKeys)), kConfigKeys);
     const fs::path dir = directory_of(file_name);
 
     Config c;
@@ -447,7 +441,7 @@ Config parse_config(std::string_view text, const fs::path& file_name) {
     std::vector<PendingFile> pending;
     c.workloads = read_workloads(r, top.require("workloads", "a non-empty list of workloads"), dir, pending);
     c.cost = read_cost(r, top.get("cost"));
-    c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + joined(kSweepKeys)));
+    c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + yaml::key_list(kSweepKeys)));
     c.output = read_output(r, top.require("output", "a mapping with the key path"), dir);
     check_files_readable(r, c.workloads, pending);
 
@@ -458,7 +452,7 @@ Config parse_config(std::string_view text, const fs::path& file_name) {
 
 HardwareFile parse_hardware(std::string_view text, const fs::path& file_name) {
     const Reader r(file_name.string());
-    const Map top(r, r.load(text, joined(kHardwareFileKeys)), kHardwareFileKeys);
+    const Map top(r, r.load(text, yaml::key_list(kHardwareFileKeys)), kHardwareFileKeys);
 
     HardwareFile h;
     h.constraints = read_constraints(r, top.get("constraints"));
@@ -513,8 +507,8 @@ HardwareFile read_hardware_file(const fs::path& path) {
 std::variant<Config, HardwareFile> read_config_or_hardware_file(const fs::path& path) {
     const std::string text = read_text(path);
     const Reader r(path.string());
-    const Field root =
-        r.load(text, joined(kConfigKeys) + " (or " + joined(kHardwareFileKeys) + " for a hardware file)");
+    const Field root = r.load(text, yaml::key_list(kConfigKeys) + " (or " +
+                                        yaml::key_list(kHardwareFileKeys) + " for a hardware file)");
     if (has_top_key(root.node, "hardware")) return parse_hardware(text, path);
     return parse_config(text, path);
 }
