@@ -299,8 +299,8 @@ std::optional<MappingIssue> check_mapping(const workload::Network& network, cons
             if (out != in)
                 return issue(MappingRule::layout_mismatch, seg.segment_of[static_cast<std::size_t>(l)], l,
                              layer_text(network, l) + ": its input layout " + to_string(in) +
-                                 " differs from " + layer_text(network, producer) + "'s output layout " +
-                                 to_string(out));
+                                 " differs from the output layout " + to_string(out) + " of its producer " +
+                                 layer_text(network, producer));
         }
     }
     return std::nullopt;

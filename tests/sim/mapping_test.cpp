@@ -159,8 +159,9 @@ TEST(CheckMapping, AcceptsAValidMappingAndNamesEachBrokenRule) {
     EXPECT_FALSE(check_mapping(net, seg, m, 2, 4).has_value());
     m = good;
     m.layers[1].dl_in = DataLayout{LayoutOrder::bhwc, 1};
-    expect_rule(m, MappingRule::layout_mismatch,
-                "layer 1 'l': its input layout BHWC differs from layer 0 'a'");
+    expect_rule(
+        m, MappingRule::layout_mismatch,
+        "layer 1 'l': its input layout BHWC differs from the output layout BCHW of its producer layer 0 'a'");
     m = good;
     m.layers[0].wr = 2;  // K-only partitioning: N_node = 1
     expect_rule(m, MappingRule::weight_replication, "WR must be between 1 and 1");
