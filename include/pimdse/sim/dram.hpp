@@ -1,0 +1,94 @@
+#pragma once
+// The analytic DRAM model of one PIM-node: how many port-wide accesses and row activations
+// the tile fetches and write-backs of a tiled part-layer cause under given data layouts.
+// docs/model.md, section "DRAM", states the model; dram_reference.hpp replays the same
+// fetches element by element to validate it.
+//
+// Access rule (shared with the reference): a tile is fetched in address order; an access
+// moves one aligned port-wide word; a new access starts whenever the next element is not
+// the next address or lies in another word (one burst per contiguous run, so a word split
+// between two runs is read twice). Row rule: open-row policy over the node's one logical
+// bank; every tensor region starts at a row boundary, so each fetch begins with a miss.
+
+#include <array>
+#include <cstdint>
+
+#include "pimdse/sim/data_layout.hpp"
+#include "pimdse/sim/intra_node_tiling.hpp"
+
+namespace pimdse::sim {
+
+/// The DRAM facts the model needs, in elements of one width.
+struct DramGeometry {
+    std::int64_t elements_per_access = 8;  ///< port bits / element bits
+    std::int64_t elements_per_row = 512;   ///< row-buffer bits / element bits
+};
+
+/// Geometry of `node` for elements of `bits` bits. Precondition: validate(node) and
+/// bits divides the port width and the row buffer.
+[[nodiscard]] DramGeometry geometry(const NodeSpec& node, std::int32_t bits) noexcept;
+
+/// A box of a 4-D tensor: [b0, b0+nb) x [c0, c0+nc) x [h0, h0+nh) x [w0, w0+nw).
+struct TensorBox {
+    std::int64_t b0 = 0, nb = 1;
+    std::int64_t c0 = 0, nc = 1;
+    std::int64_t h0 = 0, nh = 1;
+    std::int64_t w0 = 0, nw = 1;
+};
+
+/// Accesses and row activations of one fetch.
+struct FetchCount {
+    std::int64_t accesses = 0;
+    std::int64_t activations = 0;
+    friend bool operator==(const FetchCount&, const FetchCount&) = default;
+};
+
+/// Analytic count of fetching one box of a tensor stored at a row boundary (the run and
+/// gcd analysis of docs/model.md; exact for the accesses of a single box whose runs start
+/// at every residue alike, an estimate otherwise). Used for NicePIM Fig. 6.
+[[nodiscard]] FetchCount box_fetch(const TensorDims& dims, DataLayout layout, const TensorBox& box,
+                                   const DramGeometry& g) noexcept;
+
+/// DRAM traffic of one tensor over a whole part-layer.
+struct TensorTraffic {
+    std::int64_t read_elements = 0;  ///< useful elements read (SRAM fills)
+    std::int64_t write_elements = 0;
+    std::int64_t read_accesses = 0;  ///< port-wide accesses
+    std::int64_t write_accesses = 0;
+    std::int64_t activations = 0;  ///< row activations (reads and writes)
+    std::int64_t fetches = 0;      ///< tile reads + tile writes
+
+    friend bool operator==(const TensorTraffic&, const TensorTraffic&) = default;
+};
+
+struct DramTraffic {
+    std::array<TensorTraffic, kTensors> tensor{};
+
+    [[nodiscard]] const TensorTraffic& operator[](Tensor t) const noexcept {
+        return tensor[static_cast<std::size_t>(t)];
+    }
+    [[nodiscard]] TensorTraffic& operator[](Tensor t) noexcept { return tensor[static_cast<std::size_t>(t)]; }
+    [[nodiscard]] std::int64_t accesses() const noexcept;
+    [[nodiscard]] std::int64_t activations() const noexcept;
+    /// Port cycles: one access per cycle plus activation_cycles per row activation, all
+    /// tensors sharing the one port (PIM Optimizer Eq. 33 with a single shared port).
+    [[nodiscard]] Cycles cycles(const NodeSpec& node) const noexcept;
+
+    friend bool operator==(const DramTraffic&, const DramTraffic&) = default;
+};
+
+/// Analytic DRAM traffic of `layer` under `tiling` with input layout `in` and output layout
+/// `out` (the loop nest and fetch rules of docs/model.md, "DRAM"). Preconditions:
+/// validate(layer), validate(node), layouts valid, tile sizes in [1, extent].
+[[nodiscard]] DramTraffic dram_traffic(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                                       DataLayout in, DataLayout out) noexcept;
+
+/// dram_traffic for every loop order (indexed by LoopOrder; tiling.order is ignored): the
+/// per-tile sums are shared, so this costs little more than one call.
+[[nodiscard]] std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& layer,
+                                                                           const NodeSpec& node,
+                                                                           const Tiling& tiling,
+                                                                           DataLayout in,
+                                                                           DataLayout out) noexcept;
+
+}  // namespace pimdse::sim

@@ -1,0 +1,29 @@
+#pragma once
+// The trace-driven DRAM reference (PIM Optimizer 8.1, Algorithm 2): it walks the tiled loop
+// nest of a part-layer, and for every tile fetch or write-back computes every element's
+// address under the data layout, maps it to a port-wide access word and a DRAM row, and
+// counts accesses and row activations with an open-row policy. Plain and slow on purpose;
+// used only to validate dram.hpp.
+//
+// The nest (docs/model.md, "DRAM"): tile loops in the tiling's order; at each step, in this
+// order, the input tile is fetched if it changed, then the weight tile if it changed, then,
+// if the output tile changed, the new tile's partial sums are read back (from its second
+// visit on) and the previous output tile is written back: as partial sums if it will be
+// visited again, else as final outputs. Partial sums live in two ping-pong regions (visit v
+// writes region v mod 2, visit v + 1 reads it). Every region (input, weights, output, the
+// two psum regions) starts on its own row.
+
+#include "pimdse/sim/dram.hpp"
+
+namespace pimdse::sim {
+
+/// The exact counts of fetching one box in address order (one fetch, row initially closed).
+[[nodiscard]] FetchCount simulate_box_fetch(const TensorDims& dims, DataLayout layout, const TensorBox& box,
+                                            const DramGeometry& g);
+
+/// The exact DRAM traffic of the whole nest. Preconditions as for dram_traffic. Cost is
+/// proportional to the elements moved: keep validation layers small.
+[[nodiscard]] DramTraffic simulate_dram_trace(const PartLayer& layer, const NodeSpec& node,
+                                              const Tiling& tiling, DataLayout in, DataLayout out);
+
+}  // namespace pimdse::sim

@@ -1,0 +1,118 @@
+#pragma once
+// The intra-node cost: how long one PIM-node takes to compute a part-layer, and what it
+// moves between its PE array, its three SRAM buffers and its DRAM banks (DESIGN.md,
+// "Intra-node cost"). An IntraNodeMapper picks the spatial unrolling, the tiling and the
+// loop order; the fast AnalyticIntraNodeMapper searches a small fixed space with the
+// analytic DRAM model, and an exact (ILP, PIM Optimizer) mapper can implement the same
+// interface later. Counts only: energy = counts x technology coefficients (intra_node_energy).
+// docs/model.md, section "Intra-node cost".
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "pimdse/core/units.hpp"
+#include "pimdse/sim/data_layout.hpp"
+#include "pimdse/sim/dram.hpp"
+#include "pimdse/sim/intra_node_tiling.hpp"
+
+namespace pimdse::sim {
+
+/// Element accesses of one SRAM buffer (one element = data_bits; psum_bits in the obuf).
+struct SramCounts {
+    std::int64_t reads = 0;
+    std::int64_t writes = 0;
+    friend bool operator==(const SramCounts&, const SramCounts&) = default;
+};
+
+enum class MapStatus : std::uint8_t {
+    ok,
+    infeasible,  ///< no tiling fits the buffers (e.g. one kernel is larger than a buffer)
+};
+
+struct IntraNodeCost {
+    MapStatus status = MapStatus::ok;
+    std::string reason;  ///< why, when infeasible
+    Tiling tiling;       ///< the chosen mapping
+    TileFootprint footprint;
+    Cycles compute_cycles{0};   ///< PE-array cycles
+    Cycles dram_cycles{0};      ///< accesses + activations x activation latency (PIM Optimizer Eq. 33)
+    Cycles total_cycles{0};     ///< max(compute, DRAM): fetches overlap compute (double buffering)
+    double pe_utilisation = 0;  ///< MACs / (compute cycles x PE count)
+    SramCounts ibuf, wbuf, obuf;
+    DramTraffic dram;
+    std::int64_t dram_port_bytes = 0;  ///< bytes per DRAM access (port width / 8)
+
+    [[nodiscard]] std::int64_t dram_read_bytes(Tensor t) const noexcept {
+        return dram[t].read_accesses * dram_port_bytes;
+    }
+    [[nodiscard]] std::int64_t dram_write_bytes(Tensor t) const noexcept {
+        return dram[t].write_accesses * dram_port_bytes;
+    }
+
+    friend bool operator==(const IntraNodeCost&, const IntraNodeCost&) = default;
+};
+
+/// The cost of one given tiling (no search): compute cycles, SRAM counts, analytic DRAM
+/// traffic. Does not check that the tiling fits the buffers (see fits()).
+[[nodiscard]] IntraNodeCost evaluate_tiling(const PartLayer& layer, const NodeSpec& node,
+                                            const Tiling& tiling, DataLayout in, DataLayout out);
+
+/// True if two tiles of each tensor fit its buffer (double buffering).
+[[nodiscard]] bool fits(const TileFootprint& f, const NodeSpec& node) noexcept;
+
+/// Maps a part-layer onto a node. Implementations may keep state (memo tables): use one
+/// instance per worker thread.
+class IntraNodeMapper {
+public:
+    virtual ~IntraNodeMapper() = default;
+    [[nodiscard]] virtual IntraNodeCost map(const PartLayer& layer, const NodeSpec& node, DataLayout in,
+                                            DataLayout out) = 0;
+};
+
+/// Searches six spatial unrollings, four loop orders and power-of-two tile sizes (plus the
+/// whole extent) that fit the buffers; minimises total cycles, then DRAM accesses +
+/// activations, then SRAM accesses. Results are memoised per (layer, node, layouts); the
+/// table is not synchronised: one mapper per thread.
+class AnalyticIntraNodeMapper final : public IntraNodeMapper {
+public:
+    [[nodiscard]] IntraNodeCost map(const PartLayer& layer, const NodeSpec& node, DataLayout in,
+                                    DataLayout out) override;
+    /// The search itself, without the memo table.
+    [[nodiscard]] static IntraNodeCost search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
+                                              DataLayout out);
+
+    [[nodiscard]] std::size_t memo_size() const noexcept { return memo_.size(); }
+    [[nodiscard]] std::int64_t memo_hits() const noexcept { return hits_; }
+    void clear() { memo_.clear(); }
+
+private:
+    struct Key {
+        PartLayer layer;
+        NodeSpec node;
+        DataLayout in;
+        DataLayout out;
+        friend bool operator==(const Key&, const Key&) = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const noexcept;
+    };
+    std::unordered_map<Key, IntraNodeCost, KeyHash> memo_;
+    std::int64_t hits_ = 0;
+};
+
+/// Energy coefficients (from the technology table, taken as given here).
+struct IntraNodeEnergyCoefficients {
+    double pj_per_mac = 0;
+    double pj_per_ibuf_access = 0;  ///< per element read or written
+    double pj_per_wbuf_access = 0;
+    double pj_per_obuf_access = 0;
+    double pj_per_dram_bit = 0.88;  ///< NicePIM VIII-B, per bit moved through the port
+    double pj_per_row_activation = 0;
+};
+
+/// counts x coefficients: MACs, SRAM element accesses, DRAM bits moved, row activations.
+[[nodiscard]] Picojoules intra_node_energy(const IntraNodeCost& cost, std::int64_t macs,
+                                           const IntraNodeEnergyCoefficients& k) noexcept;
+
+}  // namespace pimdse::sim

@@ -1,0 +1,146 @@
+#pragma once
+// What one PIM-node computes and how it is cut into tiles: the part-layer (the loop bounds
+// a node gets after layer partitioning, NicePIM III-C), the node's compute and memory
+// resources (III-A), and a tiling (spatial unrolling on the PE array, temporal tile sizes,
+// loop order). Shared by the intra-node mapper (intra_node.hpp), the analytic DRAM model
+// (dram.hpp) and the trace-driven DRAM reference (dram_reference.hpp).
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pimdse/core/units.hpp"
+
+namespace pimdse::sim {
+
+/// The loop bounds one node computes (NicePIM Fig. 2(b)): output[b][k][p][q] +=
+/// input[b][c][p*stride_h + r][q*stride_w + s] * weight[k][c][r][s].
+struct PartLayer {
+    std::int64_t B = 1, K = 1, C = 1, P = 1, Q = 1, R = 1, S = 1;
+    std::int32_t stride_h = 1, stride_w = 1;
+    /// Input height and width the part-layer needs (halo included, padding excluded);
+    /// normally (P - 1) * stride + R.
+    std::int64_t H = 1, W = 1;
+    /// False for an activation x activation matmul (attention Q.K^T, P.V): the second
+    /// operand is a B x K x C activation tensor stored with the input's data layout.
+    bool has_weights = true;
+    /// Depthwise convolution: output channel k reads input channel k only; C must be 1.
+    bool depthwise = false;
+    std::int32_t data_bits = 16;  ///< inputs, weights, outputs (NicePIM VIII-B)
+    std::int32_t psum_bits = 32;  ///< partial sums (NicePIM VIII-B)
+
+    [[nodiscard]] std::int64_t macs() const noexcept { return B * K * C * P * Q * R * S; }
+    /// Channels of the input tensor: K for depthwise, else C.
+    [[nodiscard]] std::int64_t input_channels() const noexcept { return depthwise ? K : C; }
+
+    friend bool operator==(const PartLayer&, const PartLayer&) = default;
+};
+
+/// One PIM-node's resources. Buffers, PE array and clock are design parameters; port width
+/// and row buffer follow from the node's banks, which are bound into one wide port and
+/// behave as one bank (NicePIM III-A).
+struct NodeSpec {
+    std::int32_t pe_rows = 32;  ///< PEA_row: parallel MAC units, rows
+    std::int32_t pe_cols = 32;  ///< PEA_col
+    Bytes ibuf{128 * kKiB};     ///< input buffer
+    Bytes wbuf{128 * kKiB};     ///< weight buffer
+    Bytes obuf{128 * kKiB};     ///< output (partial-sum) buffer
+    /// banks x 128 bits (Table II bank width): bits moved by one DRAM access.
+    std::int32_t dram_port_bits = 16 * 128;
+    /// banks x per-bank row size; 1 KiB per bank by default (an HBM2 pseudo-channel row),
+    /// until the technology table provides it.
+    Bytes row_buffer{16 * kKiB};
+    /// Cycles of a row miss (precharge + activate, tRP + tRCD = 2 x 14 ns at 400 MHz).
+    std::int32_t activation_cycles = 11;
+    double clock_mhz = 400.0;
+
+    /// The node of a system with `banks` banks per node (port and row buffer scale).
+    [[nodiscard]] static NodeSpec with_banks(std::int32_t pe_rows, std::int32_t pe_cols,
+                                             std::int64_t buffer_kib, std::int32_t banks);
+
+    friend bool operator==(const NodeSpec&, const NodeSpec&) = default;
+};
+
+/// Tile loops of the intra-node nest (R and S are never tiled: a tile holds whole kernels).
+enum class LoopDim : std::uint8_t { B, K, C, P, Q };
+inline constexpr std::size_t kLoopDims = 5;
+
+/// Orders of the tile loops, outer to inner. The name says which tensor stays in its buffer
+/// while the innermost loop runs.
+enum class LoopOrder : std::uint8_t {
+    kbpqc,  ///< output stationary, K outermost: psums accumulate over C on chip
+    bpqkc,  ///< output stationary, pixels outermost
+    kcbpq,  ///< weight stationary: a weight tile is fetched once
+    bpqck,  ///< input stationary: an input tile is fetched once
+};
+inline constexpr std::size_t kLoopOrders = 4;
+
+/// The five loops of `order`, outer to inner.
+[[nodiscard]] std::array<LoopDim, kLoopDims> loops_of(LoopOrder order) noexcept;
+[[nodiscard]] std::string_view to_string(LoopOrder order) noexcept;
+[[nodiscard]] std::string_view to_string(LoopDim dim) noexcept;
+
+/// Which loop dims run in parallel on the PE array's rows and columns.
+struct SpatialUnroll {
+    LoopDim row = LoopDim::K;
+    LoopDim col = LoopDim::C;
+    friend constexpr bool operator==(SpatialUnroll, SpatialUnroll) = default;
+};
+
+struct Tiling {
+    SpatialUnroll unroll;
+    LoopOrder order = LoopOrder::kbpqc;
+    /// Tile size per loop dim, indexed by LoopDim; the last tile of a dim may be smaller.
+    std::array<std::int64_t, kLoopDims> tile{1, 1, 1, 1, 1};
+
+    [[nodiscard]] std::int64_t operator[](LoopDim d) const noexcept {
+        return tile[static_cast<std::size_t>(d)];
+    }
+    friend bool operator==(const Tiling&, const Tiling&) = default;
+};
+
+/// "KxC kbpqc B1 K64 C64 P8 Q56" (unrolling rows x cols, order, tiles).
+[[nodiscard]] std::string to_string(const Tiling& t);
+
+/// Loop bound of `d` in `layer`.
+[[nodiscard]] std::int64_t extent(const PartLayer& layer, LoopDim d) noexcept;
+
+/// The three tensors a node moves; the output includes its partial sums.
+enum class Tensor : std::uint8_t { input, weight, output };
+inline constexpr std::size_t kTensors = 3;
+[[nodiscard]] std::string_view to_string(Tensor t) noexcept;
+
+/// Whether the tile of `t` changes when loop `d` advances (NicePIM Fig. 2 loop relevance;
+/// depthwise input follows K; the second operand of an activation matmul follows B too).
+[[nodiscard]] bool relevant(const PartLayer& layer, Tensor t, LoopDim d) noexcept;
+
+/// Elements of the largest tile of each tensor (input with its halo; output in psums) and
+/// its bytes; the buffers hold two of each (double buffering).
+struct TileFootprint {
+    Bytes input;
+    Bytes weight;
+    Bytes output;
+    friend bool operator==(const TileFootprint&, const TileFootprint&) = default;
+};
+[[nodiscard]] TileFootprint footprint(const PartLayer& layer, const Tiling& t) noexcept;
+
+/// Input rows (or columns) a tile of `outputs` output rows needs: (outputs - 1) * stride + kernel,
+/// clipped to the input extent.
+[[nodiscard]] constexpr std::int64_t halo_extent(std::int64_t outputs, std::int32_t stride,
+                                                 std::int64_t kernel, std::int64_t input_extent) noexcept {
+    const std::int64_t e = (outputs - 1) * stride + kernel;
+    return e < input_extent ? e : input_extent;
+}
+
+/// Throws std::invalid_argument naming the field if a part-layer or node is malformed
+/// (bounds < 1, depthwise with C != 1, data or psum widths not dividing the port width
+/// and the row buffer, ...).
+void validate(const PartLayer& layer);
+void validate(const NodeSpec& node);
+
+[[nodiscard]] std::size_t hash_value(const PartLayer& layer) noexcept;
+[[nodiscard]] std::size_t hash_value(const NodeSpec& node) noexcept;
+
+}  // namespace pimdse::sim

@@ -1,0 +1,252 @@
+#include "pimdse/sim/dram_reference.hpp"
+
+#include <vector>
+
+namespace pimdse::sim {
+namespace {
+
+// The DRAM as the trace sees it: one logical bank with one open row, and the burst state
+// of the fetch in progress.
+class Trace {
+public:
+    // Starts a fetch of region `region` whose elements have geometry `g`.
+    void begin(int region, const DramGeometry& g) {
+        region_ = region;
+        g_ = g;
+        last_ = -2;
+        count_ = {};
+    }
+    // Touches the element at offset `addr` of the current region.
+    void touch(std::int64_t addr, bool counts = true) {
+        const std::int64_t word = addr / g_.elements_per_access;
+        if (addr != last_ + 1 || word != (last_ < 0 ? -1 : last_ / g_.elements_per_access)) ++count_.accesses;
+        last_ = addr;
+        const std::int64_t row = addr / g_.elements_per_row;
+        if (region_ != open_region_ || row != open_row_) {
+            ++count_.activations;
+            open_region_ = region_;
+            open_row_ = row;
+        }
+        if (counts) ++elements_;
+    }
+    [[nodiscard]] FetchCount end() const { return count_; }
+    [[nodiscard]] std::int64_t take_elements() {
+        const std::int64_t e = elements_;
+        elements_ = 0;
+        return e;
+    }
+
+private:
+    int region_ = -1;
+    DramGeometry g_;
+    std::int64_t last_ = -2;
+    FetchCount count_;
+    int open_region_ = -1;
+    std::int64_t open_row_ = -1;
+    std::int64_t elements_ = 0;
+};
+
+// Visits the box's elements in the layout's address order (outer to inner).
+void walk_box(const TensorDims& d, DataLayout l, const TensorBox& box, Trace& trace) {
+    if (l.order == LayoutOrder::bhwc) {
+        for (std::int64_t b = box.b0; b < box.b0 + box.nb; ++b)
+            for (std::int64_t h = box.h0; h < box.h0 + box.nh; ++h)
+                for (std::int64_t w = box.w0; w < box.w0 + box.nw; ++w)
+                    for (std::int64_t c = box.c0; c < box.c0 + box.nc; ++c)
+                        trace.touch(element_offset(d, l, b, c, h, w));
+        return;
+    }
+    // A fetch that reaches the last channel also reads the padding of the last group.
+    const std::int64_t n = l.group;
+    const std::int64_t c_end = box.c0 + box.nc == d.C ? stored_channels(d, l) : box.c0 + box.nc;
+    for (std::int64_t b = box.b0; b < box.b0 + box.nb; ++b)
+        for (std::int64_t g = box.c0 / n; g <= (c_end - 1) / n; ++g)
+            for (std::int64_t h = box.h0; h < box.h0 + box.nh; ++h)
+                for (std::int64_t w = box.w0; w < box.w0 + box.nw; ++w)
+                    for (std::int64_t j = 0; j < n; ++j) {
+                        const std::int64_t c = g * n + j;
+                        if (c < box.c0 || c >= c_end) continue;
+                        // Padding channels (c >= C) are read along but are not data.
+                        trace.touch((((b * (stored_channels(d, l) / n) + g) * d.H + h) * d.W + w) * n + j,
+                                    c < d.C);
+                    }
+}
+
+enum Region : int { kInput = 0, kWeight = 1, kOutput = 2, kPsum0 = 3, kPsum1 = 4 };
+
+struct Nest {
+    const PartLayer& layer;
+    const Tiling& tiling;
+    std::array<std::int64_t, kLoopDims> n{};
+
+    [[nodiscard]] std::int64_t start(const std::array<std::int64_t, kLoopDims>& idx, LoopDim d) const {
+        return idx[static_cast<std::size_t>(d)] * tiling[d];
+    }
+    [[nodiscard]] std::int64_t size(const std::array<std::int64_t, kLoopDims>& idx, LoopDim d) const {
+        const std::int64_t s = start(idx, d);
+        return std::min(tiling[d], extent(layer, d) - s);
+    }
+    // Mixed-radix key of the tile indices a tensor depends on.
+    [[nodiscard]] std::int64_t key(const std::array<std::int64_t, kLoopDims>& idx, Tensor t) const {
+        std::int64_t k = 0;
+        for (std::size_t d = 0; d < kLoopDims; ++d) {
+            if (relevant(layer, t, static_cast<LoopDim>(d))) k = k * n[d] + idx[d];
+        }
+        return k;
+    }
+    [[nodiscard]] std::int64_t keys(Tensor t) const {
+        std::int64_t k = 1;
+        for (std::size_t d = 0; d < kLoopDims; ++d) {
+            if (relevant(layer, t, static_cast<LoopDim>(d))) k *= n[d];
+        }
+        return k;
+    }
+    // Calls f(idx) for every step of the nest in order.
+    template <class F>
+    void for_each_step(F&& f) const {
+        const auto loops = loops_of(tiling.order);
+        std::array<std::int64_t, kLoopDims> idx{};
+        while (true) {
+            f(idx);
+            int i = static_cast<int>(kLoopDims) - 1;
+            for (; i >= 0; --i) {
+                const auto d = static_cast<std::size_t>(loops[static_cast<std::size_t>(i)]);
+                if (++idx[d] < n[d]) break;
+                idx[d] = 0;
+            }
+            if (i < 0) return;
+        }
+    }
+};
+
+void record(TensorTraffic& t, Trace& trace, bool write) {
+    const FetchCount c = trace.end();
+    (write ? t.write_accesses : t.read_accesses) += c.accesses;
+    (write ? t.write_elements : t.read_elements) += trace.take_elements();
+    t.activations += c.activations;
+    ++t.fetches;
+}
+
+}  // namespace
+
+FetchCount simulate_box_fetch(const TensorDims& dims, DataLayout layout, const TensorBox& box,
+                              const DramGeometry& g) {
+    Trace trace;
+    trace.begin(kInput, g);
+    walk_box(dims, layout, box, trace);
+    return trace.end();
+}
+
+DramTraffic simulate_dram_trace(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                                DataLayout in, DataLayout out) {
+    Nest nest{layer, tiling, {}};
+    for (std::size_t d = 0; d < kLoopDims; ++d) {
+        const std::int64_t e = extent(layer, static_cast<LoopDim>(d));
+        nest.n[d] = (e + tiling.tile[d] - 1) / tiling.tile[d];
+    }
+    const DramGeometry data = geometry(node, layer.data_bits);
+    const DramGeometry psum = geometry(node, layer.psum_bits);
+    const TensorDims in_dims{layer.B, layer.input_channels(), layer.H, layer.W};
+    const TensorDims op_dims{layer.B, layer.C, layer.K, 1};
+    const TensorDims out_dims{layer.B, layer.K, layer.P, layer.Q};
+
+    // First pass: how often each output tile is visited.
+    std::vector<std::int64_t> total(static_cast<std::size_t>(nest.keys(Tensor::output)), 0);
+    {
+        std::int64_t prev = -1;
+        nest.for_each_step([&](const std::array<std::int64_t, kLoopDims>& idx) {
+            const std::int64_t k = nest.key(idx, Tensor::output);
+            if (k != prev) ++total[static_cast<std::size_t>(k)];
+            prev = k;
+        });
+    }
+
+    DramTraffic traffic;
+    Trace trace;
+    std::vector<std::int64_t> done(total.size(), 0);
+    std::int64_t prev_in = -1, prev_w = -1, prev_out = -1;
+    std::array<std::int64_t, kLoopDims> prev_idx{};
+
+    const auto out_box = [&](const std::array<std::int64_t, kLoopDims>& idx) {
+        TensorBox b;
+        b.b0 = nest.start(idx, LoopDim::B);
+        b.nb = nest.size(idx, LoopDim::B);
+        b.c0 = nest.start(idx, LoopDim::K);
+        b.nc = nest.size(idx, LoopDim::K);
+        b.h0 = nest.start(idx, LoopDim::P);
+        b.nh = nest.size(idx, LoopDim::P);
+        b.w0 = nest.start(idx, LoopDim::Q);
+        b.nw = nest.size(idx, LoopDim::Q);
+        return b;
+    };
+    const auto write_back = [&](const std::array<std::int64_t, kLoopDims>& idx, std::int64_t k) {
+        const std::int64_t v = done[static_cast<std::size_t>(k)];
+        const bool final = v == total[static_cast<std::size_t>(k)];
+        trace.begin(final ? kOutput : (v % 2 == 0 ? kPsum0 : kPsum1), final ? data : psum);
+        walk_box(out_dims, out, out_box(idx), trace);
+        record(traffic[Tensor::output], trace, true);
+    };
+
+    nest.for_each_step([&](const std::array<std::int64_t, kLoopDims>& idx) {
+        const std::int64_t k_in = nest.key(idx, Tensor::input);
+        if (k_in != prev_in) {
+            TensorBox b;
+            b.b0 = nest.start(idx, LoopDim::B);
+            b.nb = nest.size(idx, LoopDim::B);
+            const LoopDim ch = layer.depthwise ? LoopDim::K : LoopDim::C;
+            b.c0 = nest.start(idx, ch);
+            b.nc = nest.size(idx, ch);
+            b.h0 = nest.start(idx, LoopDim::P) * layer.stride_h;
+            b.nh = std::min(layer.H - b.h0, (nest.size(idx, LoopDim::P) - 1) * layer.stride_h + layer.R);
+            b.w0 = nest.start(idx, LoopDim::Q) * layer.stride_w;
+            b.nw = std::min(layer.W - b.w0, (nest.size(idx, LoopDim::Q) - 1) * layer.stride_w + layer.S);
+            trace.begin(kInput, data);
+            walk_box(in_dims, in, b, trace);
+            record(traffic[Tensor::input], trace, false);
+            prev_in = k_in;
+        }
+        const std::int64_t k_w = nest.key(idx, Tensor::weight);
+        if (k_w != prev_w) {
+            trace.begin(kWeight, data);
+            if (layer.has_weights) {
+                // Contiguous blocks in (K tile, C tile) order at the full tile's stride.
+                const std::int64_t ct = layer.depthwise ? 1 : layer.C;
+                const std::int64_t nc = layer.depthwise ? 1 : nest.n[static_cast<std::size_t>(LoopDim::C)];
+                const std::int64_t ci = layer.depthwise ? 0 : idx[static_cast<std::size_t>(LoopDim::C)];
+                const std::int64_t c_tile = layer.depthwise ? 1 : tiling[LoopDim::C];
+                const std::int64_t block = tiling[LoopDim::K] * c_tile * layer.R * layer.S;
+                const std::int64_t base = (idx[static_cast<std::size_t>(LoopDim::K)] * nc + ci) * block;
+                const std::int64_t c_size = layer.depthwise ? 1 : std::min(c_tile, ct - ci * c_tile);
+                const std::int64_t elems = nest.size(idx, LoopDim::K) * c_size * layer.R * layer.S;
+                for (std::int64_t e = 0; e < elems; ++e) trace.touch(base + e);
+            } else {
+                TensorBox b;
+                b.b0 = nest.start(idx, LoopDim::B);
+                b.nb = nest.size(idx, LoopDim::B);
+                b.c0 = nest.start(idx, LoopDim::C);
+                b.nc = nest.size(idx, LoopDim::C);
+                b.h0 = nest.start(idx, LoopDim::K);
+                b.nh = nest.size(idx, LoopDim::K);
+                walk_box(op_dims, in, b, trace);
+            }
+            record(traffic[Tensor::weight], trace, false);
+            prev_w = k_w;
+        }
+        const std::int64_t k_out = nest.key(idx, Tensor::output);
+        if (k_out != prev_out) {
+            const std::int64_t v = ++done[static_cast<std::size_t>(k_out)];
+            if (v > 1) {
+                trace.begin((v - 1) % 2 == 0 ? kPsum0 : kPsum1, psum);
+                walk_box(out_dims, out, out_box(idx), trace);
+                record(traffic[Tensor::output], trace, false);
+            }
+            if (prev_out >= 0) write_back(prev_idx, prev_out);
+            prev_out = k_out;
+            prev_idx = idx;
+        }
+    });
+    write_back(prev_idx, prev_out);
+    return traffic;
+}
+
+}  // namespace pimdse::sim

@@ -1,0 +1,232 @@
+#include "pimdse/sim/intra_node.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <vector>
+
+namespace pimdse::sim {
+namespace {
+
+// Spatial unrollings tried (rows | cols of the PE array): channel pairs for dense layers,
+// output channels against pixels for thin or depthwise layers, pixels against pixels.
+constexpr std::array<SpatialUnroll, 6> kUnrolls{{{LoopDim::K, LoopDim::C},
+                                                 {LoopDim::C, LoopDim::K},
+                                                 {LoopDim::K, LoopDim::Q},
+                                                 {LoopDim::Q, LoopDim::K},
+                                                 {LoopDim::P, LoopDim::Q},
+                                                 {LoopDim::K, LoopDim::B}}};
+
+constexpr std::array<LoopOrder, kLoopOrders> kOrders{LoopOrder::kbpqc, LoopOrder::bpqkc, LoopOrder::kcbpq,
+                                                     LoopOrder::bpqck};
+
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+    return (a + b - 1) / b;
+}
+
+std::int64_t unit_of(const SpatialUnroll& u, LoopDim d, const NodeSpec& node) {
+    if (u.row == d) return node.pe_rows;
+    if (u.col == d) return node.pe_cols;
+    return 1;
+}
+
+// Sum over the tiles of `d` of ceil(tile / unit): the cycles a spatially unrolled dim costs.
+std::int64_t lane_passes(std::int64_t extent, std::int64_t tile, std::int64_t unit) {
+    const std::int64_t n = ceil_div(extent, tile);
+    return (n - 1) * ceil_div(tile, unit) + ceil_div(extent - (n - 1) * tile, unit);
+}
+
+// Element accesses of one buffer over the part-layer: every PE-array cycle reads one
+// element per lane along the unrolled dims the tensor depends on, and one element broadcast
+// to all lanes along an unrolled dim it does not depend on.
+std::int64_t buffer_accesses(const PartLayer& layer, const NodeSpec& node, const Tiling& t, Tensor tensor) {
+    std::int64_t a = layer.R * layer.S;
+    for (std::size_t i = 0; i < kLoopDims; ++i) {
+        const auto d = static_cast<LoopDim>(i);
+        const std::int64_t u = unit_of(t.unroll, d, node);
+        const std::int64_t e = extent(layer, d);
+        a *= (u > 1 && !relevant(layer, tensor, d)) ? lane_passes(e, t.tile[i], u) : e;
+    }
+    return a;
+}
+
+}  // namespace
+
+bool fits(const TileFootprint& f, const NodeSpec& node) noexcept {
+    return 2 * f.input.value() <= node.ibuf.value() && 2 * f.weight.value() <= node.wbuf.value() &&
+           2 * f.output.value() <= node.obuf.value();
+}
+
+namespace {
+
+// Everything but the DRAM traffic, which finish() fills in (it depends on the loop order).
+IntraNodeCost order_free_cost(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling) {
+    IntraNodeCost c;
+    c.tiling = tiling;
+    c.footprint = footprint(layer, tiling);
+    std::int64_t cycles = layer.R * layer.S;
+    for (std::size_t i = 0; i < kLoopDims; ++i) {
+        const auto d = static_cast<LoopDim>(i);
+        const std::int64_t u = unit_of(tiling.unroll, d, node);
+        cycles *= u > 1 ? lane_passes(extent(layer, d), tiling.tile[i], u) : extent(layer, d);
+    }
+    c.compute_cycles = Cycles(static_cast<double>(cycles));
+    c.pe_utilisation = static_cast<double>(layer.macs()) /
+                       (static_cast<double>(cycles) * static_cast<double>(node.pe_rows) * node.pe_cols);
+    c.dram_port_bytes = node.dram_port_bits / 8;
+    c.ibuf.reads = buffer_accesses(layer, node, tiling, Tensor::input);
+    c.wbuf.reads = buffer_accesses(layer, node, tiling, Tensor::weight);
+    // The obuf is read and written once per accumulation, plus write-backs and psum reloads.
+    c.obuf.reads = c.obuf.writes = buffer_accesses(layer, node, tiling, Tensor::output);
+    return c;
+}
+
+void finish(IntraNodeCost& c, const NodeSpec& node, const DramTraffic& dram) {
+    c.dram = dram;
+    c.dram_cycles = dram.cycles(node);
+    c.total_cycles = std::max(c.compute_cycles, c.dram_cycles);
+    c.ibuf.writes = dram[Tensor::input].read_elements;
+    c.wbuf.writes = dram[Tensor::weight].read_elements;
+    c.obuf.reads += dram[Tensor::output].write_elements;
+    c.obuf.writes += dram[Tensor::output].read_elements;
+}
+
+}  // namespace
+
+IntraNodeCost evaluate_tiling(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                              DataLayout in, DataLayout out) {
+    IntraNodeCost c = order_free_cost(layer, node, tiling);
+    finish(c, node, dram_traffic(layer, node, tiling, in, out));
+    return c;
+}
+
+namespace {
+
+// Tile sizes tried for one dim: the whole extent and unit * 2^i below it (tiles of an
+// unrolled dim are multiples of its PE extent, so no lane idles except at the last tile).
+std::vector<std::int64_t> tile_candidates(std::int64_t extent, std::int64_t unit) {
+    std::vector<std::int64_t> v;
+    for (std::int64_t t = unit; t < extent; t *= 2) v.push_back(t);
+    v.push_back(extent);
+    return v;
+}
+
+bool better(const IntraNodeCost& a, const IntraNodeCost& b) {
+    if (a.total_cycles != b.total_cycles) return a.total_cycles < b.total_cycles;
+    const std::int64_t da = a.dram.accesses() + a.dram.activations();
+    const std::int64_t db = b.dram.accesses() + b.dram.activations();
+    if (da != db) return da < db;
+    return a.ibuf.reads + a.wbuf.reads + a.obuf.reads < b.ibuf.reads + b.wbuf.reads + b.obuf.reads;
+}
+
+}  // namespace
+
+IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
+                                              DataLayout out) {
+    validate(layer);
+    validate(node);
+    IntraNodeCost best;
+    bool found = false;
+    std::array<std::vector<std::int64_t>, kLoopDims> cand;
+    for (const SpatialUnroll& u : kUnrolls) {
+        for (std::size_t i = 0; i < kLoopDims; ++i) {
+            const auto d = static_cast<LoopDim>(i);
+            cand[i] = tile_candidates(extent(layer, d), unit_of(u, d, node));
+        }
+        // Compute cycles depend on the unrolling only (tiles are multiples of the PE extent):
+        // skip an unrolling that cannot beat the best total.
+        Tiling probe;
+        probe.unroll = u;
+        for (std::size_t i = 0; i < kLoopDims; ++i) probe.tile[i] = cand[i].back();
+        std::int64_t cycles = layer.R * layer.S;
+        for (std::size_t i = 0; i < kLoopDims; ++i) {
+            const auto d = static_cast<LoopDim>(i);
+            const std::int64_t un = unit_of(u, d, node);
+            cycles *= un > 1 ? ceil_div(extent(layer, d), un) : extent(layer, d);
+        }
+        if (found && static_cast<double>(cycles) > best.total_cycles.value()) continue;
+
+        // Enumerate tile combinations; keep the maximal ones that fit (growing any one dim
+        // to its next candidate would overflow a buffer).
+        std::array<std::size_t, kLoopDims> idx{};
+        const auto fits_at = [&](const std::array<std::size_t, kLoopDims>& at) {
+            Tiling t;
+            t.unroll = u;
+            for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = cand[i][at[i]];
+            return fits(footprint(layer, t), node);
+        };
+        while (true) {
+            if (fits_at(idx)) {
+                bool maximal = true;
+                for (std::size_t i = 0; i < kLoopDims && maximal; ++i) {
+                    if (idx[i] + 1 < cand[i].size()) {
+                        auto up = idx;
+                        ++up[i];
+                        if (fits_at(up)) maximal = false;
+                    }
+                }
+                if (maximal) {
+                    Tiling t;
+                    t.unroll = u;
+                    for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = cand[i][idx[i]];
+                    const IntraNodeCost base = order_free_cost(layer, node, t);
+                    const auto traffic = dram_traffic_all_orders(layer, node, t, in, out);
+                    for (LoopOrder o : kOrders) {
+                        IntraNodeCost c = base;
+                        c.tiling.order = o;
+                        finish(c, node, traffic[static_cast<std::size_t>(o)]);
+                        if (!found || better(c, best)) {
+                            best = std::move(c);
+                            found = true;
+                        }
+                    }
+                }
+            }
+            std::size_t i = 0;
+            for (; i < kLoopDims; ++i) {
+                if (++idx[i] < cand[i].size()) break;
+                idx[i] = 0;
+            }
+            if (i == kLoopDims) break;
+        }
+    }
+    if (!found) {
+        best = IntraNodeCost{};
+        best.status = MapStatus::infeasible;
+        best.reason = "no tiling fits the buffers even with one PE-row of channels and one pixel per tile";
+    }
+    return best;
+}
+
+IntraNodeCost AnalyticIntraNodeMapper::map(const PartLayer& layer, const NodeSpec& node, DataLayout in,
+                                           DataLayout out) {
+    Key key{layer, node, in, out};
+    if (const auto it = memo_.find(key); it != memo_.end()) {
+        ++hits_;
+        return it->second;
+    }
+    IntraNodeCost c = search(layer, node, in, out);
+    memo_.emplace(std::move(key), c);
+    return c;
+}
+
+std::size_t AnalyticIntraNodeMapper::KeyHash::operator()(const Key& k) const noexcept {
+    std::size_t h = hash_value(k.layer);
+    h ^= hash_value(k.node) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h ^= hash_value(k.in) * 31 + hash_value(k.out);
+    return h;
+}
+
+Picojoules intra_node_energy(const IntraNodeCost& c, std::int64_t macs,
+                             const IntraNodeEnergyCoefficients& k) noexcept {
+    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
+    double e = d(macs) * k.pj_per_mac;
+    e += d(c.ibuf.reads + c.ibuf.writes) * k.pj_per_ibuf_access;
+    e += d(c.wbuf.reads + c.wbuf.writes) * k.pj_per_wbuf_access;
+    e += d(c.obuf.reads + c.obuf.writes) * k.pj_per_obuf_access;
+    e += d(c.dram.accesses()) * d(c.dram_port_bytes * 8) * k.pj_per_dram_bit;
+    e += d(c.dram.activations()) * k.pj_per_row_activation;
+    return Picojoules(e);
+}
+
+}  // namespace pimdse::sim

@@ -1,0 +1,186 @@
+#include "pimdse/sim/intra_node_tiling.hpp"
+
+#include <bit>
+#include <stdexcept>
+
+namespace pimdse::sim {
+
+NodeSpec NodeSpec::with_banks(std::int32_t pe_rows, std::int32_t pe_cols, std::int64_t buffer_kib,
+                              std::int32_t banks) {
+    NodeSpec n;
+    n.pe_rows = pe_rows;
+    n.pe_cols = pe_cols;
+    n.ibuf = n.wbuf = n.obuf = kibibytes(buffer_kib);
+    n.dram_port_bits = banks * 128;
+    n.row_buffer = kibibytes(banks);
+    return n;
+}
+
+std::array<LoopDim, kLoopDims> loops_of(LoopOrder order) noexcept {
+    using D = LoopDim;
+    switch (order) {
+        case LoopOrder::kbpqc:
+            return {D::K, D::B, D::P, D::Q, D::C};
+        case LoopOrder::bpqkc:
+            return {D::B, D::P, D::Q, D::K, D::C};
+        case LoopOrder::kcbpq:
+            return {D::K, D::C, D::B, D::P, D::Q};
+        case LoopOrder::bpqck:
+            break;
+    }
+    return {D::B, D::P, D::Q, D::C, D::K};
+}
+
+std::string_view to_string(LoopOrder order) noexcept {
+    switch (order) {
+        case LoopOrder::kbpqc:
+            return "kbpqc";
+        case LoopOrder::bpqkc:
+            return "bpqkc";
+        case LoopOrder::kcbpq:
+            return "kcbpq";
+        case LoopOrder::bpqck:
+            break;
+    }
+    return "bpqck";
+}
+
+std::string_view to_string(LoopDim dim) noexcept {
+    static constexpr std::array<std::string_view, kLoopDims> names{"B", "K", "C", "P", "Q"};
+    return names[static_cast<std::size_t>(dim)];
+}
+
+std::string_view to_string(Tensor t) noexcept {
+    switch (t) {
+        case Tensor::input:
+            return "input";
+        case Tensor::weight:
+            return "weight";
+        case Tensor::output:
+            break;
+    }
+    return "output";
+}
+
+std::string to_string(const Tiling& t) {
+    std::string s(to_string(t.unroll.row));
+    s += "x";
+    s += to_string(t.unroll.col);
+    s += " ";
+    s += to_string(t.order);
+    for (std::size_t d = 0; d < kLoopDims; ++d) {
+        s += " ";
+        s += to_string(static_cast<LoopDim>(d));
+        s += std::to_string(t.tile[d]);
+    }
+    return s;
+}
+
+std::int64_t extent(const PartLayer& l, LoopDim d) noexcept {
+    switch (d) {
+        case LoopDim::B:
+            return l.B;
+        case LoopDim::K:
+            return l.K;
+        case LoopDim::C:
+            return l.C;
+        case LoopDim::P:
+            return l.P;
+        case LoopDim::Q:
+            break;
+    }
+    return l.Q;
+}
+
+bool relevant(const PartLayer& l, Tensor t, LoopDim d) noexcept {
+    switch (t) {
+        case Tensor::input:
+            return d == LoopDim::B || d == LoopDim::P || d == LoopDim::Q ||
+                   (l.depthwise ? d == LoopDim::K : d == LoopDim::C);
+        case Tensor::weight:
+            return d == LoopDim::K || (d == LoopDim::C && !l.depthwise) ||
+                   (d == LoopDim::B && !l.has_weights);
+        case Tensor::output:
+            break;
+    }
+    return d != LoopDim::C;
+}
+
+TileFootprint footprint(const PartLayer& l, const Tiling& t) noexcept {
+    const std::int64_t db = l.data_bits;
+    const std::int64_t h = halo_extent(t[LoopDim::P], l.stride_h, l.R, l.H);
+    const std::int64_t w = halo_extent(t[LoopDim::Q], l.stride_w, l.S, l.W);
+    const std::int64_t in_ch = l.depthwise ? t[LoopDim::K] : t[LoopDim::C];
+    const std::int64_t in = t[LoopDim::B] * in_ch * h * w;
+    std::int64_t wt = t[LoopDim::K] * (l.depthwise ? 1 : t[LoopDim::C]) * l.R * l.S;
+    if (!l.has_weights) wt = t[LoopDim::B] * t[LoopDim::K] * t[LoopDim::C];
+    const std::int64_t out = t[LoopDim::B] * t[LoopDim::K] * t[LoopDim::P] * t[LoopDim::Q];
+    return {Bytes((in * db + 7) / 8), Bytes((wt * db + 7) / 8), Bytes((out * l.psum_bits + 7) / 8)};
+}
+
+namespace {
+
+[[noreturn]] void bad(const std::string& what) {
+    throw std::invalid_argument(what);
+}
+
+}  // namespace
+
+void validate(const PartLayer& l) {
+    const std::int64_t dims[] = {l.B, l.K, l.C, l.P, l.Q, l.R, l.S, l.H, l.W};
+    for (std::int64_t d : dims) {
+        if (d < 1) bad("PartLayer: loop bounds and input extent must be >= 1");
+    }
+    if (l.stride_h < 1 || l.stride_w < 1) bad("PartLayer: strides must be >= 1");
+    if (l.depthwise && (l.C != 1 || !l.has_weights)) bad("PartLayer: depthwise needs C == 1 and weights");
+    if (!l.has_weights && (l.R != 1 || l.S != 1)) bad("PartLayer: an activation matmul has R == S == 1");
+    if (l.data_bits < 1 || l.psum_bits < 1) bad("PartLayer: data_bits and psum_bits must be >= 1");
+}
+
+void validate(const NodeSpec& n) {
+    if (n.pe_rows < 1 || n.pe_cols < 1) bad("NodeSpec: PE array must be at least 1 x 1");
+    if (n.ibuf.value() < 1 || n.wbuf.value() < 1 || n.obuf.value() < 1)
+        bad("NodeSpec: buffers must be >= 1 byte");
+    if (n.dram_port_bits < 8 || n.dram_port_bits % 8 != 0)
+        bad("NodeSpec: dram_port_bits must be a multiple of 8");
+    if (n.row_buffer.value() * 8 < n.dram_port_bits || (n.row_buffer.value() * 8) % n.dram_port_bits != 0)
+        bad("NodeSpec: the row buffer must hold a whole number of port-wide accesses");
+    if (n.activation_cycles < 0) bad("NodeSpec: activation_cycles must be >= 0");
+    if (!(n.clock_mhz > 0)) bad("NodeSpec: clock_mhz must be > 0");
+}
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) noexcept {
+    h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 29);
+}
+
+}  // namespace
+
+std::size_t hash_value(const PartLayer& l) noexcept {
+    std::uint64_t h = 0x5A17;
+    for (std::int64_t v : {l.B, l.K, l.C, l.P, l.Q, l.R, l.S, l.H, l.W})
+        h = mix(h, static_cast<std::uint64_t>(v));
+    h = mix(h, static_cast<std::uint64_t>(l.stride_h) << 32 | static_cast<std::uint32_t>(l.stride_w));
+    h = mix(h, static_cast<std::uint64_t>(l.data_bits) << 32 | static_cast<std::uint32_t>(l.psum_bits));
+    h = mix(h, (l.has_weights ? 1U : 0U) | (l.depthwise ? 2U : 0U));
+    return static_cast<std::size_t>(h);
+}
+
+std::size_t hash_value(const NodeSpec& n) noexcept {
+    std::uint64_t h = 0x90DE;
+    h = mix(h, static_cast<std::uint64_t>(n.pe_rows) << 32 | static_cast<std::uint32_t>(n.pe_cols));
+    h = mix(h, static_cast<std::uint64_t>(n.ibuf.value()));
+    h = mix(h, static_cast<std::uint64_t>(n.wbuf.value()));
+    h = mix(h, static_cast<std::uint64_t>(n.obuf.value()));
+    h = mix(h, static_cast<std::uint64_t>(n.dram_port_bits) << 32 |
+                   static_cast<std::uint32_t>(n.activation_cycles));
+    h = mix(h, static_cast<std::uint64_t>(n.row_buffer.value()));
+    h = mix(h, std::bit_cast<std::uint64_t>(n.clock_mhz));
+    return static_cast<std::size_t>(h);
+}
+
+}  // namespace pimdse::sim
