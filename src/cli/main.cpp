@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
     pimdse::cli::Action action;
     pimdse::cli::add_network_command(app, action);
     pimdse::cli::add_config_command(app, action);
+    pimdse::cli::add_evaluate_command(app, action);
 
     try {
         app.parse(argc, argv);

@@ -229,4 +229,17 @@ Picojoules intra_node_energy(const IntraNodeCost& c, std::int64_t macs,
     return Picojoules(e);
 }
 
+IntraNodeEnergy intra_node_energy_split(const IntraNodeCost& c, std::int64_t macs,
+                                        const IntraNodeEnergyCoefficients& k) noexcept {
+    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
+    IntraNodeEnergy e;
+    e.pe = Picojoules(d(macs) * k.pj_per_mac);
+    e.sram = Picojoules(d(c.ibuf.reads + c.ibuf.writes) * k.pj_per_ibuf_access +
+                        d(c.wbuf.reads + c.wbuf.writes) * k.pj_per_wbuf_access +
+                        d(c.obuf.reads + c.obuf.writes) * k.pj_per_obuf_access);
+    e.dram = Picojoules(d(c.dram.accesses()) * d(c.dram_port_bytes * 8) * k.pj_per_dram_bit +
+                        d(c.dram.activations()) * k.pj_per_row_activation);
+    return e;
+}
+
 }  // namespace pimdse::sim

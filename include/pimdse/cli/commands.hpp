@@ -17,5 +17,7 @@ using Action = std::function<int()>;
 void add_network_command(CLI::App& app, Action& action);
 /// `pimdse config check FILE`
 void add_config_command(CLI::App& app, Action& action);
+/// `pimdse evaluate --hardware H --network N (--mapping M | --uniform) [--write-mapping OUT]`
+void add_evaluate_command(CLI::App& app, Action& action);
 
 }  // namespace pimdse::cli

@@ -111,6 +111,16 @@ struct IntraNodeEnergyCoefficients {
     double pj_per_row_activation = 0;
 };
 
+/// intra_node_energy split by where it is spent.
+struct IntraNodeEnergy {
+    Picojoules pe{0};    ///< MACs
+    Picojoules sram{0};  ///< the three buffers
+    Picojoules dram{0};  ///< bits through the port + row activations
+    [[nodiscard]] Picojoules total() const noexcept { return pe + sram + dram; }
+};
+[[nodiscard]] IntraNodeEnergy intra_node_energy_split(const IntraNodeCost& cost, std::int64_t macs,
+                                                      const IntraNodeEnergyCoefficients& k) noexcept;
+
 /// counts x coefficients: MACs, SRAM element accesses, DRAM bits moved, row activations.
 [[nodiscard]] Picojoules intra_node_energy(const IntraNodeCost& cost, std::int64_t macs,
                                            const IntraNodeEnergyCoefficients& k) noexcept;

@@ -1,0 +1,88 @@
+#pragma once
+// The network timeline (NicePIM III-B): the cost of a whole DNN under a mapping on a system.
+// Segments run one after another (timesteps); the branches of a segment run in parallel on
+// their regions, branches that share a region one after another; the layers of a branch in
+// sequence. A layer costs its inter-layer redistribution, its data sharing (NicePIM VII) and
+// its compute (the slowest node of its region). docs/model.md, "Network timeline", states the
+// model and its simplifications.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "pimdse/core/units.hpp"
+#include "pimdse/sim/intra_node.hpp"
+#include "pimdse/sim/mapping.hpp"
+#include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/system.hpp"
+#include "pimdse/workload/network.hpp"
+#include "pimdse/workload/segments.hpp"
+
+namespace pimdse::sim {
+
+struct EnergyBreakdown {
+    Picojoules pe{0};    ///< MACs (and the operations of auxiliary layers)
+    Picojoules sram{0};  ///< input, weight and output buffer accesses
+    Picojoules dram{0};  ///< bits through the DRAM port and row activations
+    Picojoules noc{0};   ///< data sharing and redistribution, bits x hops
+
+    [[nodiscard]] Picojoules total() const noexcept { return pe + sram + dram + noc; }
+    EnergyBreakdown& operator+=(const EnergyBreakdown& o) noexcept {
+        pe += o.pe;
+        sram += o.sram;
+        dram += o.dram;
+        noc += o.noc;
+        return *this;
+    }
+    friend bool operator==(const EnergyBreakdown&, const EnergyBreakdown&) = default;
+};
+
+enum class EvalStatus : std::uint8_t {
+    ok,
+    infeasible,  ///< a part-layer fits no tiling, or the stored weights exceed a node's DRAM
+};
+[[nodiscard]] std::string_view to_string(EvalStatus s) noexcept;  ///< "ok", "infeasible"
+
+struct LayerCost {
+    Cycles latency{0};         ///< redistribution + sharing + compute (no overlap)
+    Cycles redistribution{0};  ///< gathering the inputs from the producers' nodes
+    Cycles sharing{0};         ///< all data-sharing events of the layer
+    Cycles compute{0};         ///< the slowest node of the region
+    EnergyBreakdown energy;
+    double pe_utilisation = 0;  ///< MACs / (compute x PEs per node x nodes of the region)
+    EvalStatus status = EvalStatus::ok;
+    std::string reason;  ///< why, when infeasible
+    friend bool operator==(const LayerCost&, const LayerCost&) = default;
+};
+
+struct NetworkCost {
+    std::vector<LayerCost> layers;  ///< per layer, in network order
+    std::vector<Cycles> segments;   ///< latency of each segment (timestep)
+    Cycles latency{0};
+    double seconds = 0;  ///< latency at the node clock
+    EnergyBreakdown energy;
+    /// Network MACs / (latency x PEs per node x all nodes of the array).
+    double pe_utilisation = 0;
+    EvalStatus status = EvalStatus::ok;
+    std::string reason;  ///< the first infeasibility found
+    friend bool operator==(const NetworkCost&, const NetworkCost&) = default;
+};
+
+/// Costs `mapping` of `network` on `system`. The mapping must pass check_mapping for the
+/// system's node array (throws std::invalid_argument naming the broken rule otherwise).
+/// An intra-node mapping that fits no tiling, or weights that do not fit a node's DRAM,
+/// give status infeasible with a reason, not an exception.
+[[nodiscard]] NetworkCost evaluate_mapping(const workload::Network& network,
+                                           const workload::Segmentation& seg, const NetworkMapping& mapping,
+                                           const System& system, IntraNodeMapper& mapper,
+                                           CycleScheduler& scheduler);
+
+/// NicePIM Eq. 1: sum over networks of energy^alpha x latency^beta x gamma, with energy in
+/// joules and latency in seconds. Any infeasible network makes the cost +infinity. Throws
+/// std::invalid_argument unless costs and gammas have the same size, alpha, beta >= 0 and
+/// every gamma > 0.
+[[nodiscard]] double cost_eq1(std::span<const NetworkCost> costs, std::span<const double> gammas,
+                              double alpha, double beta);
+
+}  // namespace pimdse::sim

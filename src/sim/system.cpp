@@ -1,0 +1,55 @@
+#include "pimdse/sim/system.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "pimdse/hw/node.hpp"
+
+namespace pimdse::sim {
+
+System make_system(const hw::Constraints& c, const hw::HardwareParams& p, const hw::Technology& t) {
+    const hw::NodeFacts f = hw::node_facts(p, c);
+    System s;
+    s.mesh = Mesh(p.node_rows, p.node_cols);
+    s.clock_mhz = c.clock_mhz;
+    s.data_bits = c.data_width_bits;
+    s.psum_bits = c.psum_width_bits;
+
+    NodeSpec& n = s.node;
+    n.pe_rows = p.pe_rows;
+    n.pe_cols = p.pe_cols;
+    n.ibuf = kibibytes(p.ibuf_kib);
+    n.wbuf = kibibytes(p.wbuf_kib);
+    n.obuf = kibibytes(p.obuf_kib);
+    n.dram_port_bits = f.dram_port_bits;  // III-A: the node's banks bound into one port
+    n.row_buffer = t.dram_row_buffer * static_cast<Bytes::rep>(f.banks_per_node);
+    // A row miss: precharge + activate at the node clock (1 MHz = 1e-3 / ns), to the nearest
+    // cycle (28 ns at 400 MHz = 11.2 -> 11, NodeSpec's default), at least 1.
+    n.activation_cycles = std::max<std::int32_t>(
+        1, static_cast<std::int32_t>(std::lround((t.dram_trcd_ns + t.dram_trp_ns) * c.clock_mhz * 1e-3)));
+    n.clock_mhz = c.clock_mhz;
+    validate(n);
+
+    s.noc.flit_bits = f.flit_bits;  // VIII-B: half the node's bank width
+    s.noc.hop_cycles = t.noc_hop_cycles;
+    s.noc.pj_per_bit_hop = c.noc_energy_per_bit_hop.value();
+    validate(s.noc);
+    s.dram_capacity = f.dram_capacity;
+
+    // Per element access: bits per element x the buffer's size-dependent energy per bit.
+    const auto sram = [&](int kib, int bits) {
+        const double per_bit =
+            0.5 * (t.sram_read_energy_per_bit(kib).value() + t.sram_write_energy_per_bit(kib).value());
+        return per_bit * bits;
+    };
+    s.energy.pj_per_mac = t.mac_energy.value();
+    s.energy.pj_per_ibuf_access = sram(p.ibuf_kib, c.data_width_bits);
+    s.energy.pj_per_wbuf_access = sram(p.wbuf_kib, c.data_width_bits);
+    s.energy.pj_per_obuf_access = sram(p.obuf_kib, c.psum_width_bits);  // the obuf holds partial sums
+    s.energy.pj_per_dram_bit = c.dram_energy_per_bit.value();
+    // The technology figure is for one bank's row; all the node's banks open together.
+    s.energy.pj_per_row_activation = t.dram_activation_energy.value() * f.banks_per_node;
+    return s;
+}
+
+}  // namespace pimdse::sim
