@@ -5,6 +5,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cstdarg>
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -34,11 +37,17 @@ struct EvaluateOptions {
     std::string write_mapping;
 };
 
-template <class... Args>
-std::string format(const char* fmt, Args... args) {
-    const int n = std::snprintf(nullptr, 0, fmt, args...);
-    std::string out(static_cast<std::size_t>(n), '\0');
-    std::snprintf(out.data(), out.size() + 1, fmt, args...);
+// A C variadic with the printf attribute, so that -Wformat checks every call's arguments.
+[[gnu::format(printf, 1, 2)]] std::string format(const char* fmt, ...) {
+    std::va_list args;
+    va_start(args, fmt);
+    std::va_list copy;
+    va_copy(copy, args);
+    const int n = std::vsnprintf(nullptr, 0, fmt, copy);
+    va_end(copy);
+    std::string out(static_cast<std::size_t>(std::max(n, 0)), '\0');
+    std::vsnprintf(out.data(), out.size() + 1, fmt, args);
+    va_end(args);
     return out;
 }
 
@@ -108,8 +117,7 @@ int run_evaluate(const EvaluateOptions& o) {
         dl += '/';
         dl += sim::to_string(m.dl_out);
         std::cout << format(
-            "%-24s %-10s %-9s %-16s %5d %-19s %12.0f %12.0f %12.0f %12.0f %11.4g %11.4g %11.4g %11.4g %11.4g "
-            "%6.3f  %s",
+            "%-24s %-10s %-9s %-16s %5d %-19s %12.0f %12.0f %12.0f %12.0f %12.4g %12.4g %12.4g %6.3f  %s",
             l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(),
             region_text(sim::layer_region(seg, mapping, i)).c_str(), partitions_text(m).c_str(), m.wr,
             dl.c_str(), c.latency.value(), c.redistribution.value(), c.sharing.value(), c.compute.value(),
