@@ -66,17 +66,6 @@ std::string partitions_text(const sim::LayerMapping& m) {
     return out.empty() ? "-" : out;
 }
 
-std::string region_text(const sim::Region& r) {
-    std::string out = std::to_string(r.rows);
-    out += 'x';
-    out += std::to_string(r.cols);
-    out += '@';
-    out += std::to_string(r.row);
-    out += ',';
-    out += std::to_string(r.col);
-    return out;
-}
-
 void write_text(const std::string& path, const std::string& text) {
     std::ofstream out(path);
     out << text;
@@ -119,7 +108,7 @@ int run_evaluate(const EvaluateOptions& o) {
         std::cout << format(
             "%-24s %-10s %-9s %-16s %5d %-19s %12.0f %12.0f %12.0f %12.0f %12.4g %12.4g %12.4g %6.3f  %s",
             l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(),
-            region_text(sim::layer_region(seg, mapping, i)).c_str(), partitions_text(m).c_str(), m.wr,
+            sim::to_string(sim::layer_region(seg, mapping, i)).c_str(), partitions_text(m).c_str(), m.wr,
             dl.c_str(), c.latency.value(), c.redistribution.value(), c.sharing.value(), c.compute.value(),
             c.energy.total().value(), (c.energy.pe + c.energy.sram).value(),
             (c.energy.dram + c.energy.noc).value(), c.pe_utilisation,

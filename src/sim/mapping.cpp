@@ -44,6 +44,18 @@ std::optional<PartDim> parse_part_dim(char c) noexcept {
     }
 }
 
+std::string to_string(const Region& r) {
+    // Appended piece by piece: '"literal" + std::string' trips GCC 12's -Wrestrict false positive.
+    std::string out = std::to_string(r.rows);
+    out += 'x';
+    out += std::to_string(r.cols);
+    out += '@';
+    out += std::to_string(r.row);
+    out += ',';
+    out += std::to_string(r.col);
+    return out;
+}
+
 std::string_view to_string(MappingRule rule) noexcept {
     switch (rule) {
         case MappingRule::segment_count:
@@ -169,19 +181,6 @@ MappingIssue issue(MappingRule rule, std::int32_t segment, LayerIndex layer, std
     return MappingIssue{rule, segment, layer, std::move(message)};
 }
 
-std::string region_text(const Region& r) {
-    // Appended piece by piece: '"(" + std::string' trips GCC 12's -Wrestrict false positive.
-    std::string out("(");
-    out += std::to_string(r.row);
-    out += ',';
-    out += std::to_string(r.col);
-    out += ") ";
-    out += std::to_string(r.rows);
-    out += 'x';
-    out += std::to_string(r.cols);
-    return out;
-}
-
 std::optional<MappingIssue> check_segment(const workload::Segment& s, const SegmentMapping& sm,
                                           std::int32_t si, std::int32_t node_rows, std::int32_t node_cols) {
     const std::string what = "segment " + std::to_string(si);
@@ -194,14 +193,13 @@ std::optional<MappingIssue> check_segment(const workload::Segment& s, const Segm
         if (r.rows < 1 || r.cols < 1 || r.row < 0 || r.col < 0 || r.row + r.rows > node_rows ||
             r.col + r.cols > node_cols)
             return issue(MappingRule::region_outside, si, -1,
-                         what + ": region " + std::to_string(i) + " " + region_text(r) +
-                             " is not inside the " + std::to_string(node_rows) + "x" +
-                             std::to_string(node_cols) + " node array");
+                         what + ": region " + std::to_string(i) + " " + to_string(r) + " is not inside the " +
+                             std::to_string(node_rows) + "x" + std::to_string(node_cols) + " node array");
         for (std::size_t j = 0; j < i; ++j)
             if (r.overlaps(sm.regions[j]))
                 return issue(MappingRule::region_overlap, si, -1,
-                             what + ": regions " + std::to_string(j) + " " + region_text(sm.regions[j]) +
-                                 " and " + std::to_string(i) + " " + region_text(r) + " overlap");
+                             what + ": regions " + std::to_string(j) + " " + to_string(sm.regions[j]) +
+                                 " and " + std::to_string(i) + " " + to_string(r) + " overlap");
     }
     if (sm.branch_region.size() != s.branches.size())
         return issue(MappingRule::branch_assignment, si, -1,

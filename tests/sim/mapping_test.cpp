@@ -147,9 +147,9 @@ TEST(CheckMapping, AcceptsAValidMappingAndNamesEachBrokenRule) {
     m = good;
     m.segments[1].regions = {Region{0, 0, 2, 2}, Region{0, 1, 2, 2}};
     m.segments[1].branch_region = {0, 1};
-    expect_rule(m, MappingRule::region_overlap, "segment 1: regions 0 (0,0) 2x2 and 1 (0,1) 2x2 overlap");
+    expect_rule(m, MappingRule::region_overlap, "segment 1: regions 0 2x2@0,0 and 1 2x2@0,1 overlap");
     m.segments[1].regions = {Region{0, 0, 2, 2}, Region{0, 3, 2, 2}};
-    expect_rule(m, MappingRule::region_outside, "region 1 (0,3) 2x2 is not inside the 2x4 node array");
+    expect_rule(m, MappingRule::region_outside, "region 1 2x2@0,3 is not inside the 2x4 node array");
     m.segments[1].regions = {Region{0, 0, 2, 2}, Region{0, 2, 2, 2}};
     m.segments[1].branch_region = {0, 0};
     expect_rule(m, MappingRule::branch_assignment, "region 1 runs no branch");

@@ -52,6 +52,9 @@ struct Region {
     friend constexpr bool operator==(const Region&, const Region&) = default;
 };
 
+/// "2x4@0,1": rows x cols at (row, col); one token, for tables and messages.
+[[nodiscard]] std::string to_string(const Region& r);
+
 /// LM + WR + DL of one layer.
 struct LayerMapping {
     std::array<Partition, kPartDims> parts{};  ///< indexed by PartDim
