@@ -1,0 +1,29 @@
+#pragma once
+// The TSP baseline of NicePIM Fig. 12 (DDAM [47]): each sharing set's Hamilton cycle has the
+// fewest total hops; link loads are ignored.
+
+#include <span>
+#include <vector>
+
+#include "pimdse/sim/noc_sharing.hpp"
+
+namespace pimdse::sched {
+
+/// Largest set solved exactly (Held-Karp: 2^(n-1) x n states; 16 is the Fig. 12 set size).
+inline constexpr std::size_t kTspExactMaxMembers = 16;
+
+/// A cycle through `members` of minimum total Manhattan hops. Exact (Held-Karp dynamic
+/// programming over subsets) for at most kTspExactMaxMembers members; above, nearest
+/// neighbour followed by 2-opt. Deterministic: members are sorted by node id, the cycle
+/// starts at the smallest id, and ties go to the smaller index. Members must be distinct.
+[[nodiscard]] std::vector<sim::NodeId> min_hop_cycle(const sim::Mesh& mesh,
+                                                     std::span<const sim::NodeId> members);
+
+/// min_hop_cycle for every set, independently.
+class TspCycleScheduler final : public sim::CycleScheduler {
+public:
+    [[nodiscard]] std::vector<sim::SharingCycle> schedule(const sim::Mesh& mesh,
+                                                          std::span<const sim::SharingSet> sets) override;
+};
+
+}  // namespace pimdse::sched

@@ -1,0 +1,194 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "pimdse/sched/ilp_scheduler.hpp"
+#include "pimdse/sched/tsp_scheduler.hpp"
+#include "pimdse/sched/validate.hpp"
+
+namespace pimdse::sched {
+namespace {
+
+using sim::Mesh;
+using sim::NodeId;
+using sim::SharingCycle;
+using sim::SharingSet;
+
+// Random disjoint placement of sets of the given sizes.
+std::vector<SharingSet> random_sets(const Mesh& mesh, const std::vector<std::size_t>& sizes,
+                                    std::uint32_t seed, Bytes bytes = Bytes(8 * 1024)) {
+    std::mt19937 rng(seed);
+    std::vector<NodeId> nodes(static_cast<std::size_t>(mesh.node_count()));
+    for (std::size_t i = 0; i < nodes.size(); ++i) nodes[i] = static_cast<NodeId>(i);
+    std::shuffle(nodes.begin(), nodes.end(), rng);
+    std::vector<SharingSet> sets;
+    std::size_t next = 0;
+    for (const std::size_t n : sizes) {
+        SharingSet s;
+        s.members.assign(nodes.begin() + static_cast<std::ptrdiff_t>(next),
+                         nodes.begin() + static_cast<std::ptrdiff_t>(next + n));
+        s.bytes_per_node = bytes;
+        next += n;
+        sets.push_back(std::move(s));
+    }
+    return sets;
+}
+
+// Minimum over all combinations of Hamilton cycles (first member fixed) of the step's
+// heaviest mesh link: the value NicePIM Eq. 4 minimises, enumerated directly.
+std::int64_t brute_force_min_max_link(const Mesh& mesh, const std::vector<SharingSet>& sets) {
+    std::vector<SharingCycle> cur;
+    for (const auto& s : sets) {
+        auto m = s.members;
+        std::sort(m.begin(), m.end());
+        cur.push_back({m, s.bytes_per_node});
+    }
+    std::int64_t best = std::numeric_limits<std::int64_t>::max();
+    auto rec = [&](auto&& self, std::size_t s) -> void {
+        if (s == cur.size()) {
+            best = std::min(best, step_max_link_flits(mesh, cur, 64));
+            return;
+        }
+        auto& o = cur[s].order;
+        std::sort(o.begin() + 1, o.end());
+        do {
+            self(self, s + 1);
+        } while (std::next_permutation(o.begin() + 1, o.end()));
+    };
+    rec(rec, 0);
+    return best;
+}
+
+std::int64_t brute_force_min_hops(const Mesh& mesh, std::vector<NodeId> m) {
+    std::sort(m.begin(), m.end());
+    std::int64_t best = std::numeric_limits<std::int64_t>::max();
+    do {
+        best = std::min(best, cycle_hops(mesh, m));
+    } while (std::next_permutation(m.begin() + 1, m.end()));
+    return best;
+}
+
+struct Case {
+    std::int32_t side;
+    std::vector<std::size_t> sizes;
+};
+
+TEST(IlpScheduler, MatchesBruteForceAndBeatsBaselines) {
+    const std::vector<Case> cases{{4, {5, 5}}, {4, {4, 4, 3}}, {4, {6, 2}}, {8, {5, 5}},
+                                  {8, {6, 4}}, {8, {7}},       {4, {7}},    {8, {3, 3, 3, 3}}};
+    IlpCycleScheduler ilp;
+    TspCycleScheduler tsp;
+    sim::SnakeRingScheduler snake;
+    int checked = 0;
+    for (const auto& c : cases) {
+        const Mesh mesh(c.side, c.side);
+        for (std::uint32_t seed = 1; seed <= 3; ++seed) {
+            const auto sets = random_sets(mesh, c.sizes, seed * 7919U + static_cast<std::uint32_t>(c.side));
+            const IlpResult r = ilp.solve(mesh, sets);
+            ASSERT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
+            EXPECT_EQ(r.status, IlpStatus::optimal) << r.reason;
+            EXPECT_EQ(r.max_link_flits, step_max_link_flits(mesh, r.cycles, 64));
+            EXPECT_EQ(r.max_link_flits, brute_force_min_max_link(mesh, sets))
+                << "mesh " << c.side << " seed " << seed;
+            EXPECT_LE(r.max_link_flits, step_max_link_flits(mesh, tsp.schedule(mesh, sets), 64));
+            EXPECT_LE(r.max_link_flits, step_max_link_flits(mesh, snake.schedule(mesh, sets), 64));
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, 24);
+}
+
+TEST(TspScheduler, MinimumHopsEqualBruteForce) {
+    for (const std::int32_t side : {4, 8}) {
+        const Mesh mesh(side, side);
+        for (std::uint32_t seed = 1; seed <= 6; ++seed) {
+            for (const std::size_t n : {3U, 5U, 7U, 8U}) {
+                const auto sets = random_sets(mesh, {n}, seed * 31U + n);
+                const auto order = min_hop_cycle(mesh, sets[0].members);
+                ASSERT_EQ(order.size(), n);
+                EXPECT_EQ(cycle_hops(mesh, order), brute_force_min_hops(mesh, sets[0].members));
+            }
+        }
+    }
+}
+
+TEST(TspScheduler, LargeSetsUseTwoOptAndStayValid) {
+    const Mesh mesh(8, 8);
+    const auto sets = random_sets(mesh, {24}, 5);
+    TspCycleScheduler tsp;
+    const auto cycles = tsp.schedule(mesh, sets);
+    EXPECT_EQ(validate_cycles(sets, cycles), std::nullopt);
+    EXPECT_LE(cycle_hops(mesh, cycles[0].order), cycle_hops(mesh, sim::snake_order(mesh, sets[0].members)));
+}
+
+TEST(Schedulers, AreDeterministicAndIgnoreMemberOrder) {
+    const Mesh mesh(8, 8);
+    auto sets = random_sets(mesh, {6, 5}, 11);
+    IlpCycleScheduler a;
+    IlpCycleScheduler b;
+    TspCycleScheduler tsp;
+    const auto ra = a.schedule(mesh, sets);
+    const auto ta = tsp.schedule(mesh, sets);
+    std::reverse(sets[0].members.begin(), sets[0].members.end());
+    const auto rb = b.schedule(mesh, sets);
+    const auto tb = tsp.schedule(mesh, sets);
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+        EXPECT_EQ(ra[s].order, rb[s].order);
+        EXPECT_EQ(ta[s].order, tb[s].order);
+    }
+}
+
+TEST(IlpScheduler, CacheSolvesIdenticalEventsOnce) {
+    const Mesh mesh(4, 4);
+    const auto sets = random_sets(mesh, {5, 5}, 3);
+    IlpCycleScheduler ilp;
+    const auto first = ilp.solve(mesh, sets);
+    const auto second = ilp.solve(mesh, sets);
+    EXPECT_FALSE(first.from_cache);
+    EXPECT_TRUE(second.from_cache);
+    EXPECT_EQ(ilp.cache_size(), 1U);
+    EXPECT_EQ(first.max_link_flits, second.max_link_flits);
+    for (std::size_t s = 0; s < sets.size(); ++s) EXPECT_EQ(first.cycles[s].order, second.cycles[s].order);
+}
+
+TEST(IlpScheduler, TrivialSetsNeedNoIlp) {
+    const Mesh mesh(4, 4);
+    const std::vector<SharingSet> sets{{{3}, Bytes(64)}, {{0, 15}, Bytes(64)}, {{}, Bytes(64)}};
+    IlpCycleScheduler ilp;
+    const auto r = ilp.solve(mesh, sets);
+    EXPECT_EQ(r.status, IlpStatus::optimal);
+    EXPECT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
+    EXPECT_EQ(r.max_link_flits, 8);
+}
+
+TEST(IlpScheduler, RejectsBadInputAndOptions) {
+    const Mesh mesh(4, 4);
+    IlpCycleScheduler ilp;
+    const std::vector<SharingSet> dup{{{1, 2, 2}, Bytes(8)}};
+    const std::vector<SharingSet> outside{{{1, 2, 16}, Bytes(8)}};
+    EXPECT_THROW((void)ilp.solve(mesh, dup), std::invalid_argument);
+    EXPECT_THROW((void)ilp.solve(mesh, outside), std::out_of_range);
+    EXPECT_THROW(IlpCycleScheduler(IlpOptions{.time_limit_seconds = 0.0}), std::invalid_argument);
+}
+
+TEST(IlpScheduler, Fig12FourByFourBeatsOrEqualsSnake) {
+    const Mesh mesh(4, 4);
+    SharingSet all;
+    for (NodeId n = 0; n < 16; ++n) all.members.push_back(n);
+    all.bytes_per_node = Bytes(8 * 1024);
+    const std::vector<SharingSet> sets{all};
+    IlpCycleScheduler ilp(IlpOptions{.time_limit_seconds = 5.0});
+    const auto r = ilp.solve(mesh, sets);
+    ASSERT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
+    sim::SnakeRingScheduler snake;
+    EXPECT_LE(r.max_link_flits, step_max_link_flits(mesh, snake.schedule(mesh, sets), 64));
+    EXPECT_EQ(r.max_link_flits, 1024);  // one chunk per link: nothing can do better
+    EXPECT_NE(r.status, IlpStatus::failed) << r.reason;
+}
+
+}  // namespace
+}  // namespace pimdse::sched
