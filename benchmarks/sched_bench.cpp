@@ -16,20 +16,7 @@ using namespace pimdse;
 using namespace pimdse::sim;
 
 std::vector<SharingSet> fig12_sets(const Mesh& m) {
-    const std::int32_t sr = m.rows() / 4;
-    const std::int32_t sc = m.cols() / 4;
-    std::vector<SharingSet> sets;
-    for (std::int32_t row0 = 0; row0 < sr; ++row0) {
-        for (std::int32_t col0 = 0; col0 < sc; ++col0) {
-            SharingSet s{{}, kibibytes(8)};
-            for (std::int32_t i = 0; i < 4; ++i) {
-                for (std::int32_t j = 0; j < 4; ++j)
-                    s.members.push_back(m.node(row0 + i * sr, col0 + j * sc));
-            }
-            sets.push_back(std::move(s));
-        }
-    }
-    return sets;
+    return interleaved_sets(m, 4, kibibytes(8));
 }
 
 void run(benchmark::State& state, double gap) {

@@ -161,4 +161,24 @@ std::vector<SharingCycle> SnakeRingScheduler::schedule(const Mesh& mesh, std::sp
     return cycles;
 }
 
+std::vector<SharingSet> interleaved_sets(const Mesh& mesh, std::int32_t side, Bytes bytes_per_node) {
+    if (side < 1 || mesh.rows() % side != 0 || mesh.cols() % side != 0)
+        throw std::invalid_argument("interleaved_sets: the set side must divide both mesh dimensions");
+    const std::int32_t sr = mesh.rows() / side;
+    const std::int32_t sc = mesh.cols() / side;
+    std::vector<SharingSet> sets;
+    sets.reserve(static_cast<std::size_t>(sr * sc));
+    for (std::int32_t row0 = 0; row0 < sr; ++row0) {
+        for (std::int32_t col0 = 0; col0 < sc; ++col0) {
+            SharingSet s{{}, bytes_per_node};
+            s.members.reserve(static_cast<std::size_t>(side * side));
+            for (std::int32_t i = 0; i < side; ++i)
+                for (std::int32_t j = 0; j < side; ++j)
+                    s.members.push_back(mesh.node(row0 + i * sr, col0 + j * sc));
+            sets.push_back(std::move(s));
+        }
+    }
+    return sets;
+}
+
 }  // namespace pimdse::sim

@@ -179,5 +179,24 @@ TEST(SnakeRingScheduler, KeepsSetOrderAndBytes) {
     EXPECT_EQ(cycles[1].bytes_per_node, Bytes(20));
 }
 
+// NicePIM Fig. 12 placement: on 8 x 8, four sets of 4 x 4 members two apart.
+TEST(InterleavedSets, Fig12PlacementOnEightByEight) {
+    const Mesh mesh(8, 8);
+    const auto sets = interleaved_sets(mesh, 4, kibibytes(8));
+    ASSERT_EQ(sets.size(), 4u);
+    EXPECT_EQ(sets[0].members.front(), mesh.node(0, 0));
+    EXPECT_EQ(sets[0].members[1], mesh.node(0, 2));
+    EXPECT_EQ(sets[0].members[4], mesh.node(2, 0));
+    EXPECT_EQ(sets[3].members.back(), mesh.node(7, 7));
+    std::vector<int> seen(64, 0);
+    for (const auto& s : sets) {
+        EXPECT_EQ(s.members.size(), 16u);
+        EXPECT_EQ(s.bytes_per_node.value(), 8192);
+        for (NodeId n : s.members) ++seen[static_cast<std::size_t>(n)];
+    }
+    for (int count : seen) EXPECT_EQ(count, 1);  // the sets tile the mesh
+    EXPECT_THROW((void)interleaved_sets(Mesh(6, 8), 4, kibibytes(8)), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace pimdse::sim

@@ -79,27 +79,8 @@ std::vector<Transfer> shift(const Mesh& m, std::int32_t dr, std::int32_t dc, std
     return t;
 }
 
-/// NicePIM Fig. 12: sharing sets of 16 nodes (4 x 4) interleaved with stride rows/4 and
-/// cols/4: one set on 4 x 4, four on 8 x 8 (stride 2), sixteen on 16 x 16 (stride 4).
-std::vector<SharingSet> interleaved_sets(const Mesh& m, std::int64_t bytes) {
-    const std::int32_t sr = m.rows() / 4;
-    const std::int32_t sc = m.cols() / 4;
-    std::vector<SharingSet> sets;
-    for (std::int32_t row0 = 0; row0 < sr; ++row0) {
-        for (std::int32_t col0 = 0; col0 < sc; ++col0) {
-            SharingSet s{{}, Bytes(bytes)};
-            for (std::int32_t i = 0; i < 4; ++i) {
-                for (std::int32_t j = 0; j < 4; ++j)
-                    s.members.push_back(m.node(row0 + i * sr, col0 + j * sc));
-            }
-            sets.push_back(std::move(s));
-        }
-    }
-    return sets;
-}
-
 std::vector<Transfer> cycle_step(const Mesh& m, std::int64_t bytes, bool random_order, Rng& rng) {
-    const std::vector<SharingSet> sets = interleaved_sets(m, bytes);
+    const std::vector<SharingSet> sets = interleaved_sets(m, 4, Bytes(bytes));
     std::vector<SharingCycle> cycles = SnakeRingScheduler{}.schedule(m, sets);
     if (random_order) {
         for (SharingCycle& c : cycles) shuffle(c.order, rng);
@@ -174,7 +155,7 @@ std::vector<Case> validation_suite() {
         {
             const std::int64_t b = side == 4 ? 2 * kKiB : (side == 8 ? 512 : 128);
             suite.push_back({ml + " fig12 SHP " + size_label(b), m, params_with_hop(hop()),
-                             shortest_path_transfers(interleaved_sets(m, b))});
+                             shortest_path_transfers(interleaved_sets(m, 4, Bytes(b)))});
         }
     }
     return suite;

@@ -93,6 +93,14 @@ public:
                                                      std::span<const SharingSet> sets) override;
 };
 
+/// Sharing sets of side x side nodes interleaved over the whole mesh (NicePIM VIII-E,
+/// Fig. 12): members of a set are rows/side apart vertically and cols/side apart
+/// horizontally, so 4 x 4 sets give one set on 4 x 4, four on 8 x 8 (members 2 apart) and
+/// sixteen on 16 x 16 (4 apart). Throws std::invalid_argument unless side divides both
+/// mesh dimensions.
+[[nodiscard]] std::vector<SharingSet> interleaved_sets(const Mesh& mesh, std::int32_t side,
+                                                       Bytes bytes_per_node);
+
 /// Node ids of `members` sorted into the snake order described above.
 [[nodiscard]] std::vector<NodeId> snake_order(const Mesh& mesh, std::span<const NodeId> members);
 
