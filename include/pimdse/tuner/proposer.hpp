@@ -1,0 +1,78 @@
+#pragma once
+// The ask/tell seam between the sweep driver and every proposer (STYLE.md habit 3): rank 0
+// asks a proposer for a batch of hardware points, the engine evaluates them on the workers,
+// and tells the proposer the results sorted by candidate id. Proposers never call the
+// evaluator, never see MPI or HDF5, and are deterministic for a seed.
+//
+// Contract that makes resume and any-rank-count determinism work: the points returned by
+// propose() depend only on (the proposer's kind and options, the seed, the batch index, and
+// the observations told so far, in order). A resumed sweep builds a fresh proposer, tells it
+// every stored batch through observe(), sets the next batch index and continues; it must
+// propose exactly what the uninterrupted run proposed. Proposers may cache (a fitted model),
+// but a cache must never change a result.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pimdse/hw/constraints.hpp"
+#include "pimdse/hw/design_space.hpp"
+#include "pimdse/hw/params.hpp"
+#include "pimdse/hw/technology.hpp"
+
+namespace pimdse::tuner {
+
+/// How one candidate's evaluation ended, as the proposer sees it.
+enum class Outcome : std::uint8_t {
+    ok,          ///< evaluated; cost and objectives are finite
+    infeasible,  ///< some workload could not be mapped (e.g. weights exceed DRAM)
+    failed,      ///< the evaluation threw or hit its time limit
+};
+
+/// One evaluated candidate.
+struct Observation {
+    std::int64_t candidate = 0;  ///< the candidate id (0, 1, 2, ... over the whole sweep)
+    hw::HardwareParams params;
+    Outcome outcome = Outcome::ok;
+    double cost = 0;                 ///< NicePIM Eq. 1 over the workloads; +inf unless ok
+    std::vector<double> objectives;  ///< the archive's objectives (minimised), e.g. latency, energy, area
+};
+
+/// What every proposer is built from.
+struct ProposerContext {
+    hw::Constraints constraints;
+    hw::Technology technology;
+    hw::DesignSpace space;
+    std::uint64_t seed = 1;
+    int samples_per_round = 16384;  ///< legal points a model-based proposer scores per batch
+};
+
+/// What the last propose() did, for the per-batch tuner rows of the output file.
+struct ProposalStats {
+    double fit_seconds = 0;      ///< fitting the surrogate model (0 without a model)
+    double propose_seconds = 0;  ///< sampling and scoring, excluding the fit
+    std::int64_t samples = 0;    ///< points sampled and scored
+};
+
+class Proposer {
+public:
+    virtual ~Proposer() = default;
+
+    /// The config name: "random", "annealing", "evolution", "gp", "nicepim".
+    [[nodiscard]] virtual std::string_view name() const = 0;
+
+    /// Up to `count` legal points (hw::check passes, area included) for batch `batch`
+    /// (0-based), distinct from each other and from every point observed so far. Fewer
+    /// only when the space has no more legal unseen points.
+    [[nodiscard]] virtual std::vector<hw::HardwareParams> propose(std::int64_t batch, int count) = 0;
+
+    /// The results of one batch, sorted by candidate id.
+    virtual void observe(std::span<const Observation> batch) = 0;
+
+    [[nodiscard]] virtual ProposalStats last_stats() const { return {}; }
+};
+
+}  // namespace pimdse::tuner
