@@ -24,6 +24,7 @@
 #include "pimdse/sim/timeline.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 #include "pimdse/workload/segments.hpp"
+#include "report.hpp"
 
 namespace pimdse::cli {
 
@@ -36,46 +37,6 @@ struct EvaluateOptions {
     bool uniform = false;
     std::string write_mapping;
 };
-
-// A C variadic with the printf attribute, so that -Wformat checks every call's arguments.
-[[gnu::format(printf, 1, 2)]] std::string format(const char* fmt, ...) {
-    std::va_list args;
-    va_start(args, fmt);
-    std::va_list copy;
-    va_copy(copy, args);
-    const int n = std::vsnprintf(nullptr, 0, fmt, copy);
-    va_end(copy);
-    std::string out(static_cast<std::size_t>(std::max(n, 0)), '\0');
-    std::vsnprintf(out.data(), out.size() + 1, fmt, args);
-    va_end(args);
-    return out;
-}
-
-/// "K2x2 P1x2" (loops with more than one part), "-" for none.
-std::string partitions_text(const sim::LayerMapping& m) {
-    std::string out;
-    for (sim::PartDim d : sim::kAllPartDims) {
-        const sim::Partition p = m.part(d);
-        if (p.count() == 1) continue;
-        if (!out.empty()) out += ' ';
-        out += sim::to_string(d);
-        out += std::to_string(p.h);
-        out += 'x';
-        out += std::to_string(p.w);
-    }
-    return out.empty() ? "-" : out;
-}
-
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    out.close();
-    if (!out) {
-        std::string what = path;
-        what += ": cannot write the mapping file";
-        throw IoError(what);
-    }
-}
 
 int run_evaluate(const EvaluateOptions& o) {
     const io::HardwareFile h = io::read_hardware_file(o.hardware);

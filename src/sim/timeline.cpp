@@ -250,8 +250,6 @@ struct Evaluator {
     ChannelLoads loads;
     std::vector<Transfer> transfers;
     std::vector<OutputOwners> owners;
-    std::vector<PartLayer> shapes;
-    std::vector<std::int64_t> shape_nodes;
     // The current layer's per-node ranges and partition indices, row-major over its region.
     std::vector<std::array<Range, kPartDims>> node_ranges;
     std::vector<std::array<std::int32_t, kPartDims>> node_indices;
@@ -332,70 +330,14 @@ struct Evaluator {
     }
 
     void sharing(LayerIndex li, LayerCost& out) {
-        const Layer& l = net.layer(li);
         const LayerMapping& m = mapping.layers[static_cast<std::size_t>(li)];
-        const Region& region = layer_region(seg, mapping, li);
-        // Events run one after another: inputs and weights before compute, partial sums after.
-        for (const SharingEvent& e :
-             sharing_events(l, m, region, sys.mesh, sys.data_bytes(), sys.psum_bytes())) {
-            const std::vector<SharingCycle> cycles = scheduler.schedule(sys.mesh, e.sets);
-            const ShareCost c = share_along_cycles(sys.mesh, cycles, sys.noc, loads);
-            out.sharing += c.latency;
-            out.energy.noc += c.energy;
-        }
+        add_sharing_cost(net.layer(li), m, layer_region(seg, mapping, li), sys, scheduler, loads, out);
     }
 
     void compute(LayerIndex li, LayerCost& out) {
-        const Layer& l = net.layer(li);
         const LayerMapping& m = mapping.layers[static_cast<std::size_t>(li)];
         const Region& region = layer_region(seg, mapping, li);
-        if (!l.is_compute()) {
-            for (std::int32_t y = 0; y < region.rows; ++y)
-                for (std::int32_t x = 0; x < region.cols; ++x) {
-                    const StreamCost s =
-                        stream_cost(l, node_ranges[static_cast<std::size_t>(y * region.cols + x)], sys);
-                    out.compute = std::max(out.compute, s.cycles);
-                    out.energy.pe += s.energy.pe;
-                    out.energy.sram += s.energy.sram;
-                    out.energy.dram += s.energy.dram;
-                }
-            return;
-        }
-        // Nodes with the same part-layer cost the same: map each distinct shape once.
-        shapes.clear();
-        shape_nodes.clear();
-        for (std::int32_t y = 0; y < region.rows; ++y)
-            for (std::int32_t x = 0; x < region.cols; ++x) {
-                const PartLayer p =
-                    part_layer(l, node_ranges[static_cast<std::size_t>(y * region.cols + x)], sys);
-                const auto it = std::find(shapes.begin(), shapes.end(), p);
-                if (it == shapes.end()) {
-                    shapes.push_back(p);
-                    shape_nodes.push_back(1);
-                } else {
-                    ++shape_nodes[static_cast<std::size_t>(it - shapes.begin())];
-                }
-            }
-        for (std::size_t i = 0; i < shapes.size(); ++i) {
-            const IntraNodeCost c = mapper.map(shapes[i], sys.node, m.dl_in, m.dl_out);
-            if (c.status != MapStatus::ok) {
-                out.status = EvalStatus::infeasible;
-                out.reason = "layer '";
-                out.reason += l.name;
-                out.reason += "': ";
-                out.reason += c.reason;
-                return;
-            }
-            out.compute = std::max(out.compute, c.total_cycles);
-            const IntraNodeEnergy e = intra_node_energy_split(c, shapes[i].macs(), sys.energy);
-            const auto n = static_cast<double>(shape_nodes[i]);
-            out.energy.pe += e.pe * n;
-            out.energy.sram += e.sram * n;
-            out.energy.dram += e.dram * n;
-        }
-        const double pes = static_cast<double>(sys.node.pe_rows) * sys.node.pe_cols * region.nodes();
-        if (out.compute.value() > 0)
-            out.pe_utilisation = static_cast<double>(l.macs()) / (out.compute.value() * pes);
+        add_compute_cost(net.layer(li), m, region.rows, region.cols, sys, mapper, out);
     }
 
     /// Weights stored per node (NicePIM III-D) against the node's DRAM.
@@ -483,10 +425,71 @@ struct Evaluator {
 
 }  // namespace
 
+void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, std::int32_t cols,
+                      const System& sys, IntraNodeMapper& mapper, LayerCost& out) {
+    if (!l.is_compute()) {
+        for (std::int32_t y = 0; y < rows; ++y)
+            for (std::int32_t x = 0; x < cols; ++x) {
+                const StreamCost s = stream_cost(l, part_ranges(l, m, y, x), sys);
+                out.compute = std::max(out.compute, s.cycles);
+                out.energy.pe += s.energy.pe;
+                out.energy.sram += s.energy.sram;
+                out.energy.dram += s.energy.dram;
+            }
+        return;
+    }
+    // Nodes with the same part-layer cost the same: map each distinct shape once. The shapes
+    // depend only on each loop's partition count, not on the order or the (Ph, Pw) split.
+    std::vector<PartLayer> shapes;
+    std::vector<std::int64_t> shape_nodes;
+    for (std::int32_t y = 0; y < rows; ++y)
+        for (std::int32_t x = 0; x < cols; ++x) {
+            const PartLayer p = part_layer(l, part_ranges(l, m, y, x), sys);
+            const auto it = std::find(shapes.begin(), shapes.end(), p);
+            if (it == shapes.end()) {
+                shapes.push_back(p);
+                shape_nodes.push_back(1);
+            } else {
+                ++shape_nodes[static_cast<std::size_t>(it - shapes.begin())];
+            }
+        }
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const IntraNodeCost c = mapper.map(shapes[i], sys.node, m.dl_in, m.dl_out);
+        if (c.status != MapStatus::ok) {
+            out.status = EvalStatus::infeasible;
+            out.reason = "layer '";
+            out.reason += l.name;
+            out.reason += "': ";
+            out.reason += c.reason;
+            return;
+        }
+        out.compute = std::max(out.compute, c.total_cycles);
+        const IntraNodeEnergy e = intra_node_energy_split(c, shapes[i].macs(), sys.energy);
+        const auto n = static_cast<double>(shape_nodes[i]);
+        out.energy.pe += e.pe * n;
+        out.energy.sram += e.sram * n;
+        out.energy.dram += e.dram * n;
+    }
+    const double pes = static_cast<double>(sys.node.pe_rows) * sys.node.pe_cols * rows * cols;
+    if (out.compute.value() > 0)
+        out.pe_utilisation = static_cast<double>(l.macs()) / (out.compute.value() * pes);
+}
+
+void add_sharing_cost(const Layer& l, const LayerMapping& m, const Region& region, const System& sys,
+                      CycleScheduler& scheduler, ChannelLoads& loads, LayerCost& out) {
+    // Events run one after another: inputs and weights before compute, partial sums after.
+    for (const SharingEvent& e : sharing_events(l, m, region, sys.mesh, sys.data_bytes(), sys.psum_bytes())) {
+        const std::vector<SharingCycle> cycles = scheduler.schedule(sys.mesh, e.sets);
+        const ShareCost c = share_along_cycles(sys.mesh, cycles, sys.noc, loads);
+        out.sharing += c.latency;
+        out.energy.noc += c.energy;
+    }
+}
+
 NetworkCost evaluate_mapping(const workload::Network& network, const workload::Segmentation& seg,
                              const NetworkMapping& mapping, const System& system, IntraNodeMapper& mapper,
                              CycleScheduler& scheduler) {
-    Evaluator e{network, seg, mapping, system, mapper, scheduler, {}, {}, {}, {}, {}, {}, {}};
+    Evaluator e{network, seg, mapping, system, mapper, scheduler, {}, {}, {}, {}, {}};
     return e.run();
 }
 

@@ -69,6 +69,20 @@ struct NetworkCost {
     friend bool operator==(const NetworkCost&, const NetworkCost&) = default;
 };
 
+/// The compute part of one layer's cost in isolation (NicePIM III-C): the slowest node of a
+/// rows x cols region running the part-layers of `m`, and their PE, SRAM and DRAM energy,
+/// added to `out` (compute, energy, pe_utilisation; status infeasible when a part-layer
+/// fits no tiling). Depends on the partition counts and layouts only, not on the order,
+/// the (Ph, Pw) split or the region's position.
+void add_compute_cost(const workload::Layer& layer, const LayerMapping& m, std::int32_t rows,
+                      std::int32_t cols, const System& system, IntraNodeMapper& mapper, LayerCost& out);
+
+/// The data-sharing part of one layer's cost (NicePIM VII): every sharing event of `m` on
+/// `region`, scheduled by `scheduler`, added to out.sharing and out.energy.noc. `loads` is
+/// scratch space.
+void add_sharing_cost(const workload::Layer& layer, const LayerMapping& m, const Region& region,
+                      const System& system, CycleScheduler& scheduler, ChannelLoads& loads, LayerCost& out);
+
 /// Costs `mapping` of `network` on `system`. The mapping must pass check_mapping for the
 /// system's node array (throws std::invalid_argument naming the broken rule otherwise).
 /// An intra-node mapping that fits no tiling, or weights that do not fit a node's DRAM,

@@ -1,0 +1,116 @@
+#pragma once
+// LM search with WR candidates (NicePIM VI-A, Algorithm 1 lines 12-14): for one layer on one
+// region shape and one pair of data layouts, the (LM, WR) pairs that are Pareto-optimal in
+// (latency, weight bytes stored per node). The DP (selection.hpp) only ever picks such a
+// pair, so dropping the dominated ones loses nothing.
+//
+// The search is exhaustive in effect: every partition bi-tuple (Ph, Pw) of B, P, Q, K, C that
+// fills the region, every spatial order that changes where the parts land, every distinct
+// WR, with three exact prunings (docs/mapper.md, "LM search"):
+//  1. compute cost depends only on the per-loop partition counts Ph * Pw (the part-layers
+//     are the same multiset), so it is computed once per count vector;
+//  2. a count vector whose compute lower bound (MACs / (nodes x PEs)) or exact compute
+//     cost is already dominated, at its smallest possible footprint, by a found option is
+//     skipped: sharing only adds latency;
+//  3. orders that permute loops split along different axes give identical node indices,
+//     so only orders distinct in the per-axis sequence of split loops are tried;
+//  4. the sharing sets' sizes and bytes do not depend on the arrangement, which bounds the
+//     sharing latency from below; arrangements that cannot beat the front are skipped.
+// On large arrays one count vector has many arrangements; an optional cap (max_arrangements)
+// bounds them and the search is then no longer exhaustive (docs/mapper.md).
+// A layer's latency here is its compute plus its data sharing; the inter-layer
+// redistribution depends on the neighbours and is costed by the full timeline.
+
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include "pimdse/sim/intra_node.hpp"
+#include "pimdse/sim/mapping.hpp"
+#include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/system.hpp"
+#include "pimdse/sim/timeline.hpp"
+#include "pimdse/workload/layer.hpp"
+
+namespace pimdse::mapper {
+
+/// One (LM, WR) candidate of a layer on a region shape.
+struct LayerOption {
+    double latency = 0;      ///< compute + sharing, cycles
+    std::int64_t bytes = 0;  ///< weight bytes stored per node (NicePIM III-D)
+    sim::LayerMapping mapping;
+};
+
+struct SearchStats {
+    std::int64_t searches = 0;        ///< (layer, shape, layouts) searched (memo misses)
+    std::int64_t memo_hits = 0;       ///< searches answered from the memo table
+    std::int64_t count_vectors = 0;   ///< partition-count vectors considered
+    std::int64_t pruned_vectors = 0;  ///< ... skipped by the compute bound (pruning 2)
+    std::int64_t options_costed = 0;  ///< (split, order, WR) whose sharing was costed
+};
+
+/// Searches options, memoised by (layer dimensions, region shape, layouts). Not
+/// synchronised: one instance per thread.
+class LayerSearch {
+public:
+    /// `max_arrangements` > 0 caps the (split, order) arrangements costed per partition-count
+    /// vector (in enumeration order); 0 searches them all (exhaustive, the default).
+    LayerSearch(const sim::System& system, sim::IntraNodeMapper& intra, sim::CycleScheduler& scheduler,
+                std::int64_t max_arrangements = 0);
+
+    /// The Pareto options, ascending in bytes (and so descending in latency); empty when no
+    /// partition fills the region (too few iterations) or no part-layer fits a tiling.
+    /// With `full_replication`, only WR = N_node (the baseline's starting point).
+    [[nodiscard]] const std::vector<LayerOption>& options(const workload::Layer& layer, std::int32_t rows,
+                                                          std::int32_t cols, sim::DataLayout in,
+                                                          sim::DataLayout out, bool full_replication = false);
+
+    /// Every (split, order, WR) without pruning or dominance filtering, in enumeration order;
+    /// for tests of the pruning's claim.
+    [[nodiscard]] std::vector<LayerOption> enumerate_all(const workload::Layer& layer, std::int32_t rows,
+                                                         std::int32_t cols, sim::DataLayout in,
+                                                         sim::DataLayout out);
+
+    /// Compute + sharing latency of one given mapping on a region of its shape at (0, 0).
+    [[nodiscard]] sim::LayerCost cost(const workload::Layer& layer, const sim::LayerMapping& m);
+
+    [[nodiscard]] const SearchStats& stats() const noexcept { return stats_; }
+    [[nodiscard]] const sim::System& system() const noexcept { return system_; }
+
+private:
+    struct Key {
+        std::array<std::int64_t, 20> dims{};
+        std::int32_t rows = 0, cols = 0;
+        sim::DataLayout in, out;
+        bool full = false;
+        friend bool operator==(const Key&, const Key&) = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const noexcept;
+    };
+    std::vector<LayerOption> search(const workload::Layer& layer, std::int32_t rows, std::int32_t cols,
+                                    sim::DataLayout in, sim::DataLayout out, bool full, bool prune);
+
+    const sim::System& system_;
+    sim::IntraNodeMapper& intra_;
+    sim::CycleScheduler& scheduler_;
+    sim::ChannelLoads loads_;
+    std::unordered_map<Key, std::vector<LayerOption>, KeyHash> memo_;
+    SearchStats stats_;
+    std::int64_t max_arrangements_ = 0;
+};
+
+/// Ordered factorisations of n into kPartDims factors (each >= 1), in lexicographic order.
+[[nodiscard]] std::vector<std::array<std::int32_t, sim::kPartDims>> factorisations(std::int32_t n);
+
+/// The spatial orders that differ in effect for the splits (ph, pw): one per distinct pair
+/// of per-axis sequences of split loops. Split loops come first in each order.
+[[nodiscard]] std::vector<std::array<sim::PartDim, sim::kPartDims>> distinct_orders(
+    const std::array<std::int32_t, sim::kPartDims>& ph, const std::array<std::int32_t, sim::kPartDims>& pw);
+
+/// The WR values with distinct footprints for N_node nodes sharing weights: for every
+/// distinct ceil(N_node / WR), the largest such WR, descending (N_node first).
+[[nodiscard]] std::vector<std::int32_t> distinct_wr(std::int32_t n_node);
+
+}  // namespace pimdse::mapper

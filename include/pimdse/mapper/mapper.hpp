@@ -1,0 +1,109 @@
+#pragma once
+// The PIM-Mapper (NicePIM VI, Algorithm 1) and the sequential baseline of NicePIM VIII-D.
+//
+// map(): alternate for up to max_optim_iter rounds between (a) generating SM candidates per
+// segment and the Pareto (LM, WR) options of every layer on every candidate region under the
+// current data layouts, then choosing one of each by the DP of Algorithm 2 under the node's
+// DRAM capacity, and (b) choosing data layouts for the chosen LMs (one layout per tensor,
+// so every producer's DL_o equals its consumers' DL_i). Every round's mapping is costed by
+// the full network timeline; the best one is returned. docs/mapper.md gives the details.
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "pimdse/mapper/layer_search.hpp"
+#include "pimdse/mapper/selection.hpp"
+#include "pimdse/sim/data_layout.hpp"
+#include "pimdse/sim/intra_node.hpp"
+#include "pimdse/sim/mapping.hpp"
+#include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/system.hpp"
+#include "pimdse/sim/timeline.hpp"
+#include "pimdse/workload/network.hpp"
+#include "pimdse/workload/segments.hpp"
+
+namespace pimdse::mapper {
+
+struct MapperOptions {
+    std::int32_t max_optim_iter = 3;     ///< MAX_OPTIM_ITER of Algorithm 1
+    std::int64_t capacity_units = 1024;  ///< DP resolution of a node's DRAM (footprints round up)
+    /// DL candidates of every tensor (NicePIM VIII-D tries NCHW, NHWC and NCHW[C8]).
+    std::vector<sim::DataLayout> layouts{sim::DataLayout{sim::LayoutOrder::bchw, 1},
+                                         sim::DataLayout{sim::LayoutOrder::bhwc, 1},
+                                         sim::DataLayout{sim::LayoutOrder::bchw, 8}};
+    /// Also cost the baseline's mapping and return it if the timeline finds it faster (the
+    /// DP optimises per-layer latency without inter-layer redistribution).
+    bool keep_baseline_if_better = true;
+    /// Arrangements ((Ph, Pw) split x order) costed per partition-count vector of a layer; 0 is
+    /// the exhaustive search. Bounded by default because 16 x 16 arrays have thousands.
+    std::int64_t max_arrangements = 12;
+    /// Called between rounds and layers; returning true abandons the search (std::runtime_error
+    /// "cancelled"). For per-candidate time limits.
+    std::function<bool()> cancelled;
+};
+
+struct MapResult {
+    sim::NetworkMapping mapping;
+    sim::NetworkCost cost;       ///< the full timeline's cost under the final scheduler
+    double dp_latency = 0;       ///< the DP's objective for the returned round (0 for the baseline)
+    std::int32_t rounds = 0;     ///< Algorithm 1 rounds run
+    bool from_baseline = false;  ///< the baseline's mapping was better and is returned
+};
+
+class Mapper {
+public:
+    /// `search` costs sharing inside the search (it runs for every candidate option: use a
+    /// fast one); `final` costs the returned mapping (e.g. the ILP). All referenced objects
+    /// must outlive the mapper.
+    Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
+           sim::CycleScheduler& search, sim::CycleScheduler& final);
+
+    /// Algorithm 1.
+    [[nodiscard]] MapResult map(const workload::Network& network, const workload::Segmentation& seg);
+
+    /// NicePIM VIII-D baseline: every layer on the whole array, its fastest LM at full
+    /// replication, WR then reduced from the layers with the most weights until the weights
+    /// fit, one DL for all tensors (the best of options().layouts).
+    [[nodiscard]] MapResult baseline(const workload::Network& network, const workload::Segmentation& seg);
+
+    /// Chosen layouts for fixed LMs: coordinate descent over tensor groups (docs/mapper.md).
+    void optimise_layouts(const workload::Network& network, const workload::Segmentation& seg,
+                          sim::NetworkMapping& mapping);
+
+    /// The DP inputs of one round (also for tests): per segment its usable SM candidates, per
+    /// candidate and region the layers that run there (in order) and their options.
+    struct RoundInputs {
+        std::vector<std::vector<sim::SegmentMapping>> sms;  // [segment][candidate]
+        std::vector<std::vector<std::vector<std::vector<workload::LayerIndex>>>>
+            layers;  // [seg][sm][region][i]
+        std::vector<SegmentChoices> choices;
+        /// [seg][sm][region][layer][option], parallel to choices
+        std::vector<std::vector<std::vector<std::vector<std::vector<const LayerOption*>>>>> options;
+        std::int64_t unit_bytes = 1;
+    };
+    [[nodiscard]] RoundInputs round_inputs(const workload::Network& network,
+                                           const workload::Segmentation& seg,
+                                           const std::vector<sim::DataLayout>& dl_in,
+                                           const std::vector<sim::DataLayout>& dl_out);
+
+    [[nodiscard]] LayerSearch& search() noexcept { return search_; }
+    [[nodiscard]] sim::NetworkCost evaluate(const workload::Network& network,
+                                            const workload::Segmentation& seg,
+                                            const sim::NetworkMapping& mapping, bool final);
+
+private:
+    void check_cancelled() const;
+    /// The baseline's mapping, chosen with the search scheduler.
+    [[nodiscard]] sim::NetworkMapping baseline_mapping(const workload::Network& network,
+                                                       const workload::Segmentation& seg);
+
+    const sim::System& system_;
+    MapperOptions options_;
+    sim::IntraNodeMapper& intra_;
+    sim::CycleScheduler& search_scheduler_;
+    sim::CycleScheduler& final_scheduler_;
+    LayerSearch search_;
+};
+
+}  // namespace pimdse::mapper

@@ -1,0 +1,104 @@
+// `pimdse map --hardware H.yaml --network N.yaml [--mapper nicepim|baseline] [-o M.yaml]`:
+// the PIM-Mapper (or NicePIM VIII-D's baseline) maps one network on one hardware point; the
+// segment mappings and the per-layer table are printed, and the mapping is written in the
+// format `pimdse evaluate --mapping` reads back to the same numbers (docs/cli.md).
+
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "pimdse/cli/commands.hpp"
+#include "pimdse/core/error.hpp"
+#include "pimdse/io/config.hpp"
+#include "pimdse/io/mapping_file.hpp"
+#include "pimdse/io/network_file.hpp"
+#include "pimdse/mapper/mapper.hpp"
+#include "pimdse/sim/system.hpp"
+#include "pimdse/workload/segments.hpp"
+#include "report.hpp"
+
+namespace pimdse::cli {
+
+namespace {
+
+struct MapOptions {
+    std::string hardware;
+    std::string network;
+    std::string mapper = "nicepim";
+    std::string output;
+    std::optional<std::int64_t> batch;
+    int rounds = 3;
+};
+
+int run_map(const MapOptions& o) {
+    const io::HardwareFile h = io::read_hardware_file(o.hardware);
+    io::NetworkReadOptions read;
+    read.batch = o.batch;
+    const workload::Network network = io::read_network_file(o.network, read);
+    const workload::Segmentation seg = workload::decompose(network);
+    const sim::System system = sim::make_system(h.constraints, h.params, h.technology);
+
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler search;
+    sim::SnakeRingScheduler final;
+    mapper::MapperOptions options;
+    options.max_optim_iter = o.rounds;
+    mapper::Mapper m(system, options, intra, search, final);
+    const auto start = std::chrono::steady_clock::now();
+    const mapper::MapResult r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    std::cout << "segments of " << network.name() << " (" << seg.segments.size()
+              << "): regions and branches\n";
+    for (std::size_t s = 0; s < seg.segments.size(); ++s) {
+        const sim::SegmentMapping& sm = r.mapping.segments[s];
+        if (sm.regions.size() < 2 && seg.segments[s].branches.size() < 2) continue;
+        std::cout << format("  segment %zu: %zu branches on %zu regions:", s, seg.segments[s].branches.size(),
+                            sm.regions.size());
+        for (std::size_t b = 0; b < sm.branch_region.size(); ++b)
+            std::cout << ' ' << 'b' << b << "->"
+                      << sim::to_string(sm.regions[static_cast<std::size_t>(sm.branch_region[b])]);
+        std::cout << '\n';
+    }
+    std::cout << "  (single-branch segments run on the whole array and are not listed)\n\n";
+    std::string label = o.mapper == "baseline" ? "baseline mapping (NicePIM VIII-D)" : "PIM-Mapper mapping";
+    if (r.from_baseline && o.mapper != "baseline")
+        label += " (the baseline's mapping was faster and is kept)";
+    print_report(std::cout, h, network, seg, r.mapping, r.cost, system, label);
+    const mapper::SearchStats& st = m.search().stats();
+    std::cout << format(
+        "  mapper       %s, %d round(s), %.3f s; LM searches %lld (memo hits %lld), count "
+        "vectors %lld (pruned %lld), options costed %lld\n",
+        o.mapper.c_str(), r.rounds, seconds, static_cast<long long>(st.searches),
+        static_cast<long long>(st.memo_hits), static_cast<long long>(st.count_vectors),
+        static_cast<long long>(st.pruned_vectors), static_cast<long long>(st.options_costed));
+    if (!o.output.empty()) {
+        const io::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
+        write_text(o.output, io::to_yaml(r.mapping, target));
+    }
+    return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace
+
+void add_map_command(CLI::App& app, Action& action) {
+    CLI::App* cmd = app.add_subcommand(
+        "map", "Map one network on one hardware point with the PIM-Mapper or the baseline (docs/cli.md)");
+    auto o = std::make_shared<MapOptions>();
+    cmd->add_option("--hardware", o->hardware, "hardware file (YAML, docs/config.md)")->required();
+    cmd->add_option("--network", o->network, "network file (YAML, docs/workloads.md)")->required();
+    cmd->add_option("--mapper", o->mapper, "nicepim (NicePIM VI) or baseline (VIII-D)")
+        ->check(CLI::IsMember({"nicepim", "baseline"}));
+    cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)");
+    cmd->add_option("--batch", o->batch, "batch size (default: the network file's)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--rounds", o->rounds, "MAX_OPTIM_ITER of Algorithm 1 (default 3)")
+        ->check(CLI::Range(1, 100));
+    cmd->callback([&action, o] { action = [o] { return run_map(*o); }; });
+}
+
+}  // namespace pimdse::cli

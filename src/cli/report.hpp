@@ -1,0 +1,33 @@
+#pragma once
+// What `pimdse evaluate` and `pimdse map` print and write: the per-layer table of a costed
+// mapping with its summary, and text files that fail loudly.
+
+#include <ostream>
+#include <string>
+
+#include "pimdse/io/config.hpp"
+#include "pimdse/sim/mapping.hpp"
+#include "pimdse/sim/system.hpp"
+#include "pimdse/sim/timeline.hpp"
+#include "pimdse/workload/network.hpp"
+#include "pimdse/workload/segments.hpp"
+
+namespace pimdse::cli {
+
+/// printf into a std::string; -Wformat checks every call.
+[[gnu::format(printf, 1, 2)]] std::string format(const char* fmt, ...);
+
+/// "K2x2 P1x2" (loops with more than one part), "-" for none.
+[[nodiscard]] std::string partitions_text(const sim::LayerMapping& m);
+
+/// Writes `text` to `path`; IoError naming the file if that fails.
+void write_text(const std::string& path, const std::string& text);
+
+/// The per-layer table (region, partitions, WR, DL, cycles by part, energy, utilisation,
+/// status) and the summary (latency, energy split, utilisation, area, status). `label`
+/// names the mapping in the heading ("uniform mapping", "mapping m.yaml", ...).
+void print_report(std::ostream& out, const io::HardwareFile& h, const workload::Network& network,
+                  const workload::Segmentation& seg, const sim::NetworkMapping& mapping,
+                  const sim::NetworkCost& cost, const sim::System& system, const std::string& label);
+
+}  // namespace pimdse::cli

@@ -1,0 +1,289 @@
+#include "pimdse/mapper/layer_search.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <set>
+#include <utility>
+
+namespace pimdse::mapper {
+
+using sim::kPartDims;
+using sim::PartDim;
+using Counts = std::array<std::int32_t, kPartDims>;
+
+namespace {
+
+constexpr std::size_t at(PartDim d) noexcept {
+    return static_cast<std::size_t>(d);
+}
+
+bool dominated(const std::vector<LayerOption>& front, double latency, std::int64_t bytes) {
+    return std::any_of(front.begin(), front.end(),
+                       [&](const LayerOption& o) { return o.latency <= latency && o.bytes <= bytes; });
+}
+
+void insert(std::vector<LayerOption>& front, LayerOption o) {
+    if (dominated(front, o.latency, o.bytes)) return;
+    std::erase_if(front, [&](const LayerOption& f) { return o.latency <= f.latency && o.bytes <= f.bytes; });
+    front.push_back(std::move(o));
+}
+
+/// The loops a layer may split: C only for ungrouped compute layers (NicePIM III-C; the
+/// partial sums of auxiliary layers do not exist).
+std::array<std::int64_t, kPartDims> bounds(const workload::Layer& l) {
+    std::array<std::int64_t, kPartDims> b{};
+    for (PartDim d : sim::kAllPartDims) b[at(d)] = sim::loop_bound(l, d);
+    if (l.groups > 1 || !l.is_compute()) b[at(PartDim::c)] = 1;
+    return b;
+}
+
+}  // namespace
+
+std::vector<Counts> factorisations(std::int32_t n) {
+    std::vector<Counts> out;
+    Counts cur{};
+    std::function<void(std::size_t, std::int32_t)> rec = [&](std::size_t i, std::int32_t rest) {
+        if (i + 1 == kPartDims) {
+            cur[i] = rest;
+            out.push_back(cur);
+            return;
+        }
+        for (std::int32_t f = 1; f <= rest; ++f) {
+            if (rest % f != 0) continue;
+            cur[i] = f;
+            rec(i + 1, rest / f);
+        }
+    };
+    if (n >= 1) rec(0, n);
+    return out;
+}
+
+std::vector<std::array<PartDim, kPartDims>> distinct_orders(const Counts& ph, const Counts& pw) {
+    std::vector<PartDim> split;
+    std::vector<PartDim> rest;
+    for (PartDim d : sim::kAllPartDims) (ph[at(d)] > 1 || pw[at(d)] > 1 ? split : rest).push_back(d);
+    std::vector<std::array<PartDim, kPartDims>> out;
+    std::set<std::pair<std::vector<PartDim>, std::vector<PartDim>>> seen;
+    std::vector<PartDim> perm = split;  // kAllPartDims order is ascending, so perm starts sorted
+    do {
+        std::pair<std::vector<PartDim>, std::vector<PartDim>> key;
+        for (PartDim d : perm) {
+            if (ph[at(d)] > 1) key.first.push_back(d);
+            if (pw[at(d)] > 1) key.second.push_back(d);
+        }
+        if (!seen.insert(key).second) continue;
+        std::array<PartDim, kPartDims> order{};
+        std::size_t i = 0;
+        for (PartDim d : perm) order[i++] = d;
+        for (PartDim d : rest) order[i++] = d;
+        out.push_back(order);
+    } while (std::next_permutation(perm.begin(), perm.end()));
+    return out;
+}
+
+std::vector<std::int32_t> distinct_wr(std::int32_t n_node) {
+    std::vector<std::int32_t> out;
+    std::int32_t last_shards = 0;
+    for (std::int32_t wr = n_node; wr >= 1; --wr) {
+        const std::int32_t shards = (n_node + wr - 1) / wr;
+        if (shards != last_shards) out.push_back(wr);
+        last_shards = shards;
+    }
+    return out;
+}
+
+std::size_t LayerSearch::KeyHash::operator()(const Key& k) const noexcept {
+    std::size_t h = 0x9E3779B97F4A7C15ULL;
+    const auto mix = [&](std::uint64_t v) { h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2); };
+    for (std::int64_t d : k.dims) mix(static_cast<std::uint64_t>(d));
+    mix(static_cast<std::uint64_t>(k.rows) << 32 | static_cast<std::uint32_t>(k.cols));
+    mix(sim::hash_value(k.in));
+    mix(sim::hash_value(k.out));
+    mix(k.full ? 1U : 0U);
+    return h;
+}
+
+LayerSearch::LayerSearch(const sim::System& system, sim::IntraNodeMapper& intra,
+                         sim::CycleScheduler& scheduler, std::int64_t max_arrangements)
+    : system_(system),
+      intra_(intra),
+      scheduler_(scheduler),
+      loads_(system.mesh),
+      max_arrangements_(max_arrangements) {}
+
+const std::vector<LayerOption>& LayerSearch::options(const workload::Layer& l, std::int32_t rows,
+                                                     std::int32_t cols, sim::DataLayout in,
+                                                     sim::DataLayout out, bool full_replication) {
+    Key key;
+    key.dims = {static_cast<std::int64_t>(l.kind),
+                l.B,
+                l.K,
+                l.C,
+                l.P,
+                l.Q,
+                l.R,
+                l.S,
+                l.H,
+                l.W,
+                l.stride_h,
+                l.stride_w,
+                l.pad_h,
+                l.pad_w,
+                l.groups,
+                l.weights_are_activations,
+                l.transpose_b,
+                l.flatten,
+                l.bias,
+                static_cast<std::int64_t>(l.inputs.size())};
+    key.rows = rows;
+    key.cols = cols;
+    key.in = in;
+    key.out = out;
+    key.full = full_replication;
+    if (const auto it = memo_.find(key); it != memo_.end()) {
+        ++stats_.memo_hits;
+        return it->second;
+    }
+    ++stats_.searches;
+    return memo_.emplace(key, search(l, rows, cols, in, out, full_replication, true)).first->second;
+}
+
+std::vector<LayerOption> LayerSearch::enumerate_all(const workload::Layer& l, std::int32_t rows,
+                                                    std::int32_t cols, sim::DataLayout in,
+                                                    sim::DataLayout out) {
+    return search(l, rows, cols, in, out, false, false);
+}
+
+sim::LayerCost LayerSearch::cost(const workload::Layer& l, const sim::LayerMapping& m) {
+    std::int32_t rows = 1;
+    std::int32_t cols = 1;
+    for (const sim::Partition& p : m.parts) {
+        rows *= p.h;
+        cols *= p.w;
+    }
+    sim::LayerCost c;
+    sim::add_compute_cost(l, m, rows, cols, system_, intra_, c);
+    if (c.status != sim::EvalStatus::ok) return c;
+    sim::add_sharing_cost(l, m, sim::Region{0, 0, rows, cols}, system_, scheduler_, loads_, c);
+    c.latency = c.sharing + c.compute;
+    return c;
+}
+
+std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int32_t rows, std::int32_t cols,
+                                             sim::DataLayout in, sim::DataLayout out, bool full, bool prune) {
+    const std::array<std::int64_t, kPartDims> bound = bounds(l);
+    const std::vector<Counts> hs = factorisations(rows);
+    const std::vector<Counts> ws = factorisations(cols);
+    // Group the fitting (Ph, Pw) splits by their count vector (pruning 1).
+    std::map<Counts, std::vector<std::pair<std::size_t, std::size_t>>> by_counts;
+    for (std::size_t i = 0; i < hs.size(); ++i)
+        for (std::size_t j = 0; j < ws.size(); ++j) {
+            Counts n{};
+            bool fits = true;
+            for (std::size_t d = 0; d < kPartDims && fits; ++d) {
+                n[d] = hs[i][d] * ws[j][d];
+                fits = n[d] <= bound[d];
+            }
+            if (fits) by_counts[n].emplace_back(i, j);
+        }
+    // Lower bound of the compute cycles: the largest part-layer's MACs at one MAC per PE per
+    // cycle (the slowest node is at least that slow).
+    const double pes = static_cast<double>(system_.node.pe_rows) * system_.node.pe_cols;
+    const auto lower_bound_of = [&](const Counts& n) {
+        if (!l.is_compute()) return 0.0;
+        const auto part = [&](PartDim d) {
+            const std::int64_t len = sim::loop_bound(l, d);
+            const std::int64_t parts = n[at(d)];
+            return static_cast<double>((len + parts - 1) / parts);
+        };
+        const double c = l.groups > 1 ? static_cast<double>(l.C / l.groups) : part(PartDim::c);
+        return part(PartDim::b) * part(PartDim::k) * part(PartDim::p) * part(PartDim::q) * c *
+               static_cast<double>(l.R * l.S) / pes;
+    };
+    // Cheapest bound first, so that good options are found early and prune the rest.
+    std::vector<std::pair<double, const Counts*>> vectors;
+    for (const auto& [n, splits] : by_counts) vectors.emplace_back(lower_bound_of(n), &n);
+    std::stable_sort(vectors.begin(), vectors.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+
+    std::vector<LayerOption> front;
+    const sim::Region region{0, 0, rows, cols};
+    for (const auto& [lower_bound, counts] : vectors) {
+        ++stats_.count_vectors;
+        const Counts& n = *counts;
+        const std::int32_t n_node = n[at(PartDim::b)] * n[at(PartDim::p)] * n[at(PartDim::q)];
+        const std::vector<std::int32_t> wrs =
+            !l.has_weights() ? std::vector<std::int32_t>{1}
+                             : (full ? std::vector<std::int32_t>{n_node} : distinct_wr(n_node));
+        const auto& splits = by_counts.at(n);
+        sim::LayerMapping m;
+        m.dl_in = in;
+        m.dl_out = out;
+        for (std::size_t d = 0; d < kPartDims; ++d)
+            m.parts[d] = {hs[splits[0].first][d], ws[splits[0].second][d]};
+        m.wr = wrs.back();
+        const std::int64_t min_bytes = sim::stored_weights_per_node(l, m) * system_.data_bytes();
+        if (prune && dominated(front, lower_bound, min_bytes)) {
+            ++stats_.pruned_vectors;
+            continue;
+        }
+        sim::LayerCost compute;
+        sim::add_compute_cost(l, m, rows, cols, system_, intra_, compute);
+        if (compute.status != sim::EvalStatus::ok) continue;
+        const double c = compute.compute.value();
+        if (prune && dominated(front, c, min_bytes)) {
+            ++stats_.pruned_vectors;
+            continue;
+        }
+        // Pruning 4: the sharing sets' sizes and bytes do not depend on the split or the order,
+        // only their placement does; each set of N members needs N - 1 steps that each eject
+        // one chunk per member, so sum over events of max (N - 1) x chunk flits bounds the
+        // sharing latency of every arrangement of this count vector and WR.
+        std::vector<double> share_bound(wrs.size(), 0.0);
+        if (prune)
+            for (std::size_t w = 0; w < wrs.size(); ++w) {
+                m.wr = wrs[w];
+                for (const sim::SharingEvent& e : sim::sharing_events(
+                         l, m, region, system_.mesh, system_.data_bytes(), system_.psum_bytes())) {
+                    double worst = 0;
+                    for (const sim::SharingSet& set : e.sets) {
+                        const double flits = std::ceil(static_cast<double>(set.bytes_per_node.value()) * 8.0 /
+                                                       system_.noc.flit_bits);
+                        worst = std::max(worst, static_cast<double>(set.members.size() - 1) * flits);
+                    }
+                    share_bound[w] += worst;
+                }
+            }
+        std::int64_t arrangements = 0;
+        for (const auto& [i, j] : splits) {
+            if (prune && max_arrangements_ > 0 && arrangements >= max_arrangements_) break;
+            for (std::size_t d = 0; d < kPartDims; ++d) m.parts[d] = {hs[i][d], ws[j][d]};
+            for (const auto& order : distinct_orders(hs[i], ws[j])) {
+                if (prune && max_arrangements_ > 0 && arrangements++ >= max_arrangements_) break;
+                m.order = order;
+                for (std::size_t w = 0; w < wrs.size(); ++w) {
+                    const std::int32_t wr = wrs[w];
+                    m.wr = wr;
+                    const std::int64_t bytes = sim::stored_weights_per_node(l, m) * system_.data_bytes();
+                    if (prune && dominated(front, c + share_bound[w], bytes)) continue;
+                    ++stats_.options_costed;
+                    sim::LayerCost share;
+                    sim::add_sharing_cost(l, m, region, system_, scheduler_, loads_, share);
+                    LayerOption o{c + share.sharing.value(), bytes, m};
+                    if (prune)
+                        insert(front, std::move(o));
+                    else
+                        front.push_back(std::move(o));
+                }
+            }
+        }
+    }
+    if (prune)
+        std::sort(front.begin(), front.end(), [](const LayerOption& a, const LayerOption& b) {
+            return a.bytes != b.bytes ? a.bytes < b.bytes : a.latency < b.latency;
+        });
+    return front;
+}
+
+}  // namespace pimdse::mapper

@@ -1,0 +1,389 @@
+#include "pimdse/mapper/mapper.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "pimdse/mapper/segment_candidates.hpp"
+
+namespace pimdse::mapper {
+
+using workload::LayerIndex;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Region shapes from the whole array down (most nodes, then most rows): the fallback when
+/// no SM candidate can map every layer of a segment (a layer with fewer iterations than nodes).
+std::vector<std::pair<std::int32_t, std::int32_t>> shrinking_shapes(std::int32_t rows, std::int32_t cols) {
+    std::vector<std::pair<std::int32_t, std::int32_t>> shapes;
+    for (std::int32_t r = rows; r >= 1; --r)
+        for (std::int32_t c = cols; c >= 1; --c) shapes.emplace_back(r, c);
+    std::stable_sort(shapes.begin(), shapes.end(), [](const auto& a, const auto& b) {
+        return a.first * a.second != b.first * b.second ? a.first * a.second > b.first * b.second
+                                                        : a.first > b.first;
+    });
+    return shapes;
+}
+
+std::pair<std::int32_t, std::int32_t> shape_of(const sim::LayerMapping& m) {
+    std::int32_t rows = 1;
+    std::int32_t cols = 1;
+    for (const sim::Partition& p : m.parts) {
+        rows *= p.h;
+        cols *= p.w;
+    }
+    return {rows, cols};
+}
+
+double latency_or_inf(const sim::NetworkCost& c) {
+    return c.status == sim::EvalStatus::ok ? c.latency.value() : kInf;
+}
+
+/// Union-find over layers plus the network input (index n).
+struct Groups {
+    std::vector<std::int32_t> parent;
+    explicit Groups(std::size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
+    std::int32_t find(std::int32_t x) {
+        while (parent[static_cast<std::size_t>(x)] != x)
+            x = parent[static_cast<std::size_t>(x)] =
+                parent[static_cast<std::size_t>(parent[static_cast<std::size_t>(x)])];
+        return x;
+    }
+    void unite(std::int32_t a, std::int32_t b) {
+        a = find(a);
+        b = find(b);
+        if (a != b) parent[static_cast<std::size_t>(std::max(a, b))] = std::min(a, b);
+    }
+};
+
+}  // namespace
+
+Mapper::Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
+               sim::CycleScheduler& search, sim::CycleScheduler& final)
+    : system_(system),
+      options_(std::move(options)),
+      intra_(intra),
+      search_scheduler_(search),
+      final_scheduler_(final),
+      search_(system, intra, search, options_.max_arrangements) {
+    if (options_.max_optim_iter < 1) throw std::invalid_argument("Mapper: max_optim_iter must be >= 1");
+    if (options_.capacity_units < 1) throw std::invalid_argument("Mapper: capacity_units must be >= 1");
+    if (options_.layouts.empty()) throw std::invalid_argument("Mapper: at least one data layout");
+}
+
+void Mapper::check_cancelled() const {
+    if (options_.cancelled && options_.cancelled()) throw std::runtime_error("cancelled");
+}
+
+sim::NetworkCost Mapper::evaluate(const workload::Network& network, const workload::Segmentation& seg,
+                                  const sim::NetworkMapping& mapping, bool final) {
+    return sim::evaluate_mapping(network, seg, mapping, system_, intra_,
+                                 final ? final_scheduler_ : search_scheduler_);
+}
+
+Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const workload::Segmentation& seg,
+                                         const std::vector<sim::DataLayout>& dl_in,
+                                         const std::vector<sim::DataLayout>& dl_out) {
+    RoundInputs in;
+    const std::int64_t capacity = system_.dram_capacity.value();
+    in.unit_bytes =
+        std::max<std::int64_t>(1, (capacity + options_.capacity_units - 1) / options_.capacity_units);
+    const std::int32_t rows = system_.node_rows();
+    const std::int32_t cols = system_.node_cols();
+    for (const workload::Segment& segment : seg.segments) {
+        check_cancelled();
+        std::vector<sim::SegmentMapping> candidates = segment_candidates(network, segment, rows, cols);
+        auto& kept_sms = in.sms.emplace_back();
+        auto& kept_layers = in.layers.emplace_back();
+        auto& choices = in.choices.emplace_back();
+        auto& options = in.options.emplace_back();
+        const auto try_candidate = [&](const sim::SegmentMapping& sm) {
+            std::vector<std::vector<LayerIndex>> layers(sm.regions.size());
+            for (std::size_t b = 0; b < segment.branches.size(); ++b)
+                for (LayerIndex l : segment.branches[b].layers)
+                    layers[static_cast<std::size_t>(sm.branch_region[b])].push_back(l);
+            SmChoices sc;
+            std::vector<std::vector<std::vector<const LayerOption*>>> per_region;
+            for (std::size_t r = 0; r < sm.regions.size(); ++r) {
+                auto& region_choices = sc.regions.emplace_back();
+                auto& region_opts = per_region.emplace_back();
+                for (LayerIndex l : layers[r]) {
+                    const auto li = static_cast<std::size_t>(l);
+                    const std::vector<LayerOption>& o = search_.options(
+                        network.layer(l), sm.regions[r].rows, sm.regions[r].cols, dl_in[li], dl_out[li]);
+                    if (o.empty()) return false;
+                    LayerChoices lc;
+                    std::vector<const LayerOption*> ptrs;
+                    for (const LayerOption& x : o) {
+                        lc.latency.push_back(x.latency);
+                        lc.units.push_back((x.bytes + in.unit_bytes - 1) / in.unit_bytes);
+                        ptrs.push_back(&x);
+                    }
+                    region_choices.push_back(std::move(lc));
+                    region_opts.push_back(std::move(ptrs));
+                }
+            }
+            kept_sms.push_back(sm);
+            kept_layers.push_back(std::move(layers));
+            choices.sms.push_back(std::move(sc));
+            options.push_back(std::move(per_region));
+            return true;
+        };
+        for (const sim::SegmentMapping& sm : candidates) (void)try_candidate(sm);
+        if (kept_sms.empty()) {
+            for (const auto& [r, c] : shrinking_shapes(rows, cols)) {
+                const sim::SegmentMapping sm{{sim::Region{0, 0, r, c}},
+                                             std::vector<std::int32_t>(segment.branches.size(), 0)};
+                if (try_candidate(sm)) break;
+            }
+        }
+        if (kept_sms.empty()) {
+            std::string what = "no region can run every layer of the segment starting at layer '";
+            what += network.layer(segment.branches.front().layers.front()).name;
+            what += "' (a part-layer fits no tiling of the node's buffers)";
+            throw std::domain_error(what);
+        }
+    }
+    return in;
+}
+
+void Mapper::optimise_layouts(const workload::Network& network, const workload::Segmentation& seg,
+                              sim::NetworkMapping& mapping) {
+    (void)seg;
+    const auto n = static_cast<std::int32_t>(network.size());
+    const auto producer = [&](LayerIndex p) { return p == workload::kNetworkInput ? n : p; };
+    Groups groups(static_cast<std::size_t>(n) + 1);
+    for (LayerIndex l = 0; l < n; ++l) {
+        const auto& inputs = network.layer(l).inputs;
+        for (std::size_t j = 1; j < inputs.size(); ++j)
+            groups.unite(producer(inputs[0]), producer(inputs[j]));
+    }
+    // Each group's layout starts as its representative's current DL_o (the network input's:
+    // its first reader's DL_i); then every DL is made consistent with its group.
+    std::vector<sim::DataLayout> layout(static_cast<std::size_t>(n) + 1, options_.layouts.front());
+    std::vector<bool> set(static_cast<std::size_t>(n) + 1, false);
+    for (LayerIndex l = 0; l < n; ++l) {
+        const auto g = static_cast<std::size_t>(groups.find(l));
+        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_out, set[g] = true;
+    }
+    for (LayerIndex l = 0; l < n; ++l) {
+        const auto g = static_cast<std::size_t>(groups.find(producer(network.layer(l).inputs.front())));
+        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_in, set[g] = true;
+    }
+    const auto in_group = [&](LayerIndex l) {
+        return static_cast<std::size_t>(groups.find(producer(network.layer(l).inputs.front())));
+    };
+    const auto out_group = [&](LayerIndex l) { return static_cast<std::size_t>(groups.find(l)); };
+    for (LayerIndex l = 0; l < n; ++l) {
+        sim::LayerMapping& m = mapping.layers[static_cast<std::size_t>(l)];
+        m.dl_in = layout[in_group(l)];
+        m.dl_out = layout[out_group(l)];
+    }
+    if (options_.layouts.size() < 2) return;
+
+    // Members (DL_o) and readers (DL_i) of every group.
+    std::vector<std::vector<LayerIndex>> writers(static_cast<std::size_t>(n) + 1);
+    std::vector<std::vector<LayerIndex>> readers(static_cast<std::size_t>(n) + 1);
+    for (LayerIndex l = 0; l < n; ++l) {
+        writers[out_group(l)].push_back(l);
+        readers[in_group(l)].push_back(l);
+    }
+    const auto compute = [&](LayerIndex l, sim::DataLayout in, sim::DataLayout out) {
+        sim::LayerMapping m = mapping.layers[static_cast<std::size_t>(l)];
+        m.dl_in = in;
+        m.dl_out = out;
+        const auto [rows, cols] = shape_of(m);
+        sim::LayerCost c;
+        sim::add_compute_cost(network.layer(l), m, rows, cols, system_, intra_, c);
+        return c.status == sim::EvalStatus::ok ? c.compute.value() : kInf;
+    };
+    // Coordinate descent: each group takes the layout that minimises the compute of the
+    // layers writing and reading it, the other groups fixed; two sweeps.
+    for (int sweep = 0; sweep < 2; ++sweep) {
+        bool changed = false;
+        for (std::size_t g = 0; g <= static_cast<std::size_t>(n); ++g) {
+            if (writers[g].empty() && readers[g].empty()) continue;
+            const auto total = [&](sim::DataLayout candidate) {
+                double t = 0;
+                for (LayerIndex l : writers[g])
+                    t += compute(l, mapping.layers[static_cast<std::size_t>(l)].dl_in, candidate);
+                for (LayerIndex l : readers[g]) {
+                    // A layer that reads and writes the same group cannot exist in a DAG.
+                    t += compute(l, candidate, mapping.layers[static_cast<std::size_t>(l)].dl_out);
+                }
+                return t;
+            };
+            double best = total(layout[g]);
+            sim::DataLayout choice = layout[g];
+            for (const sim::DataLayout& candidate : options_.layouts) {
+                const double t = total(candidate);
+                if (t < best) {
+                    best = t;
+                    choice = candidate;
+                }
+            }
+            if (choice == layout[g]) continue;
+            changed = true;
+            layout[g] = choice;
+            for (LayerIndex l : writers[g]) mapping.layers[static_cast<std::size_t>(l)].dl_out = choice;
+            for (LayerIndex l : readers[g]) mapping.layers[static_cast<std::size_t>(l)].dl_in = choice;
+        }
+        if (!changed) break;
+    }
+}
+
+MapResult Mapper::map(const workload::Network& network, const workload::Segmentation& seg) {
+    const auto n = static_cast<std::size_t>(network.size());
+    std::vector<sim::DataLayout> dl_in(n, options_.layouts.front());
+    std::vector<sim::DataLayout> dl_out(n, options_.layouts.front());
+    MapResult best;
+    double best_latency = kInf;
+    bool have = false;
+    for (std::int32_t round = 1; round <= options_.max_optim_iter; ++round) {
+        check_cancelled();
+        const RoundInputs in = round_inputs(network, seg, dl_in, dl_out);
+        const Selection sel = select_mappings(in.choices, options_.capacity_units);
+        sim::NetworkMapping mapping;
+        mapping.layers.resize(n);
+        mapping.segments.resize(seg.segments.size());
+        for (std::size_t s = 0; s < seg.segments.size(); ++s) {
+            // Infeasible: the smallest footprints of the first candidate; the timeline then
+            // reports which node's DRAM overflows.
+            const std::size_t k = sel.feasible ? static_cast<std::size_t>(sel.sm[s]) : 0;
+            mapping.segments[s] = in.sms[s][k];
+            for (std::size_t r = 0; r < in.layers[s][k].size(); ++r)
+                for (std::size_t i = 0; i < in.layers[s][k][r].size(); ++i) {
+                    const std::size_t j = sel.feasible ? static_cast<std::size_t>(sel.option[s][r][i]) : 0;
+                    mapping.layers[static_cast<std::size_t>(in.layers[s][k][r][i])] =
+                        in.options[s][k][r][i][j]->mapping;
+                }
+        }
+        optimise_layouts(network, seg, mapping);
+        const sim::NetworkCost cost = evaluate(network, seg, mapping, false);
+        if (!have || latency_or_inf(cost) < best_latency) {
+            best_latency = latency_or_inf(cost);
+            best.mapping = mapping;
+            best.cost = cost;
+            best.dp_latency = sel.feasible ? sel.latency : kInf;
+            have = true;
+        }
+        best.rounds = round;
+        if (!sel.feasible) break;
+        bool same = true;
+        for (std::size_t l = 0; l < n; ++l) {
+            same = same && dl_in[l] == mapping.layers[l].dl_in && dl_out[l] == mapping.layers[l].dl_out;
+            dl_in[l] = mapping.layers[l].dl_in;
+            dl_out[l] = mapping.layers[l].dl_out;
+        }
+        if (same) break;  // the next round would generate the same candidates
+    }
+    if (options_.keep_baseline_if_better) {
+        check_cancelled();
+        sim::NetworkMapping b = baseline_mapping(network, seg);
+        const sim::NetworkCost b_search = evaluate(network, seg, b, false);
+        if (latency_or_inf(b_search) < best_latency) {
+            best.mapping = std::move(b);
+            best.dp_latency = 0;
+            best.from_baseline = true;
+        }
+    }
+    best.cost = evaluate(network, seg, best.mapping, true);
+    return best;
+}
+
+MapResult Mapper::baseline(const workload::Network& network, const workload::Segmentation& seg) {
+    MapResult out;
+    out.mapping = baseline_mapping(network, seg);
+    out.from_baseline = true;
+    out.cost = evaluate(network, seg, out.mapping, true);
+    return out;
+}
+
+sim::NetworkMapping Mapper::baseline_mapping(const workload::Network& network,
+                                             const workload::Segmentation& seg) {
+    const auto n = static_cast<std::size_t>(network.size());
+    const std::int32_t rows = system_.node_rows();
+    const std::int32_t cols = system_.node_cols();
+    sim::NetworkMapping best;
+    double best_latency = kInf;
+    bool have = false;
+    for (const sim::DataLayout& dl : options_.layouts) {
+        check_cancelled();
+        sim::NetworkMapping mapping;
+        mapping.layers.resize(n);
+        for (const workload::Segment& segment : seg.segments) {
+            bool placed = false;
+            for (const auto& [r, c] : shrinking_shapes(rows, cols)) {
+                std::vector<std::pair<LayerIndex, sim::LayerMapping>> chosen;
+                bool ok = true;
+                for (const workload::Branch& b : segment.branches) {
+                    for (LayerIndex l : b.layers) {
+                        const std::vector<LayerOption>& o =
+                            search_.options(network.layer(l), r, c, dl, dl, true);
+                        if (o.empty()) {
+                            ok = false;
+                            break;
+                        }
+                        // The fastest; among equals the smallest footprint (the front is by bytes).
+                        const auto it = std::min_element(
+                            o.begin(), o.end(),
+                            [](const LayerOption& x, const LayerOption& y) { return x.latency < y.latency; });
+                        chosen.emplace_back(l, it->mapping);
+                    }
+                    if (!ok) break;
+                }
+                if (!ok) continue;
+                for (auto& [l, m] : chosen) mapping.layers[static_cast<std::size_t>(l)] = m;
+                mapping.segments.push_back(sim::SegmentMapping{
+                    {sim::Region{0, 0, r, c}}, std::vector<std::int32_t>(segment.branches.size(), 0)});
+                placed = true;
+                break;
+            }
+            if (!placed) {
+                std::string what =
+                    "baseline: no region can run every layer of the segment starting at layer '";
+                what += network.layer(segment.branches.front().layers.front()).name;
+                what += "'";
+                throw std::domain_error(what);
+            }
+        }
+        // WR reduction (VIII-D): node (0, 0) lies in every region, so it stores the most.
+        const auto stored = [&] {
+            std::int64_t sum = 0;
+            for (std::size_t l = 0; l < n; ++l)
+                sum += sim::stored_weights_per_node(network.layer(static_cast<LayerIndex>(l)),
+                                                    mapping.layers[l]) *
+                       system_.data_bytes();
+            return sum;
+        };
+        while (stored() > system_.dram_capacity.value()) {
+            std::size_t pick = n;
+            for (std::size_t l = 0; l < n; ++l) {
+                if (mapping.layers[l].wr <= 1 || !network.layer(static_cast<LayerIndex>(l)).has_weights())
+                    continue;
+                if (pick == n || network.layer(static_cast<LayerIndex>(l)).weights() >
+                                     network.layer(static_cast<LayerIndex>(pick)).weights())
+                    pick = l;
+            }
+            if (pick == n) break;  // WR = 1 everywhere: the timeline reports the overflow
+            sim::LayerMapping& m = mapping.layers[pick];
+            const std::vector<std::int32_t> wrs = distinct_wr(sim::nodes_sharing_weights(m));
+            const auto next = std::find_if(wrs.begin(), wrs.end(), [&](std::int32_t w) { return w < m.wr; });
+            m.wr = next == wrs.end() ? 1 : *next;
+        }
+        const sim::NetworkCost cost = evaluate(network, seg, mapping, false);
+        if (!have || latency_or_inf(cost) < best_latency) {
+            best_latency = latency_or_inf(cost);
+            best = std::move(mapping);
+            have = true;
+        }
+    }
+    return best;
+}
+
+}  // namespace pimdse::mapper
