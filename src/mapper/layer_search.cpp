@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <set>
 #include <utility>
 
@@ -16,6 +17,16 @@ namespace {
 
 constexpr std::size_t at(PartDim d) noexcept {
     return static_cast<std::size_t>(d);
+}
+
+std::pair<std::int32_t, std::int32_t> shape(const sim::LayerMapping& m) {
+    std::int32_t rows = 1;
+    std::int32_t cols = 1;
+    for (const sim::Partition& p : m.parts) {
+        rows *= p.h;
+        cols *= p.w;
+    }
+    return {rows, cols};
 }
 
 bool dominated(const std::vector<LayerOption>& front, double latency, std::int64_t bytes) {
@@ -155,19 +166,156 @@ std::vector<LayerOption> LayerSearch::enumerate_all(const workload::Layer& l, st
     return search(l, rows, cols, in, out, false, false);
 }
 
-sim::LayerCost LayerSearch::cost(const workload::Layer& l, const sim::LayerMapping& m) {
-    std::int32_t rows = 1;
-    std::int32_t cols = 1;
-    for (const sim::Partition& p : m.parts) {
-        rows *= p.h;
-        cols *= p.w;
-    }
+double LayerSearch::latency(const workload::Layer& l, const sim::LayerMapping& m) {
+    const auto [rows, cols] = shape(m);
     sim::LayerCost c;
     sim::add_compute_cost(l, m, rows, cols, system_, intra_, c);
-    if (c.status != sim::EvalStatus::ok) return c;
-    sim::add_sharing_cost(l, m, sim::Region{0, 0, rows, cols}, system_, scheduler_, loads_, c);
-    c.latency = c.sharing + c.compute;
-    return c;
+    if (c.status != sim::EvalStatus::ok) return std::numeric_limits<double>::infinity();
+    return c.compute.value() + sharing_latency(l, m);
+}
+
+std::size_t LayerSearch::GeoKeyHash::operator()(const GeoKey& k) const noexcept {
+    std::size_t h = 0x9E3779B97F4A7C15ULL;
+    const auto mix = [&](std::uint64_t v) { h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2); };
+    mix(static_cast<std::uint64_t>(k.rows) << 32 | static_cast<std::uint32_t>(k.cols));
+    for (std::size_t d = 0; d < kPartDims; ++d) {
+        mix(static_cast<std::uint64_t>(k.ph[d]) << 32 | static_cast<std::uint32_t>(k.pw[d]));
+        mix(static_cast<std::uint64_t>(k.order[d]));
+    }
+    mix(static_cast<std::uint64_t>(k.shards) << 8 | static_cast<std::uint32_t>(k.kind));
+    return h;
+}
+
+const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const workload::Layer& l,
+                                                                       const sim::LayerMapping& m,
+                                                                       std::int32_t rows, std::int32_t cols) {
+    GeoKey key;
+    key.rows = rows;
+    key.cols = cols;
+    for (std::size_t d = 0; d < kPartDims; ++d) {
+        key.ph[d] = m.parts[d].h;
+        key.pw[d] = m.parts[d].w;
+    }
+    key.order = m.order;
+    const std::int32_t n_node = sim::nodes_sharing_weights(m);
+    const std::int32_t wr = l.has_weights() ? m.wr : 1;
+    key.shards = (n_node + wr - 1) / wr;
+    key.kind = l.has_weights() ? 0 : 1;
+    if (const auto it = geometry_.find(key); it != geometry_.end()) return it->second;
+    std::array<EventGeometry, 3> g{};
+    const sim::Region region{0, 0, rows, cols};
+    for (const sim::SharingEvent& e :
+         sim::sharing_events(l, m, region, system_.mesh, system_.data_bytes(), system_.psum_bytes())) {
+        EventGeometry& eg = g[static_cast<std::size_t>(e.kind)];
+        eg.present = true;
+        const std::vector<sim::SharingCycle> cycles = scheduler_.schedule(system_.mesh, e.sets);
+        std::size_t size = 0;
+        loads_.reset(system_.mesh);
+        for (const sim::SharingCycle& c : cycles) {
+            if (size == 0) size = c.order.size();
+            eg.exact = eg.exact && c.order.size() == size;
+            for (std::size_t i = 0; i < c.order.size(); ++i)
+                (void)loads_.add_route(system_.mesh, c.order[i], c.order[(i + 1) % c.order.size()], 1);
+        }
+        eg.steps = size > 1 ? static_cast<std::int32_t>(size - 1) : 0;
+        const auto cross = loads_.flits();
+        const auto before = loads_.min_hops_before();
+        const auto after = loads_.max_hops_after();
+        // Keep, per crossing count, the longest pipeline; lines with fewer crossings and a
+        // shorter pipeline than another can never be the maximum.
+        std::map<std::int64_t, std::int64_t> best;
+        for (std::size_t c = 0; c < cross.size(); ++c) {
+            if (cross[c] == 0) continue;
+            auto& p = best[cross[c]];
+            p = std::max<std::int64_t>(p, std::int64_t{before[c]} + after[c]);
+        }
+        std::int64_t longest = -1;
+        for (auto it = best.rbegin(); it != best.rend(); ++it)
+            if (it->second > longest) {
+                eg.lines.emplace_back(it->first, it->second);
+                longest = it->second;
+            }
+    }
+    return geometry_.emplace(key, g).first->second;
+}
+
+std::array<std::int64_t, 3> LayerSearch::largest_chunks(const workload::Layer& l,
+                                                        const sim::LayerMapping& m) const {
+    // sim::sharing_events' bytes of a set, maximised over the parts.
+    const auto largest = [&](PartDim d) {
+        return sim::split(sim::loop_bound(l, d), m.part(d).count(), 0).size();
+    };
+    const auto extent = [&](PartDim d, std::int64_t stride, std::int64_t pad, std::int64_t kernel,
+                            std::int64_t size) {
+        std::int64_t most = 0;
+        const std::int64_t len = sim::loop_bound(l, d);
+        for (std::int32_t i = 0; i < m.part(d).count(); ++i) {
+            const sim::Range r = sim::split(len, m.part(d).count(), i);
+            const std::int64_t lo = std::max<std::int64_t>(0, r.begin * stride - pad);
+            const std::int64_t hi = std::min<std::int64_t>(size, (r.end - 1) * stride - pad + kernel);
+            most = std::max(most, std::max<std::int64_t>(0, hi - lo));
+        }
+        return most;
+    };
+    const std::int64_t b = largest(PartDim::b);
+    const std::int64_t k = largest(PartDim::k);
+    const std::int64_t c = largest(PartDim::c);
+    return {b * c * extent(PartDim::p, l.stride_h, l.pad_h, l.R, l.H) *
+                extent(PartDim::q, l.stride_w, l.pad_w, l.S, l.W) * system_.data_bytes(),
+            (l.has_weights() ? k * c * l.R * l.S : k * c * b) * system_.data_bytes(),
+            b * k * largest(PartDim::p) * largest(PartDim::q) * system_.psum_bytes()};
+}
+
+double LayerSearch::sharing_lower_bound(const workload::Layer& l, const sim::LayerMapping& m) const {
+    // Every member of a set ejects one chunk per step through its own port, N - 1 steps; the
+    // set with the largest chunk bounds the event. Grouped and auxiliary layers: 0.
+    if (!l.is_compute() || (l.kind == workload::LayerKind::conv && l.groups > 1)) return 0;
+    const std::array<std::int64_t, 3> bytes = largest_chunks(l, m);
+    const auto bound = [&](std::int64_t group_bytes, std::int64_t members) {
+        const std::int64_t per_node = (group_bytes + members - 1) / members;
+        return static_cast<double>(members - 1) *
+               static_cast<double>(sim::flits_of(Bytes(per_node), system_.noc.flit_bits));
+    };
+    double total = 0;
+    const std::int32_t n_k = m.part(PartDim::k).count();
+    const std::int32_t n_c = m.part(PartDim::c).count();
+    if (n_k > 1) total += bound(bytes[0], n_k);
+    const std::int32_t n_node = sim::nodes_sharing_weights(m);
+    const std::int32_t wr = l.has_weights() ? m.wr : 1;
+    const std::int32_t shards = (n_node + wr - 1) / wr;
+    // Sets of unequal size (shards not dividing N_node) run in phases: bounded by 0.
+    if (n_node > 1 && wr < n_node && n_node % shards == 0) total += bound(bytes[1], shards);
+    if (n_c > 1) total += bound(bytes[2], n_c);
+    return total;
+}
+
+double LayerSearch::sharing_latency(const workload::Layer& l, const sim::LayerMapping& m) {
+    const auto [rows, cols] = shape(m);
+    const auto exact = [&] {
+        sim::LayerCost c;
+        sim::add_sharing_cost(l, m, sim::Region{0, 0, rows, cols}, system_, scheduler_, loads_, c);
+        return c.sharing.value();
+    };
+    if (!l.is_compute()) return exact();
+    if (l.kind == workload::LayerKind::conv && l.groups > 1) return exact();
+    const std::array<EventGeometry, 3>& g = geometry(l, m, rows, cols);
+    for (const EventGeometry& e : g)
+        if (e.present && !e.exact) return exact();
+    const std::array<std::int64_t, 3> bytes = largest_chunks(l, m);
+    const double hop = system_.noc.hop_cycles;
+    const auto event_latency = [&](const EventGeometry& e, std::int64_t group_bytes) {
+        const std::int64_t members = e.steps + 1;
+        const std::int64_t bytes_per_node = (group_bytes + members - 1) / members;
+        const double flits = static_cast<double>(sim::flits_of(Bytes(bytes_per_node), system_.noc.flit_bits));
+        double step = 0;
+        for (const auto& [cross, pipe] : e.lines)
+            step = std::max(step, flits * static_cast<double>(cross) + static_cast<double>(pipe) * hop);
+        return step * e.steps;
+    };
+    double total = 0;
+    for (std::size_t e = 0; e < 3; ++e)
+        if (g[e].present) total += event_latency(g[e], bytes[e]);
+    return total;
 }
 
 std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int32_t rows, std::int32_t cols,
@@ -244,16 +392,7 @@ std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int3
         if (prune)
             for (std::size_t w = 0; w < wrs.size(); ++w) {
                 m.wr = wrs[w];
-                for (const sim::SharingEvent& e : sim::sharing_events(
-                         l, m, region, system_.mesh, system_.data_bytes(), system_.psum_bytes())) {
-                    double worst = 0;
-                    for (const sim::SharingSet& set : e.sets) {
-                        const double flits = std::ceil(static_cast<double>(set.bytes_per_node.value()) * 8.0 /
-                                                       system_.noc.flit_bits);
-                        worst = std::max(worst, static_cast<double>(set.members.size() - 1) * flits);
-                    }
-                    share_bound[w] += worst;
-                }
+                share_bound[w] = sharing_lower_bound(l, m);
             }
         std::int64_t arrangements = 0;
         for (const auto& [i, j] : splits) {
@@ -268,9 +407,7 @@ std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int3
                     const std::int64_t bytes = sim::stored_weights_per_node(l, m) * system_.data_bytes();
                     if (prune && dominated(front, c + share_bound[w], bytes)) continue;
                     ++stats_.options_costed;
-                    sim::LayerCost share;
-                    sim::add_sharing_cost(l, m, region, system_, scheduler_, loads_, share);
-                    LayerOption o{c + share.sharing.value(), bytes, m};
+                    LayerOption o{c + sharing_latency(l, m), bytes, m};
                     if (prune)
                         insert(front, std::move(o));
                     else

@@ -125,12 +125,40 @@ TEST(LayerSearch, PrunedFrontEqualsTheFrontOfTheFullEnumeration) {
             for (const LayerOption& o : pruned) got.insert({o.latency, o.bytes});
             EXPECT_EQ(got, front) << n.layer(li).name << " on " << rows << "x" << cols;
             // And each option's latency is what costing its mapping gives.
-            for (const LayerOption& o : pruned) {
-                const sim::LayerCost c = search.cost(n.layer(li), o.mapping);
-                EXPECT_DOUBLE_EQ(c.latency.value(), o.latency);
+            for (const LayerOption& o : pruned)
+                EXPECT_DOUBLE_EQ(search.latency(n.layer(li), o.mapping), o.latency);
+        }
+    }
+}
+
+// The search's sharing model never undercuts the timeline, and equals it when every chunk of an
+// event is equal (here: loop bounds divisible by the partition counts, no halo).
+TEST(LayerSearch, SharingModelBoundsTheTimelineAndIsExactForEqualChunks) {
+    const sim::System sys = system_of(4, 4, 8, 16);
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler sched;
+    LayerSearch search(sys, intra, sched);
+    sim::ChannelLoads loads;
+    const Network n = io::parse_network(kTwoBranch, "two_branch.yaml");
+    std::int64_t equal = 0;
+    std::int64_t total = 0;
+    for (workload::LayerIndex li = 0; li < n.size(); ++li) {
+        const workload::Layer& layer = n.layer(li);
+        for (const LayerOption& o : search.enumerate_all(layer, 4, 4, {}, {})) {
+            sim::LayerCost c;
+            sim::add_sharing_cost(layer, o.mapping, sim::Region{0, 0, 4, 4}, sys, sched, loads, c);
+            const double model = search.sharing_latency(layer, o.mapping);
+            EXPECT_GE(model, c.sharing.value() - 1e-9) << layer.name;
+            ++total;
+            // 1x1 convolutions have no halo; 16 divides every bound here.
+            if (layer.R == 1) {
+                EXPECT_DOUBLE_EQ(model, c.sharing.value()) << layer.name;
+                ++equal;
             }
         }
     }
+    EXPECT_GT(equal, 100);
+    EXPECT_GT(total, equal);
 }
 
 double objective(const Mapper::RoundInputs& in, const std::vector<std::size_t>& sm,

@@ -72,8 +72,18 @@ public:
                                                          std::int32_t cols, sim::DataLayout in,
                                                          sim::DataLayout out);
 
-    /// Compute + sharing latency of one given mapping on a region of its shape at (0, 0).
-    [[nodiscard]] sim::LayerCost cost(const workload::Layer& layer, const sim::LayerMapping& m);
+    /// The search's latency of one mapping on a region of its shape at (0, 0): its exact
+    /// compute plus sharing_latency().
+    [[nodiscard]] double latency(const workload::Layer& layer, const sim::LayerMapping& m);
+
+    /// The search's sharing model (docs/mapper.md, "Sharing in the search"): per event,
+    /// (N - 1) steps of max over channels (F x routes crossing + pipeline hops x hop cycles),
+    /// with F the event's largest chunk in flits. The crossings depend only on the
+    /// arrangement, so they are computed once per (shape, split, order, shards) and reused
+    /// across layers. Equal to the timeline's sharing latency when an event's chunks are
+    /// equal, an upper bound otherwise. Grouped convolutions and events whose sets differ in
+    /// size use the timeline's exact costing.
+    [[nodiscard]] double sharing_latency(const workload::Layer& layer, const sim::LayerMapping& m);
 
     [[nodiscard]] const SearchStats& stats() const noexcept { return stats_; }
     [[nodiscard]] const sim::System& system() const noexcept { return system_; }
@@ -89,6 +99,36 @@ private:
     struct KeyHash {
         std::size_t operator()(const Key& k) const noexcept;
     };
+    /// Channel crossings of one event's cycles: pairs (routes crossing, pipeline hops),
+    /// reduced to those that can be the maximum; steps = set size - 1; exact = false when the
+    /// event's sets differ in size (then the exact costing is used).
+    struct EventGeometry {
+        bool present = false;
+        bool exact = true;
+        std::int32_t steps = 0;
+        std::vector<std::pair<std::int64_t, std::int64_t>> lines;
+    };
+    struct GeoKey {
+        std::int32_t rows = 0, cols = 0;
+        std::array<std::int32_t, sim::kPartDims> ph{}, pw{};
+        std::array<sim::PartDim, sim::kPartDims> order{};
+        std::int32_t shards = 0;
+        std::int32_t kind = 0;  ///< 0 weighted, 1 activation matmul
+        friend bool operator==(const GeoKey&, const GeoKey&) = default;
+    };
+    struct GeoKeyHash {
+        std::size_t operator()(const GeoKey& k) const noexcept;
+    };
+    const std::array<EventGeometry, 3>& geometry(const workload::Layer& layer, const sim::LayerMapping& m,
+                                                 std::int32_t rows, std::int32_t cols);
+
+    /// Per event (inputs, weights, partial sums): the largest set's bytes.
+    [[nodiscard]] std::array<std::int64_t, 3> largest_chunks(const workload::Layer& layer,
+                                                             const sim::LayerMapping& m) const;
+    /// A lower bound of sharing_latency() and of the timeline's sharing for every arrangement
+    /// with m's partition counts and WR (pruning 4).
+    [[nodiscard]] double sharing_lower_bound(const workload::Layer& layer, const sim::LayerMapping& m) const;
+
     std::vector<LayerOption> search(const workload::Layer& layer, std::int32_t rows, std::int32_t cols,
                                     sim::DataLayout in, sim::DataLayout out, bool full, bool prune);
 
@@ -97,6 +137,7 @@ private:
     sim::CycleScheduler& scheduler_;
     sim::ChannelLoads loads_;
     std::unordered_map<Key, std::vector<LayerOption>, KeyHash> memo_;
+    std::unordered_map<GeoKey, std::array<EventGeometry, 3>, GeoKeyHash> geometry_;
     SearchStats stats_;
     std::int64_t max_arrangements_ = 0;
 };
