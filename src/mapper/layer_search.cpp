@@ -186,6 +186,51 @@ std::size_t LayerSearch::GeoKeyHash::operator()(const GeoKey& k) const noexcept 
     return h;
 }
 
+namespace {
+
+/// The sets of sim::sharing_events for an ungrouped compute layer, from the part indices
+/// alone (the channel range of an input set is a function of its C part there): per event,
+/// the member lists of the sets with two or more members, in node order.
+std::array<std::vector<std::vector<sim::NodeId>>, 3> event_sets(const sim::LayerMapping& m, std::int32_t rows,
+                                                                std::int32_t cols, const sim::Mesh& mesh,
+                                                                bool gathers_operand, std::int32_t wr) {
+    std::array<std::int32_t, kPartDims> n{};
+    for (PartDim d : sim::kAllPartDims) n[at(d)] = m.part(d).count();
+    const std::int32_t n_b = n[at(PartDim::b)], n_p = n[at(PartDim::p)], n_q = n[at(PartDim::q)];
+    const std::int32_t n_k = n[at(PartDim::k)], n_c = n[at(PartDim::c)];
+    const std::int32_t n_node = n_b * n_p * n_q;
+    const std::int32_t shard = (n_node + wr - 1) / wr;
+    const bool inputs = n_k > 1;
+    const bool weights = gathers_operand && n_node > 1 && wr < n_node;
+    const bool psums = n_c > 1;
+    std::array<std::vector<std::vector<sim::NodeId>>, 3> groups;
+    if (inputs) groups[0].resize(static_cast<std::size_t>(n_node * n_c));
+    if (weights) groups[1].resize(static_cast<std::size_t>(n_k * n_c * ((n_node + shard - 1) / shard)));
+    if (psums) groups[2].resize(static_cast<std::size_t>(n_node * n_k));
+    std::vector<std::int32_t> rank(static_cast<std::size_t>(n_k * n_c), 0);
+    for (std::int32_t y = 0; y < rows; ++y)
+        for (std::int32_t x = 0; x < cols; ++x) {
+            const auto idx = sim::part_indices(m, y, x);
+            const std::int32_t bpq =
+                (idx[at(PartDim::b)] * n_p + idx[at(PartDim::p)]) * n_q + idx[at(PartDim::q)];
+            const std::int32_t k = idx[at(PartDim::k)];
+            const std::int32_t c = idx[at(PartDim::c)];
+            const sim::NodeId node = mesh.node(y, x);
+            if (inputs) groups[0][static_cast<std::size_t>(bpq * n_c + c)].push_back(node);
+            if (weights) {
+                const std::int32_t kc = k * n_c + c;
+                const std::int32_t r = rank[static_cast<std::size_t>(kc)]++;
+                groups[1][static_cast<std::size_t>(kc * ((n_node + shard - 1) / shard) + r / shard)]
+                    .push_back(node);
+            }
+            if (psums) groups[2][static_cast<std::size_t>(bpq * n_k + k)].push_back(node);
+        }
+    for (auto& g : groups) std::erase_if(g, [](const auto& members) { return members.size() < 2; });
+    return groups;
+}
+
+}  // namespace
+
 const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const workload::Layer& l,
                                                                        const sim::LayerMapping& m,
                                                                        std::int32_t rows, std::int32_t cols) {
@@ -197,46 +242,85 @@ const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const wor
         key.pw[d] = m.parts[d].w;
     }
     key.order = m.order;
+    const bool weighted = l.has_weights();
+    const bool gathers = weighted || (l.kind == workload::LayerKind::matmul && l.weights_are_activations);
     const std::int32_t n_node = sim::nodes_sharing_weights(m);
-    const std::int32_t wr = l.has_weights() ? m.wr : 1;
+    const std::int32_t wr = weighted ? m.wr : 1;
     key.shards = (n_node + wr - 1) / wr;
-    key.kind = l.has_weights() ? 0 : 1;
+    key.kind = gathers ? (weighted ? 0 : 1) : 2;
     if (const auto it = geometry_.find(key); it != geometry_.end()) return it->second;
     std::array<EventGeometry, 3> g{};
-    const sim::Region region{0, 0, rows, cols};
-    for (const sim::SharingEvent& e :
-         sim::sharing_events(l, m, region, system_.mesh, system_.data_bytes(), system_.psum_bytes())) {
-        EventGeometry& eg = g[static_cast<std::size_t>(e.kind)];
+    const auto sets = event_sets(m, rows, cols, system_.mesh, gathers, wr);
+    std::vector<sim::SharingSet> event;
+    for (std::size_t e = 0; e < 3; ++e) {
+        if (sets[e].empty()) continue;
+        EventGeometry& eg = g[e];
         eg.present = true;
-        const std::vector<sim::SharingCycle> cycles = scheduler_.schedule(system_.mesh, e.sets);
-        std::size_t size = 0;
-        loads_.reset(system_.mesh);
+        event.clear();
+        for (const auto& members : sets[e]) event.push_back(sim::SharingSet{members, Bytes(0)});
+        const std::vector<sim::SharingCycle> cycles = scheduler_.schedule(system_.mesh, event);
+        // Size classes: class 0 the largest sets, class 1 the smaller ones.
         for (const sim::SharingCycle& c : cycles) {
-            if (size == 0) size = c.order.size();
-            eg.exact = eg.exact && c.order.size() == size;
-            for (std::size_t i = 0; i < c.order.size(); ++i)
-                (void)loads_.add_route(system_.mesh, c.order[i], c.order[(i + 1) % c.order.size()], 1);
-        }
-        eg.steps = size > 1 ? static_cast<std::int32_t>(size - 1) : 0;
-        const auto cross = loads_.flits();
-        const auto before = loads_.min_hops_before();
-        const auto after = loads_.max_hops_after();
-        // Keep, per crossing count, the longest pipeline; lines with fewer crossings and a
-        // shorter pipeline than another can never be the maximum.
-        std::map<std::int64_t, std::int64_t> best;
-        for (std::size_t c = 0; c < cross.size(); ++c) {
-            if (cross[c] == 0) continue;
-            auto& p = best[cross[c]];
-            p = std::max<std::int64_t>(p, std::int64_t{before[c]} + after[c]);
-        }
-        std::int64_t longest = -1;
-        for (auto it = best.rbegin(); it != best.rend(); ++it)
-            if (it->second > longest) {
-                eg.lines.emplace_back(it->first, it->second);
-                longest = it->second;
+            const auto size = static_cast<std::int32_t>(c.order.size());
+            if (eg.size[0] == 0 || size == eg.size[0]) {
+                eg.size[0] = size;
+            } else if (size > eg.size[0]) {
+                eg.size[1] = eg.size[0];
+                eg.size[0] = size;
+            } else {
+                eg.size[1] = size;
             }
+        }
+        const auto class_of = [&](std::size_t size) {
+            return static_cast<std::int32_t>(size) == eg.size[0] ? 0 : 1;
+        };
+        // Phase 1: every set moves for (smallest size - 1) steps; phase 2: the larger class
+        // alone for the remaining steps.
+        const std::int32_t small = eg.size[1] > 0 ? eg.size[1] : eg.size[0];
+        for (std::int32_t phase = 0; phase < (eg.size[1] > 0 ? 2 : 1); ++phase) {
+            Phase ph;
+            ph.repeats = phase == 0 ? small - 1 : eg.size[0] - small;
+            std::array<std::vector<std::int64_t>, 2> cross;
+            loads_.reset(system_.mesh);
+            for (std::int32_t cls = 0; cls < 2; ++cls) {
+                if (eg.size[cls] == 0 || (phase == 1 && cls == 1)) continue;
+                class_loads_.reset(system_.mesh);
+                for (const sim::SharingCycle& c : cycles) {
+                    if (class_of(c.order.size()) != cls) continue;
+                    for (std::size_t i = 0; i < c.order.size(); ++i) {
+                        const sim::NodeId from = c.order[i];
+                        const sim::NodeId to = c.order[(i + 1) % c.order.size()];
+                        (void)class_loads_.add_route(system_.mesh, from, to, 1);
+                        (void)loads_.add_route(system_.mesh, from, to, 1);
+                    }
+                }
+                const auto f = class_loads_.flits();
+                cross[static_cast<std::size_t>(cls)].assign(f.begin(), f.end());
+            }
+            const auto all = loads_.flits();
+            const auto before = loads_.min_hops_before();
+            const auto after = loads_.max_hops_after();
+            const auto crossings = [&](std::size_t cls, std::size_t c) {
+                return cross[cls].empty() ? std::int64_t{0} : cross[cls][c];
+            };
+            std::vector<std::array<std::int64_t, 3>> lines;
+            for (std::size_t c = 0; c < all.size(); ++c)
+                if (all[c] != 0)
+                    lines.push_back({crossings(0, c), crossings(1, c), std::int64_t{before[c]} + after[c]});
+            // Keep the lines no other line dominates in all three coordinates: only those can
+            // be the maximum for non-negative chunk sizes.
+            std::sort(lines.begin(), lines.end(), std::greater<>());
+            lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
+            for (const auto& line : lines) {
+                const bool beaten = std::any_of(ph.lines.begin(), ph.lines.end(), [&](const auto& o) {
+                    return o[0] >= line[0] && o[1] >= line[1] && o[2] >= line[2];
+                });
+                if (!beaten) ph.lines.push_back(line);
+            }
+            if (ph.repeats > 0) eg.phases.push_back(std::move(ph));
+        }
     }
-    return geometry_.emplace(key, g).first->second;
+    return geometry_.emplace(key, std::move(g)).first->second;
 }
 
 std::array<std::int64_t, 3> LayerSearch::largest_chunks(const workload::Layer& l,
@@ -291,30 +375,33 @@ double LayerSearch::sharing_lower_bound(const workload::Layer& l, const sim::Lay
 
 double LayerSearch::sharing_latency(const workload::Layer& l, const sim::LayerMapping& m) {
     const auto [rows, cols] = shape(m);
-    const auto exact = [&] {
+    if (!l.is_compute() || (l.kind == workload::LayerKind::conv && l.groups > 1)) {
         sim::LayerCost c;
         sim::add_sharing_cost(l, m, sim::Region{0, 0, rows, cols}, system_, scheduler_, loads_, c);
         return c.sharing.value();
-    };
-    if (!l.is_compute()) return exact();
-    if (l.kind == workload::LayerKind::conv && l.groups > 1) return exact();
+    }
     const std::array<EventGeometry, 3>& g = geometry(l, m, rows, cols);
-    for (const EventGeometry& e : g)
-        if (e.present && !e.exact) return exact();
     const std::array<std::int64_t, 3> bytes = largest_chunks(l, m);
     const double hop = system_.noc.hop_cycles;
-    const auto event_latency = [&](const EventGeometry& e, std::int64_t group_bytes) {
-        const std::int64_t members = e.steps + 1;
-        const std::int64_t bytes_per_node = (group_bytes + members - 1) / members;
-        const double flits = static_cast<double>(sim::flits_of(Bytes(bytes_per_node), system_.noc.flit_bits));
-        double step = 0;
-        for (const auto& [cross, pipe] : e.lines)
-            step = std::max(step, flits * static_cast<double>(cross) + static_cast<double>(pipe) * hop);
-        return step * e.steps;
-    };
     double total = 0;
-    for (std::size_t e = 0; e < 3; ++e)
-        if (g[e].present) total += event_latency(g[e], bytes[e]);
+    for (std::size_t e = 0; e < 3; ++e) {
+        if (!g[e].present) continue;
+        std::array<double, 2> flits{};
+        for (std::size_t cls = 0; cls < 2; ++cls) {
+            const std::int64_t members = g[e].size[cls];
+            if (members == 0) continue;
+            flits[cls] = static_cast<double>(
+                sim::flits_of(Bytes((bytes[e] + members - 1) / members), system_.noc.flit_bits));
+        }
+        for (const Phase& ph : g[e].phases) {
+            double step = 0;
+            for (const auto& [c0, c1, pipe] : ph.lines)
+                step =
+                    std::max(step, flits[0] * static_cast<double>(c0) + flits[1] * static_cast<double>(c1) +
+                                       static_cast<double>(pipe) * hop);
+            total += step * ph.repeats;
+        }
+    }
     return total;
 }
 
@@ -356,7 +443,6 @@ std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int3
                      [](const auto& a, const auto& b) { return a.first < b.first; });
 
     std::vector<LayerOption> front;
-    const sim::Region region{0, 0, rows, cols};
     for (const auto& [lower_bound, counts] : vectors) {
         ++stats_.count_vectors;
         const Counts& n = *counts;

@@ -80,9 +80,10 @@ public:
     /// (N - 1) steps of max over channels (F x routes crossing + pipeline hops x hop cycles),
     /// with F the event's largest chunk in flits. The crossings depend only on the
     /// arrangement, so they are computed once per (shape, split, order, shards) and reused
-    /// across layers. Equal to the timeline's sharing latency when an event's chunks are
-    /// equal, an upper bound otherwise. Grouped convolutions and events whose sets differ in
-    /// size use the timeline's exact costing.
+    /// across layers; sets of two sizes run in two phases as in sim::share_along_cycles.
+    /// Equal to the timeline's sharing latency when the sets of a size class have equal
+    /// chunks, an upper bound otherwise. Grouped convolutions and auxiliary layers use the
+    /// timeline's exact costing.
     [[nodiscard]] double sharing_latency(const workload::Layer& layer, const sim::LayerMapping& m);
 
     [[nodiscard]] const SearchStats& stats() const noexcept { return stats_; }
@@ -99,21 +100,27 @@ private:
     struct KeyHash {
         std::size_t operator()(const Key& k) const noexcept;
     };
-    /// Channel crossings of one event's cycles: pairs (routes crossing, pipeline hops),
-    /// reduced to those that can be the maximum; steps = set size - 1; exact = false when the
-    /// event's sets differ in size (then the exact costing is used).
+    /// The arrangement-only part of one data-sharing event (docs/mapper.md, "Sharing in the
+    /// search"). Its sets fall into at most two size classes (the weight groups of a WR
+    /// that does not divide N_node leave one smaller group); the event runs in phases, the
+    /// first with every set moving, the next with only the larger class. Per phase, each
+    /// line (c0, c1, pipe) is a channel crossed by c0 routes of class 0 and c1 of class 1
+    /// with `pipe` pipeline hops, reduced to the lines that can be the maximum.
+    struct Phase {
+        std::int32_t repeats = 0;
+        std::vector<std::array<std::int64_t, 3>> lines;
+    };
     struct EventGeometry {
         bool present = false;
-        bool exact = true;
-        std::int32_t steps = 0;
-        std::vector<std::pair<std::int64_t, std::int64_t>> lines;
+        std::array<std::int32_t, 2> size{};  ///< members of a set of each class (0: unused)
+        std::vector<Phase> phases;
     };
     struct GeoKey {
         std::int32_t rows = 0, cols = 0;
         std::array<std::int32_t, sim::kPartDims> ph{}, pw{};
         std::array<sim::PartDim, sim::kPartDims> order{};
         std::int32_t shards = 0;
-        std::int32_t kind = 0;  ///< 0 weighted, 1 activation matmul
+        std::int32_t kind = 0;  ///< 0 weighted, 1 activation matmul, 2 no gathered operand
         friend bool operator==(const GeoKey&, const GeoKey&) = default;
     };
     struct GeoKeyHash {
@@ -136,6 +143,7 @@ private:
     sim::IntraNodeMapper& intra_;
     sim::CycleScheduler& scheduler_;
     sim::ChannelLoads loads_;
+    sim::ChannelLoads class_loads_;
     std::unordered_map<Key, std::vector<LayerOption>, KeyHash> memo_;
     std::unordered_map<GeoKey, std::array<EventGeometry, 3>, GeoKeyHash> geometry_;
     SearchStats stats_;
