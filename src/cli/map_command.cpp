@@ -72,10 +72,11 @@ int run_map(const MapOptions& o) {
     const mapper::SearchStats& st = m.search().stats();
     std::cout << format(
         "  mapper       %s, %d round(s), %.3f s; LM searches %lld (memo hits %lld), count "
-        "vectors %lld (pruned %lld), options costed %lld\n",
+        "vectors %lld (pruned %lld), options costed %lld, sharing geometries %lld\n",
         o.mapper.c_str(), r.rounds, seconds, static_cast<long long>(st.searches),
         static_cast<long long>(st.memo_hits), static_cast<long long>(st.count_vectors),
-        static_cast<long long>(st.pruned_vectors), static_cast<long long>(st.options_costed));
+        static_cast<long long>(st.pruned_vectors), static_cast<long long>(st.options_costed),
+        static_cast<long long>(st.geometries));
     if (!o.output.empty()) {
         const io::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
         write_text(o.output, io::to_yaml(r.mapping, target));

@@ -208,9 +208,17 @@ std::array<std::vector<std::vector<sim::NodeId>>, 3> event_sets(const sim::Layer
     if (weights) groups[1].resize(static_cast<std::size_t>(n_k * n_c * ((n_node + shard - 1) / shard)));
     if (psums) groups[2].resize(static_cast<std::size_t>(n_node * n_k));
     std::vector<std::int32_t> rank(static_cast<std::size_t>(n_k * n_c), 0);
+    // A part index is (row digit) x Pw + (column digit): the row's and the column's
+    // contributions, computed once each.
+    std::vector<std::array<std::int32_t, kPartDims>> by_row(static_cast<std::size_t>(rows));
+    std::vector<std::array<std::int32_t, kPartDims>> by_col(static_cast<std::size_t>(cols));
+    for (std::int32_t y = 0; y < rows; ++y) by_row[static_cast<std::size_t>(y)] = sim::part_indices(m, y, 0);
+    for (std::int32_t x = 0; x < cols; ++x) by_col[static_cast<std::size_t>(x)] = sim::part_indices(m, 0, x);
     for (std::int32_t y = 0; y < rows; ++y)
         for (std::int32_t x = 0; x < cols; ++x) {
-            const auto idx = sim::part_indices(m, y, x);
+            std::array<std::int32_t, kPartDims> idx{};
+            for (std::size_t d = 0; d < kPartDims; ++d)
+                idx[d] = by_row[static_cast<std::size_t>(y)][d] + by_col[static_cast<std::size_t>(x)][d];
             const std::int32_t bpq =
                 (idx[at(PartDim::b)] * n_p + idx[at(PartDim::p)]) * n_q + idx[at(PartDim::q)];
             const std::int32_t k = idx[at(PartDim::k)];
@@ -249,6 +257,7 @@ const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const wor
     key.shards = (n_node + wr - 1) / wr;
     key.kind = gathers ? (weighted ? 0 : 1) : 2;
     if (const auto it = geometry_.find(key); it != geometry_.end()) return it->second;
+    ++stats_.geometries;
     std::array<EventGeometry, 3> g{};
     const auto sets = event_sets(m, rows, cols, system_.mesh, gathers, wr);
     std::vector<sim::SharingSet> event;
@@ -303,14 +312,23 @@ const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const wor
             const auto crossings = [&](std::size_t cls, std::size_t c) {
                 return cross[cls].empty() ? std::int64_t{0} : cross[cls][c];
             };
+            // Per distinct (c0, c1), the longest pipeline; then keep the lines no other line
+            // dominates in all three coordinates: only those can be the maximum for
+            // non-negative chunk sizes. Few distinct crossing pairs exist, so linear scans.
             std::vector<std::array<std::int64_t, 3>> lines;
-            for (std::size_t c = 0; c < all.size(); ++c)
-                if (all[c] != 0)
-                    lines.push_back({crossings(0, c), crossings(1, c), std::int64_t{before[c]} + after[c]});
-            // Keep the lines no other line dominates in all three coordinates: only those can
-            // be the maximum for non-negative chunk sizes.
+            for (std::size_t c = 0; c < all.size(); ++c) {
+                if (all[c] == 0) continue;
+                const std::array<std::int64_t, 3> line{crossings(0, c), crossings(1, c),
+                                                       std::int64_t{before[c]} + after[c]};
+                const auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& o) {
+                    return o[0] == line[0] && o[1] == line[1];
+                });
+                if (same == lines.end())
+                    lines.push_back(line);
+                else
+                    (*same)[2] = std::max((*same)[2], line[2]);
+            }
             std::sort(lines.begin(), lines.end(), std::greater<>());
-            lines.erase(std::unique(lines.begin(), lines.end()), lines.end());
             for (const auto& line : lines) {
                 const bool beaten = std::any_of(ph.lines.begin(), ph.lines.end(), [&](const auto& o) {
                     return o[0] >= line[0] && o[1] >= line[1] && o[2] >= line[2];

@@ -48,6 +48,7 @@ struct SearchStats {
     std::int64_t count_vectors = 0;   ///< partition-count vectors considered
     std::int64_t pruned_vectors = 0;  ///< ... skipped by the compute bound (pruning 2)
     std::int64_t options_costed = 0;  ///< (split, order, WR) whose sharing was costed
+    std::int64_t geometries = 0;      ///< sharing geometries computed (cache misses)
 };
 
 /// Searches options, memoised by (layer dimensions, region shape, layouts). Not
