@@ -123,9 +123,8 @@ LayerSearch::LayerSearch(const sim::System& system, sim::IntraNodeMapper& intra,
       loads_(system.mesh),
       max_arrangements_(max_arrangements) {}
 
-const std::vector<LayerOption>& LayerSearch::options(const workload::Layer& l, std::int32_t rows,
-                                                     std::int32_t cols, sim::DataLayout in,
-                                                     sim::DataLayout out, bool full_replication) {
+LayerSearch::Key LayerSearch::key_of(const workload::Layer& l, std::int32_t rows, std::int32_t cols,
+                                     sim::DataLayout in, sim::DataLayout out, bool full) {
     Key key;
     key.dims = {static_cast<std::int64_t>(l.kind),
                 l.B,
@@ -151,7 +150,36 @@ const std::vector<LayerOption>& LayerSearch::options(const workload::Layer& l, s
     key.cols = cols;
     key.in = in;
     key.out = out;
-    key.full = full_replication;
+    key.full = full;
+    return key;
+}
+
+std::size_t LayerSearch::ComputeKeyHash::operator()(const ComputeKey& k) const noexcept {
+    std::size_t h = KeyHash{}(k.layer);
+    for (std::int32_t n : k.counts)
+        h ^= static_cast<std::size_t>(n) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    return h;
+}
+
+double LayerSearch::compute_cycles(const workload::Layer& l, const sim::LayerMapping& m, std::int32_t rows,
+                                   std::int32_t cols) {
+    // The part-layers depend on each loop's partition count only (not on the split or the
+    // order), so the compute of a count vector is shared by every region of its node count.
+    ComputeKey key{key_of(l, rows * cols, 0, m.dl_in, m.dl_out, false), {}};
+    for (std::size_t d = 0; d < kPartDims; ++d) key.counts[d] = m.parts[d].count();
+    if (const auto it = compute_.find(key); it != compute_.end()) return it->second;
+    sim::LayerCost c;
+    sim::add_compute_cost(l, m, rows, cols, system_, intra_, c);
+    const double cycles =
+        c.status == sim::EvalStatus::ok ? c.compute.value() : std::numeric_limits<double>::infinity();
+    compute_.emplace(key, cycles);
+    return cycles;
+}
+
+const std::vector<LayerOption>& LayerSearch::options(const workload::Layer& l, std::int32_t rows,
+                                                     std::int32_t cols, sim::DataLayout in,
+                                                     sim::DataLayout out, bool full_replication) {
+    const Key key = key_of(l, rows, cols, in, out, full_replication);
     if (const auto it = memo_.find(key); it != memo_.end()) {
         ++stats_.memo_hits;
         return it->second;
@@ -480,10 +508,8 @@ std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int3
             ++stats_.pruned_vectors;
             continue;
         }
-        sim::LayerCost compute;
-        sim::add_compute_cost(l, m, rows, cols, system_, intra_, compute);
-        if (compute.status != sim::EvalStatus::ok) continue;
-        const double c = compute.compute.value();
+        const double c = compute_cycles(l, m, rows, cols);
+        if (std::isinf(c)) continue;
         if (prune && dominated(front, c, min_bytes)) {
             ++stats_.pruned_vectors;
             continue;

@@ -101,6 +101,20 @@ private:
     struct KeyHash {
         std::size_t operator()(const Key& k) const noexcept;
     };
+    static Key key_of(const workload::Layer& layer, std::int32_t rows, std::int32_t cols, sim::DataLayout in,
+                      sim::DataLayout out, bool full);
+    /// Compute cycles of a partition-count vector (rows: the region's node count).
+    struct ComputeKey {
+        Key layer;
+        std::array<std::int32_t, sim::kPartDims> counts{};
+        friend bool operator==(const ComputeKey&, const ComputeKey&) = default;
+    };
+    struct ComputeKeyHash {
+        std::size_t operator()(const ComputeKey& k) const noexcept;
+    };
+    /// The exact compute cycles of m's count vector (infinity when infeasible), memoised.
+    double compute_cycles(const workload::Layer& layer, const sim::LayerMapping& m, std::int32_t rows,
+                          std::int32_t cols);
     /// The arrangement-only part of one data-sharing event (docs/mapper.md, "Sharing in the
     /// search"). Its sets fall into at most two size classes (the weight groups of a WR
     /// that does not divide N_node leave one smaller group); the event runs in phases, the
@@ -147,6 +161,7 @@ private:
     sim::ChannelLoads class_loads_;
     std::unordered_map<Key, std::vector<LayerOption>, KeyHash> memo_;
     std::unordered_map<GeoKey, std::array<EventGeometry, 3>, GeoKeyHash> geometry_;
+    std::unordered_map<ComputeKey, double, ComputeKeyHash> compute_;
     SearchStats stats_;
     std::int64_t max_arrangements_ = 0;
 };
