@@ -6,6 +6,8 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -30,9 +32,29 @@ struct MapOptions {
     std::string network;
     std::string mapper = "nicepim";
     std::string output;
+    std::string csv;
     std::optional<std::int64_t> batch;
     int rounds = 3;
 };
+
+/// One row of the --csv table (docs/cli.md): the header is written when the file is new.
+void append_csv_row(const MapOptions& o, const workload::Network& network, const mapper::MapResult& r,
+                    double seconds) {
+    const bool fresh = !std::filesystem::exists(o.csv) || std::filesystem::file_size(o.csv) == 0;
+    std::ofstream out(o.csv, std::ios::app);
+    if (!out) throw IoError(o.csv + ": cannot open for appending");
+    if (fresh)
+        out << "hardware,network,mapper,latency_cycles,seconds_at_clock,energy_pj,pe_pj,sram_pj,dram_pj,noc_"
+               "pj,"
+               "pe_utilisation,from_baseline,map_seconds\n";
+    const sim::EnergyBreakdown& e = r.cost.energy;
+    out << format("%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.6f\n",
+                  std::filesystem::path(o.hardware).stem().string().c_str(), network.name().c_str(),
+                  o.mapper.c_str(), r.cost.latency.value(), r.cost.seconds, e.total().value(), e.pe.value(),
+                  e.sram.value(), e.dram.value(), e.noc.value(), r.cost.pe_utilisation,
+                  r.from_baseline ? 1 : 0, seconds);
+    if (!out) throw IoError(o.csv + ": write failed");
+}
 
 int run_map(const MapOptions& o) {
     const io::HardwareFile h = io::read_hardware_file(o.hardware);
@@ -81,6 +103,7 @@ int run_map(const MapOptions& o) {
         const io::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
         write_text(o.output, io::to_yaml(r.mapping, target));
     }
+    if (!o.csv.empty()) append_csv_row(o, network, r, seconds);
     return static_cast<int>(ExitCode::ok);
 }
 
@@ -95,6 +118,7 @@ void add_map_command(CLI::App& app, Action& action) {
     cmd->add_option("--mapper", o->mapper, "nicepim (NicePIM VI) or baseline (VIII-D)")
         ->check(CLI::IsMember({"nicepim", "baseline"}));
     cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)");
+    cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file");
     cmd->add_option("--batch", o->batch, "batch size (default: the network file's)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--rounds", o->rounds, "MAX_OPTIM_ITER of Algorithm 1 (default 3)")

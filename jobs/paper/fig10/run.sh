@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# NicePIM Fig. 10 (section VIII-D): the PIM-Mapper against the sequential baseline on the
+# two systems of the paper, five DNNs at batch 1. Writes OUT/fig10.csv (one row per
+# system x network x mapper, energy split into PE, SRAM, DRAM and NoC), then draws
+# OUT/fig10.png and OUT/fig10_table.md with postprocess/fig10.py.
+#
+#   jobs/paper/fig10/run.sh [OUT_DIR]        (default: results/fig10)
+#
+# Needs a built pimdse (cmake --preset release && cmake --build build -j2); PIMDSE may
+# point at another binary. Takes about a minute on one core.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../../.." && pwd)
+out=${1:-$root/results/fig10}
+pimdse=${PIMDSE:-$root/build/src/cli/pimdse}
+[[ -x $pimdse ]] || { echo "fig10: $pimdse not found; build first (cmake --preset release && cmake --build build -j2)" >&2; exit 2; }
+mkdir -p "$out"
+csv=$out/fig10.csv
+rm -f "$csv"
+for hw in nicepim_4x4 nicepim_16x16; do
+  for net in resnet152 vgg16 googlenet darknet53 bert_base; do
+    for mapper in baseline nicepim; do
+      echo "fig10: $hw $net $mapper" >&2
+      "$pimdse" map --hardware "$root/inputs/hardware/$hw.yaml" --network "$root/inputs/networks/$net.yaml" \
+        --batch 1 --mapper "$mapper" --csv "$csv" -o "$out/${hw}_${net}_${mapper}.mapping.yaml" > "$out/${hw}_${net}_${mapper}.txt"
+    done
+  done
+done
+/usr/bin/python3 "$root/postprocess/fig10.py" "$csv" --out "$out"
