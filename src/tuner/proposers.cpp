@@ -8,13 +8,16 @@
 namespace pimdse::tuner {
 
 const std::vector<std::string_view>& proposer_names() {
-    static const std::vector<std::string_view> names{"random"};
+    static const std::vector<std::string_view> names{"random", "gp", "nicepim", "annealing", "evolution"};
     return names;
 }
 
 std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerContext& context,
                                         const ProposerOptions& options) {
     if (name == "random") return make_random(context, options);
+    if (name == "gp" || name == "nicepim") return make_bayes(name, context, options);
+    if (name == "annealing") return make_annealing(context, options);
+    if (name == "evolution") return make_evolution(context, options);
     std::string msg = "tuner::make_proposer: unknown proposer '";
     msg += name;
     msg += "' (known: ";

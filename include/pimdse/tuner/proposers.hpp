@@ -27,7 +27,9 @@ struct ProposerOptions {
     double gp_learning_rate = 0.05;
     int dkl_steps = 200;  ///< Adam steps of a deep-kernel fit
     double dkl_learning_rate = 0.005;
-    double failure_margin = 0.5;  ///< failed/infeasible target: worst log cost + margin * (log-cost range)
+    double failure_margin = 0.5;   ///< failed/infeasible target: worst log cost + margin * (log-cost range)
+    double local_fraction = 0.25;  ///< share of the scored samples that are mutants of the 8 best points
+    double local_step = 0.1;       ///< sd of those mutants' Gaussian step in the encoding
 
     // ---- "annealing" ------------------------------------------------------------------------
     double anneal_initial_temperature = 1.0;  ///< in units of the observed log costs' standard deviation
