@@ -141,11 +141,13 @@ double DeepKernelGp::log_marginal_likelihood(const Matrix& x, const Vector& y, V
 namespace {
 
 // Box on the log hyperparameters: targets are standardised and inputs are in [0, 1] or
-// He-scaled features, so these bounds are wide; they keep Adam out of degenerate corners.
+// He-scaled features, so these bounds are wide; they keep Adam out of degenerate corners. The
+// noise stays at least 1e-4 (a 1 % standard deviation of the standardised target): the costs
+// are deterministic and the noise would otherwise shrink until K is singular.
 void clamp_theta(Vector& theta, int dim) {
     for (int j = 0; j < dim; ++j) theta(j) = std::clamp(theta(j), std::log(1e-3), std::log(1e3));
     theta(dim) = std::clamp(theta(dim), std::log(1e-3), std::log(1e3));
-    theta(dim + 1) = std::clamp(theta(dim + 1), std::log(1e-6), std::log(10.0));
+    theta(dim + 1) = std::clamp(theta(dim + 1), std::log(1e-4), std::log(10.0));
 }
 
 }  // namespace
