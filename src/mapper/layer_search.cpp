@@ -216,25 +216,22 @@ std::size_t LayerSearch::GeoKeyHash::operator()(const GeoKey& k) const noexcept 
 
 namespace {
 
-/// The sets of sim::sharing_events for an ungrouped compute layer, from the part indices
-/// alone (the channel range of an input set is a function of its C part there): per event,
-/// the member lists of the sets with two or more members, in node order.
-std::array<std::vector<std::vector<sim::NodeId>>, 3> event_sets(const sim::LayerMapping& m, std::int32_t rows,
-                                                                std::int32_t cols, const sim::Mesh& mesh,
-                                                                bool gathers_operand, std::int32_t wr) {
+/// The sets of one event of sim::sharing_events (0 inputs, 1 weights, 2 partial sums) for an
+/// ungrouped compute layer, from the part indices alone (the channel range of an input set
+/// is a function of its C part there): the member lists of the sets with two or more
+/// members, in node order. `shard`: the weight groups' size, ceil(N_node / WR).
+std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std::int32_t rows,
+                                                 std::int32_t cols, const sim::Mesh& mesh, std::size_t event,
+                                                 std::int32_t shard) {
     std::array<std::int32_t, kPartDims> n{};
     for (PartDim d : sim::kAllPartDims) n[at(d)] = m.part(d).count();
     const std::int32_t n_b = n[at(PartDim::b)], n_p = n[at(PartDim::p)], n_q = n[at(PartDim::q)];
     const std::int32_t n_k = n[at(PartDim::k)], n_c = n[at(PartDim::c)];
     const std::int32_t n_node = n_b * n_p * n_q;
-    const std::int32_t shard = (n_node + wr - 1) / wr;
-    const bool inputs = n_k > 1;
-    const bool weights = gathers_operand && n_node > 1 && wr < n_node;
-    const bool psums = n_c > 1;
-    std::array<std::vector<std::vector<sim::NodeId>>, 3> groups;
-    if (inputs) groups[0].resize(static_cast<std::size_t>(n_node * n_c));
-    if (weights) groups[1].resize(static_cast<std::size_t>(n_k * n_c * ((n_node + shard - 1) / shard)));
-    if (psums) groups[2].resize(static_cast<std::size_t>(n_node * n_k));
+    const std::int32_t replicas = (n_node + shard - 1) / shard;
+    std::vector<std::vector<sim::NodeId>> groups(static_cast<std::size_t>(event == 0   ? n_node * n_c
+                                                                          : event == 1 ? n_k * n_c * replicas
+                                                                                       : n_node * n_k));
     std::vector<std::int32_t> rank(static_cast<std::size_t>(n_k * n_c), 0);
     // A part index is (row digit) x Pw + (column digit): the row's and the column's
     // contributions, computed once each.
@@ -252,24 +249,29 @@ std::array<std::vector<std::vector<sim::NodeId>>, 3> event_sets(const sim::Layer
             const std::int32_t k = idx[at(PartDim::k)];
             const std::int32_t c = idx[at(PartDim::c)];
             const sim::NodeId node = mesh.node(y, x);
-            if (inputs) groups[0][static_cast<std::size_t>(bpq * n_c + c)].push_back(node);
-            if (weights) {
+            std::size_t group = 0;
+            if (event == 0) {
+                group = static_cast<std::size_t>(bpq * n_c + c);
+            } else if (event == 1) {
                 const std::int32_t kc = k * n_c + c;
                 const std::int32_t r = rank[static_cast<std::size_t>(kc)]++;
-                groups[1][static_cast<std::size_t>(kc * ((n_node + shard - 1) / shard) + r / shard)]
-                    .push_back(node);
+                group = static_cast<std::size_t>(kc * replicas + r / shard);
+            } else {
+                group = static_cast<std::size_t>(bpq * n_k + k);
             }
-            if (psums) groups[2][static_cast<std::size_t>(bpq * n_k + k)].push_back(node);
+            groups[group].push_back(node);
         }
-    for (auto& g : groups) std::erase_if(g, [](const auto& members) { return members.size() < 2; });
+    std::erase_if(groups, [](const auto& members) { return members.size() < 2; });
     return groups;
 }
 
 }  // namespace
 
-const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const workload::Layer& l,
-                                                                       const sim::LayerMapping& m,
-                                                                       std::int32_t rows, std::int32_t cols) {
+const LayerSearch::EventGeometry& LayerSearch::event_geometry(const sim::LayerMapping& m, std::int32_t rows,
+                                                              std::int32_t cols, std::size_t e,
+                                                              std::int32_t shard) {
+    // The inputs and partial-sum events do not depend on WR: one geometry per arrangement
+    // serves every WR; the weight event's also depends on the group size.
     GeoKey key;
     key.rows = rows;
     key.cols = cols;
@@ -278,23 +280,17 @@ const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const wor
         key.pw[d] = m.parts[d].w;
     }
     key.order = m.order;
-    const bool weighted = l.has_weights();
-    const bool gathers = weighted || (l.kind == workload::LayerKind::matmul && l.weights_are_activations);
-    const std::int32_t n_node = sim::nodes_sharing_weights(m);
-    const std::int32_t wr = weighted ? m.wr : 1;
-    key.shards = (n_node + wr - 1) / wr;
-    key.kind = gathers ? (weighted ? 0 : 1) : 2;
+    key.shards = e == 1 ? shard : 0;
+    key.kind = static_cast<std::int32_t>(e);
     if (const auto it = geometry_.find(key); it != geometry_.end()) return it->second;
     ++stats_.geometries;
-    std::array<EventGeometry, 3> g{};
-    const auto sets = event_sets(m, rows, cols, system_.mesh, gathers, wr);
+    EventGeometry eg;
+    const auto sets = event_sets(m, rows, cols, system_.mesh, e, shard);
     std::vector<sim::SharingSet> event;
-    for (std::size_t e = 0; e < 3; ++e) {
-        if (sets[e].empty()) continue;
-        EventGeometry& eg = g[e];
+    {
+        if (sets.empty()) return geometry_.emplace(key, std::move(eg)).first->second;
         eg.present = true;
-        event.clear();
-        for (const auto& members : sets[e]) event.push_back(sim::SharingSet{members, Bytes(0)});
+        for (const auto& members : sets) event.push_back(sim::SharingSet{members, Bytes(0)});
         const std::vector<sim::SharingCycle> cycles = scheduler_.schedule(system_.mesh, event);
         // Size classes: class 0 the largest sets, class 1 the smaller ones.
         for (const sim::SharingCycle& c : cycles) {
@@ -366,7 +362,7 @@ const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const wor
             if (ph.repeats > 0) eg.phases.push_back(std::move(ph));
         }
     }
-    return geometry_.emplace(key, std::move(g)).first->second;
+    return geometry_.emplace(key, std::move(eg)).first->second;
 }
 
 std::array<std::int64_t, 3> LayerSearch::largest_chunks(const workload::Layer& l,
@@ -426,20 +422,27 @@ double LayerSearch::sharing_latency(const workload::Layer& l, const sim::LayerMa
         sim::add_sharing_cost(l, m, sim::Region{0, 0, rows, cols}, system_, scheduler_, loads_, c);
         return c.sharing.value();
     }
-    const std::array<EventGeometry, 3>& g = geometry(l, m, rows, cols);
+    const std::int32_t n_node = sim::nodes_sharing_weights(m);
+    const bool weighted = l.has_weights();
+    const bool gathers = weighted || (l.kind == workload::LayerKind::matmul && l.weights_are_activations);
+    const std::int32_t wr = weighted ? m.wr : 1;
+    const std::array<bool, 3> happens{m.part(PartDim::k).count() > 1,
+                                      gathers && n_node > 1 && wr<n_node, m.part(PartDim::c).count()> 1};
     const std::array<std::int64_t, 3> bytes = largest_chunks(l, m);
     const double hop = system_.noc.hop_cycles;
     double total = 0;
     for (std::size_t e = 0; e < 3; ++e) {
-        if (!g[e].present) continue;
+        if (!happens[e]) continue;
+        const EventGeometry& g = event_geometry(m, rows, cols, e, (n_node + wr - 1) / wr);
+        if (!g.present) continue;
         std::array<double, 2> flits{};
         for (std::size_t cls = 0; cls < 2; ++cls) {
-            const std::int64_t members = g[e].size[cls];
+            const std::int64_t members = g.size[cls];
             if (members == 0) continue;
             flits[cls] = static_cast<double>(
                 sim::flits_of(Bytes((bytes[e] + members - 1) / members), system_.noc.flit_bits));
         }
-        for (const Phase& ph : g[e].phases) {
+        for (const Phase& ph : g.phases) {
             double step = 0;
             for (const auto& [c0, c1, pipe] : ph.lines)
                 step =
