@@ -471,19 +471,17 @@ std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int3
             }
             if (fits) by_counts[n].emplace_back(i, j);
         }
-    // Lower bound of the compute cycles: the largest part-layer's MACs at one MAC per PE per
-    // cycle (the slowest node is at least that slow).
+    // Lower bound of the compute cycles: the largest part-layer (every loop's first, longest
+    // part) on the PE array with every lane busy (sim::compute_cycles_lower_bound), and at
+    // least its MACs at one MAC per PE per cycle.
     const double pes = static_cast<double>(system_.node.pe_rows) * system_.node.pe_cols;
     const auto lower_bound_of = [&](const Counts& n) {
         if (!l.is_compute()) return 0.0;
-        const auto part = [&](PartDim d) {
-            const std::int64_t len = sim::loop_bound(l, d);
-            const std::int64_t parts = n[at(d)];
-            return static_cast<double>((len + parts - 1) / parts);
-        };
-        const double c = l.groups > 1 ? static_cast<double>(l.C / l.groups) : part(PartDim::c);
-        return part(PartDim::b) * part(PartDim::k) * part(PartDim::p) * part(PartDim::q) * c *
-               static_cast<double>(l.R * l.S) / pes;
+        std::array<sim::Range, kPartDims> largest{};
+        for (PartDim d : sim::kAllPartDims) largest[at(d)] = sim::split(sim::loop_bound(l, d), n[at(d)], 0);
+        const sim::PartLayer p = sim::part_layer_of(l, largest, system_);
+        return std::max(static_cast<double>(p.macs()) / pes,
+                        sim::compute_cycles_lower_bound(p, system_.node).value());
     };
     // Cheapest bound first, so that good options are found early and prune the rest.
     std::vector<std::pair<double, const Counts*>> vectors;

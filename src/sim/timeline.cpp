@@ -425,6 +425,10 @@ struct Evaluator {
 
 }  // namespace
 
+PartLayer part_layer_of(const Layer& l, const std::array<Range, kPartDims>& r, const System& sys) {
+    return part_layer(l, r, sys);
+}
+
 void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, std::int32_t cols,
                       const System& sys, IntraNodeMapper& mapper, LayerCost& out) {
     if (!l.is_compute()) {
