@@ -454,12 +454,9 @@ double LayerSearch::sharing_latency(const workload::Layer& l, const sim::LayerMa
     return total;
 }
 
-std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int32_t rows, std::int32_t cols,
-                                             sim::DataLayout in, sim::DataLayout out, bool full, bool prune) {
+std::map<Counts, std::vector<std::pair<std::size_t, std::size_t>>> LayerSearch::count_vectors(
+    const workload::Layer& l, const std::vector<Counts>& hs, const std::vector<Counts>& ws) const {
     const std::array<std::int64_t, kPartDims> bound = bounds(l);
-    const std::vector<Counts> hs = factorisations(rows);
-    const std::vector<Counts> ws = factorisations(cols);
-    // Group the fitting (Ph, Pw) splits by their count vector (pruning 1).
     std::map<Counts, std::vector<std::pair<std::size_t, std::size_t>>> by_counts;
     for (std::size_t i = 0; i < hs.size(); ++i)
         for (std::size_t j = 0; j < ws.size(); ++j) {
@@ -471,6 +468,60 @@ std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int3
             }
             if (fits) by_counts[n].emplace_back(i, j);
         }
+    return by_counts;
+}
+
+const std::vector<LayerOption>& LayerSearch::fastest_compute(const workload::Layer& l, std::int32_t rows,
+                                                             std::int32_t cols, sim::DataLayout in,
+                                                             sim::DataLayout out) {
+    const Key key = key_of(l, rows, cols, in, out, true);
+    if (const auto it = compute_first_.find(key); it != compute_first_.end()) return it->second;
+    const std::vector<Counts> hs = factorisations(rows);
+    const std::vector<Counts> ws = factorisations(cols);
+    const auto by_counts = count_vectors(l, hs, ws);
+    // The count vectors of the fewest compute cycles (compute depends on the counts only).
+    double best = std::numeric_limits<double>::infinity();
+    std::vector<const Counts*> fastest;
+    sim::LayerMapping m;
+    m.dl_in = in;
+    m.dl_out = out;
+    for (const auto& [n, splits] : by_counts) {
+        for (std::size_t d = 0; d < kPartDims; ++d)
+            m.parts[d] = {hs[splits[0].first][d], ws[splits[0].second][d]};
+        const double c = compute_cycles(l, m, rows, cols);
+        if (c < best) {
+            best = c;
+            fastest.clear();
+        }
+        if (c == best && !std::isinf(c)) fastest.push_back(&n);
+    }
+    std::vector<LayerOption> result;
+    for (const Counts* n : fastest) {
+        const auto& splits = by_counts.at(*n);
+        std::int64_t arrangements = 0;  // capped as in search()
+        for (const auto& [i, j] : splits) {
+            if (max_arrangements_ > 0 && arrangements >= max_arrangements_) break;
+            for (std::size_t d = 0; d < kPartDims; ++d) m.parts[d] = {hs[i][d], ws[j][d]};
+            m.wr = l.has_weights() ? sim::nodes_sharing_weights(m) : 1;
+            for (const auto& order : distinct_orders(hs[i], ws[j])) {
+                if (max_arrangements_ > 0 && arrangements++ >= max_arrangements_) break;
+                m.order = order;
+                const double latency = best + sharing_latency(l, m);
+                if (result.empty() || latency < result.front().latency)
+                    result.assign(
+                        1,
+                        LayerOption{latency, sim::stored_weights_per_node(l, m) * system_.data_bytes(), m});
+            }
+        }
+    }
+    return compute_first_.emplace(key, std::move(result)).first->second;
+}
+
+std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int32_t rows, std::int32_t cols,
+                                             sim::DataLayout in, sim::DataLayout out, bool full, bool prune) {
+    const std::vector<Counts> hs = factorisations(rows);
+    const std::vector<Counts> ws = factorisations(cols);
+    const auto by_counts = count_vectors(l, hs, ws);
     // Lower bound of the compute cycles: the largest part-layer (every loop's first, longest
     // part) on the PE array with every lane busy (sim::compute_cycles_lower_bound), and at
     // least its MACs at one MAC per PE per cycle.

@@ -67,6 +67,14 @@ public:
                                                           std::int32_t cols, sim::DataLayout in,
                                                           sim::DataLayout out, bool full_replication = false);
 
+    /// The baseline's LM (NicePIM VIII-D solves it with Timeloop for "Delay", whose model has
+    /// no inter-node data sharing): at full replication, the mapping with the fewest compute
+    /// cycles; among those, the least sharing (in the search's model). Empty when none is
+    /// feasible. Memoised.
+    [[nodiscard]] const std::vector<LayerOption>& fastest_compute(const workload::Layer& layer,
+                                                                  std::int32_t rows, std::int32_t cols,
+                                                                  sim::DataLayout in, sim::DataLayout out);
+
     /// Every (split, order, WR) without pruning or dominance filtering, in enumeration order;
     /// for tests of the pruning's claim.
     [[nodiscard]] std::vector<LayerOption> enumerate_all(const workload::Layer& layer, std::int32_t rows,
@@ -162,6 +170,13 @@ private:
     sim::ChannelLoads loads_;
     sim::ChannelLoads class_loads_;
     std::unordered_map<Key, std::vector<LayerOption>, KeyHash> memo_;
+    std::unordered_map<Key, std::vector<LayerOption>, KeyHash> compute_first_;
+    /// The fitting (Ph, Pw) splits of a region grouped by their count vector (pruning 1).
+    [[nodiscard]] std::map<std::array<std::int32_t, sim::kPartDims>,
+                           std::vector<std::pair<std::size_t, std::size_t>>>
+    count_vectors(const workload::Layer& layer,
+                  const std::vector<std::array<std::int32_t, sim::kPartDims>>& hs,
+                  const std::vector<std::array<std::int32_t, sim::kPartDims>>& ws) const;
     std::unordered_map<GeoKey, EventGeometry, GeoKeyHash> geometry_;
     std::unordered_map<ComputeKey, double, ComputeKeyHash> compute_;
     SearchStats stats_;
