@@ -31,6 +31,7 @@ struct MapOptions {
     std::string hardware;
     std::string network;
     std::string mapper = "nicepim";
+    std::string baseline_lm = "compute-delay";
     std::string output;
     std::string csv;
     std::optional<std::int64_t> batch;
@@ -69,6 +70,8 @@ int run_map(const MapOptions& o) {
     sim::SnakeRingScheduler final;
     mapper::MapperOptions options;
     options.max_optim_iter = o.rounds;
+    options.baseline_lm = o.baseline_lm == "full-latency" ? mapper::BaselineLm::full_latency
+                                                          : mapper::BaselineLm::compute_delay;
     mapper::Mapper m(system, options, intra, search, final);
     const auto start = std::chrono::steady_clock::now();
     const mapper::MapResult r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
@@ -117,6 +120,10 @@ void add_map_command(CLI::App& app, Action& action) {
     cmd->add_option("--network", o->network, "network file (YAML, docs/workloads.md)")->required();
     cmd->add_option("--mapper", o->mapper, "nicepim (NicePIM VI) or baseline (VIII-D)")
         ->check(CLI::IsMember({"nicepim", "baseline"}));
+    cmd->add_option("--baseline-lm", o->baseline_lm,
+                    "the baseline's LM per layer: compute-delay (fewest compute cycles, as Timeloop's Delay "
+                    "goal in NicePIM VIII-D; default) or full-latency (compute + sharing)")
+        ->check(CLI::IsMember({"compute-delay", "full-latency"}));
     cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)");
     cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file");
     cmd->add_option("--batch", o->batch, "batch size (default: the network file's)")

@@ -216,25 +216,22 @@ std::size_t LayerSearch::GeoKeyHash::operator()(const GeoKey& k) const noexcept 
 
 namespace {
 
-/// The sets of sim::sharing_events for an ungrouped compute layer, from the part indices
-/// alone (the channel range of an input set is a function of its C part there): per event,
-/// the member lists of the sets with two or more members, in node order.
-std::array<std::vector<std::vector<sim::NodeId>>, 3> event_sets(const sim::LayerMapping& m, std::int32_t rows,
-                                                                std::int32_t cols, const sim::Mesh& mesh,
-                                                                bool gathers_operand, std::int32_t wr) {
+/// The sets of one event of sim::sharing_events (0 inputs, 1 weights, 2 partial sums) for an
+/// ungrouped compute layer, from the part indices alone (the channel range of an input set
+/// is a function of its C part there): the member lists of the sets with two or more
+/// members, in node order. `shard`: the weight groups' size, ceil(N_node / WR).
+std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std::int32_t rows,
+                                                 std::int32_t cols, const sim::Mesh& mesh, std::size_t event,
+                                                 std::int32_t shard) {
     std::array<std::int32_t, kPartDims> n{};
     for (PartDim d : sim::kAllPartDims) n[at(d)] = m.part(d).count();
     const std::int32_t n_b = n[at(PartDim::b)], n_p = n[at(PartDim::p)], n_q = n[at(PartDim::q)];
     const std::int32_t n_k = n[at(PartDim::k)], n_c = n[at(PartDim::c)];
     const std::int32_t n_node = n_b * n_p * n_q;
-    const std::int32_t shard = (n_node + wr - 1) / wr;
-    const bool inputs = n_k > 1;
-    const bool weights = gathers_operand && n_node > 1 && wr < n_node;
-    const bool psums = n_c > 1;
-    std::array<std::vector<std::vector<sim::NodeId>>, 3> groups;
-    if (inputs) groups[0].resize(static_cast<std::size_t>(n_node * n_c));
-    if (weights) groups[1].resize(static_cast<std::size_t>(n_k * n_c * ((n_node + shard - 1) / shard)));
-    if (psums) groups[2].resize(static_cast<std::size_t>(n_node * n_k));
+    const std::int32_t replicas = (n_node + shard - 1) / shard;
+    std::vector<std::vector<sim::NodeId>> groups(static_cast<std::size_t>(event == 0   ? n_node * n_c
+                                                                          : event == 1 ? n_k * n_c * replicas
+                                                                                       : n_node * n_k));
     std::vector<std::int32_t> rank(static_cast<std::size_t>(n_k * n_c), 0);
     // A part index is (row digit) x Pw + (column digit): the row's and the column's
     // contributions, computed once each.
@@ -252,24 +249,29 @@ std::array<std::vector<std::vector<sim::NodeId>>, 3> event_sets(const sim::Layer
             const std::int32_t k = idx[at(PartDim::k)];
             const std::int32_t c = idx[at(PartDim::c)];
             const sim::NodeId node = mesh.node(y, x);
-            if (inputs) groups[0][static_cast<std::size_t>(bpq * n_c + c)].push_back(node);
-            if (weights) {
+            std::size_t group = 0;
+            if (event == 0) {
+                group = static_cast<std::size_t>(bpq * n_c + c);
+            } else if (event == 1) {
                 const std::int32_t kc = k * n_c + c;
                 const std::int32_t r = rank[static_cast<std::size_t>(kc)]++;
-                groups[1][static_cast<std::size_t>(kc * ((n_node + shard - 1) / shard) + r / shard)]
-                    .push_back(node);
+                group = static_cast<std::size_t>(kc * replicas + r / shard);
+            } else {
+                group = static_cast<std::size_t>(bpq * n_k + k);
             }
-            if (psums) groups[2][static_cast<std::size_t>(bpq * n_k + k)].push_back(node);
+            groups[group].push_back(node);
         }
-    for (auto& g : groups) std::erase_if(g, [](const auto& members) { return members.size() < 2; });
+    std::erase_if(groups, [](const auto& members) { return members.size() < 2; });
     return groups;
 }
 
 }  // namespace
 
-const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const workload::Layer& l,
-                                                                       const sim::LayerMapping& m,
-                                                                       std::int32_t rows, std::int32_t cols) {
+const LayerSearch::EventGeometry& LayerSearch::event_geometry(const sim::LayerMapping& m, std::int32_t rows,
+                                                              std::int32_t cols, std::size_t e,
+                                                              std::int32_t shard) {
+    // The inputs and partial-sum events do not depend on WR: one geometry per arrangement
+    // serves every WR; the weight event's also depends on the group size.
     GeoKey key;
     key.rows = rows;
     key.cols = cols;
@@ -278,23 +280,17 @@ const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const wor
         key.pw[d] = m.parts[d].w;
     }
     key.order = m.order;
-    const bool weighted = l.has_weights();
-    const bool gathers = weighted || (l.kind == workload::LayerKind::matmul && l.weights_are_activations);
-    const std::int32_t n_node = sim::nodes_sharing_weights(m);
-    const std::int32_t wr = weighted ? m.wr : 1;
-    key.shards = (n_node + wr - 1) / wr;
-    key.kind = gathers ? (weighted ? 0 : 1) : 2;
+    key.shards = e == 1 ? shard : 0;
+    key.kind = static_cast<std::int32_t>(e);
     if (const auto it = geometry_.find(key); it != geometry_.end()) return it->second;
     ++stats_.geometries;
-    std::array<EventGeometry, 3> g{};
-    const auto sets = event_sets(m, rows, cols, system_.mesh, gathers, wr);
+    EventGeometry eg;
+    const auto sets = event_sets(m, rows, cols, system_.mesh, e, shard);
     std::vector<sim::SharingSet> event;
-    for (std::size_t e = 0; e < 3; ++e) {
-        if (sets[e].empty()) continue;
-        EventGeometry& eg = g[e];
+    {
+        if (sets.empty()) return geometry_.emplace(key, std::move(eg)).first->second;
         eg.present = true;
-        event.clear();
-        for (const auto& members : sets[e]) event.push_back(sim::SharingSet{members, Bytes(0)});
+        for (const auto& members : sets) event.push_back(sim::SharingSet{members, Bytes(0)});
         const std::vector<sim::SharingCycle> cycles = scheduler_.schedule(system_.mesh, event);
         // Size classes: class 0 the largest sets, class 1 the smaller ones.
         for (const sim::SharingCycle& c : cycles) {
@@ -366,7 +362,7 @@ const std::array<LayerSearch::EventGeometry, 3>& LayerSearch::geometry(const wor
             if (ph.repeats > 0) eg.phases.push_back(std::move(ph));
         }
     }
-    return geometry_.emplace(key, std::move(g)).first->second;
+    return geometry_.emplace(key, std::move(eg)).first->second;
 }
 
 std::array<std::int64_t, 3> LayerSearch::largest_chunks(const workload::Layer& l,
@@ -426,20 +422,27 @@ double LayerSearch::sharing_latency(const workload::Layer& l, const sim::LayerMa
         sim::add_sharing_cost(l, m, sim::Region{0, 0, rows, cols}, system_, scheduler_, loads_, c);
         return c.sharing.value();
     }
-    const std::array<EventGeometry, 3>& g = geometry(l, m, rows, cols);
+    const std::int32_t n_node = sim::nodes_sharing_weights(m);
+    const bool weighted = l.has_weights();
+    const bool gathers = weighted || (l.kind == workload::LayerKind::matmul && l.weights_are_activations);
+    const std::int32_t wr = weighted ? m.wr : 1;
+    const std::array<bool, 3> happens{m.part(PartDim::k).count() > 1,
+                                      gathers && n_node > 1 && wr<n_node, m.part(PartDim::c).count()> 1};
     const std::array<std::int64_t, 3> bytes = largest_chunks(l, m);
     const double hop = system_.noc.hop_cycles;
     double total = 0;
     for (std::size_t e = 0; e < 3; ++e) {
-        if (!g[e].present) continue;
+        if (!happens[e]) continue;
+        const EventGeometry& g = event_geometry(m, rows, cols, e, (n_node + wr - 1) / wr);
+        if (!g.present) continue;
         std::array<double, 2> flits{};
         for (std::size_t cls = 0; cls < 2; ++cls) {
-            const std::int64_t members = g[e].size[cls];
+            const std::int64_t members = g.size[cls];
             if (members == 0) continue;
             flits[cls] = static_cast<double>(
                 sim::flits_of(Bytes((bytes[e] + members - 1) / members), system_.noc.flit_bits));
         }
-        for (const Phase& ph : g[e].phases) {
+        for (const Phase& ph : g.phases) {
             double step = 0;
             for (const auto& [c0, c1, pipe] : ph.lines)
                 step =
@@ -451,12 +454,9 @@ double LayerSearch::sharing_latency(const workload::Layer& l, const sim::LayerMa
     return total;
 }
 
-std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int32_t rows, std::int32_t cols,
-                                             sim::DataLayout in, sim::DataLayout out, bool full, bool prune) {
+std::map<Counts, std::vector<std::pair<std::size_t, std::size_t>>> LayerSearch::count_vectors(
+    const workload::Layer& l, const std::vector<Counts>& hs, const std::vector<Counts>& ws) const {
     const std::array<std::int64_t, kPartDims> bound = bounds(l);
-    const std::vector<Counts> hs = factorisations(rows);
-    const std::vector<Counts> ws = factorisations(cols);
-    // Group the fitting (Ph, Pw) splits by their count vector (pruning 1).
     std::map<Counts, std::vector<std::pair<std::size_t, std::size_t>>> by_counts;
     for (std::size_t i = 0; i < hs.size(); ++i)
         for (std::size_t j = 0; j < ws.size(); ++j) {
@@ -468,19 +468,71 @@ std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int3
             }
             if (fits) by_counts[n].emplace_back(i, j);
         }
-    // Lower bound of the compute cycles: the largest part-layer's MACs at one MAC per PE per
-    // cycle (the slowest node is at least that slow).
+    return by_counts;
+}
+
+const std::vector<LayerOption>& LayerSearch::fastest_compute(const workload::Layer& l, std::int32_t rows,
+                                                             std::int32_t cols, sim::DataLayout in,
+                                                             sim::DataLayout out) {
+    const Key key = key_of(l, rows, cols, in, out, true);
+    if (const auto it = compute_first_.find(key); it != compute_first_.end()) return it->second;
+    const std::vector<Counts> hs = factorisations(rows);
+    const std::vector<Counts> ws = factorisations(cols);
+    const auto by_counts = count_vectors(l, hs, ws);
+    // The count vectors of the fewest compute cycles (compute depends on the counts only).
+    double best = std::numeric_limits<double>::infinity();
+    std::vector<const Counts*> fastest;
+    sim::LayerMapping m;
+    m.dl_in = in;
+    m.dl_out = out;
+    for (const auto& [n, splits] : by_counts) {
+        for (std::size_t d = 0; d < kPartDims; ++d)
+            m.parts[d] = {hs[splits[0].first][d], ws[splits[0].second][d]};
+        const double c = compute_cycles(l, m, rows, cols);
+        if (c < best) {
+            best = c;
+            fastest.clear();
+        }
+        if (c == best && !std::isinf(c)) fastest.push_back(&n);
+    }
+    std::vector<LayerOption> result;
+    for (const Counts* n : fastest) {
+        const auto& splits = by_counts.at(*n);
+        std::int64_t arrangements = 0;  // capped as in search()
+        for (const auto& [i, j] : splits) {
+            if (max_arrangements_ > 0 && arrangements >= max_arrangements_) break;
+            for (std::size_t d = 0; d < kPartDims; ++d) m.parts[d] = {hs[i][d], ws[j][d]};
+            m.wr = l.has_weights() ? sim::nodes_sharing_weights(m) : 1;
+            for (const auto& order : distinct_orders(hs[i], ws[j])) {
+                if (max_arrangements_ > 0 && arrangements++ >= max_arrangements_) break;
+                m.order = order;
+                const double latency = best + sharing_latency(l, m);
+                if (result.empty() || latency < result.front().latency)
+                    result.assign(
+                        1,
+                        LayerOption{latency, sim::stored_weights_per_node(l, m) * system_.data_bytes(), m});
+            }
+        }
+    }
+    return compute_first_.emplace(key, std::move(result)).first->second;
+}
+
+std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int32_t rows, std::int32_t cols,
+                                             sim::DataLayout in, sim::DataLayout out, bool full, bool prune) {
+    const std::vector<Counts> hs = factorisations(rows);
+    const std::vector<Counts> ws = factorisations(cols);
+    const auto by_counts = count_vectors(l, hs, ws);
+    // Lower bound of the compute cycles: the largest part-layer (every loop's first, longest
+    // part) on the PE array with every lane busy (sim::compute_cycles_lower_bound), and at
+    // least its MACs at one MAC per PE per cycle.
     const double pes = static_cast<double>(system_.node.pe_rows) * system_.node.pe_cols;
     const auto lower_bound_of = [&](const Counts& n) {
         if (!l.is_compute()) return 0.0;
-        const auto part = [&](PartDim d) {
-            const std::int64_t len = sim::loop_bound(l, d);
-            const std::int64_t parts = n[at(d)];
-            return static_cast<double>((len + parts - 1) / parts);
-        };
-        const double c = l.groups > 1 ? static_cast<double>(l.C / l.groups) : part(PartDim::c);
-        return part(PartDim::b) * part(PartDim::k) * part(PartDim::p) * part(PartDim::q) * c *
-               static_cast<double>(l.R * l.S) / pes;
+        std::array<sim::Range, kPartDims> largest{};
+        for (PartDim d : sim::kAllPartDims) largest[at(d)] = sim::split(sim::loop_bound(l, d), n[at(d)], 0);
+        const sim::PartLayer p = sim::part_layer_of(l, largest, system_);
+        return std::max(static_cast<double>(p.macs()) / pes,
+                        sim::compute_cycles_lower_bound(p, system_.node).value());
     };
     // Cheapest bound first, so that good options are found early and prune the rest.
     std::vector<std::pair<double, const Counts*>> vectors;

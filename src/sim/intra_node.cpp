@@ -93,6 +93,22 @@ void finish(IntraNodeCost& c, const NodeSpec& node, const DramTraffic& dram) {
 
 }  // namespace
 
+Cycles compute_cycles_lower_bound(const PartLayer& layer, const NodeSpec& node) noexcept {
+    // lane_passes(e, t, u) >= ceil(e / u) for every tile t, so each unrolling's probe bounds
+    // its tilings' compute cycles, and the total is at least the compute.
+    std::int64_t best = -1;
+    for (const SpatialUnroll& u : kUnrolls) {
+        std::int64_t cycles = layer.R * layer.S;
+        for (std::size_t i = 0; i < kLoopDims; ++i) {
+            const auto d = static_cast<LoopDim>(i);
+            const std::int64_t un = unit_of(u, d, node);
+            cycles *= un > 1 ? ceil_div(extent(layer, d), un) : extent(layer, d);
+        }
+        if (best < 0 || cycles < best) best = cycles;
+    }
+    return Cycles(static_cast<double>(best));
+}
+
 IntraNodeCost evaluate_tiling(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
                               DataLayout in, DataLayout out) {
     IntraNodeCost c = order_free_cost(layer, node, tiling);

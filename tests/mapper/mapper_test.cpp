@@ -131,6 +131,43 @@ TEST(LayerSearch, PrunedFrontEqualsTheFrontOfTheFullEnumeration) {
     }
 }
 
+// The baseline's LM rule (NicePIM VIII-D, Timeloop's "Delay"): fastest_compute returns, at
+// full replication, a mapping with the fewest compute cycles of the whole enumeration, and
+// among those the least compute + sharing.
+TEST(LayerSearch, FastestComputeIsTheMinimumOfTheEnumeration) {
+    const sim::System sys = system_of(4, 4, 8, 16);
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler sched;
+    const Network n = io::parse_network(kTwoBranch, "two_branch.yaml");
+    const auto compute = [&](const workload::Layer& l, const sim::LayerMapping& m, int rows, int cols) {
+        sim::LayerCost c;
+        sim::add_compute_cost(l, m, rows, cols, sys, intra, c);
+        return c.status == sim::EvalStatus::ok ? c.compute.value() : std::numeric_limits<double>::infinity();
+    };
+    for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{{2, 2}, {2, 4}, {4, 4}}) {
+        for (workload::LayerIndex li = 0; li < n.size(); ++li) {
+            const workload::Layer& l = n.layer(li);
+            LayerSearch search(sys, intra, sched);
+            const sim::DataLayout dl{};
+            const std::vector<LayerOption>& got = search.fastest_compute(l, rows, cols, dl, dl);
+            double best_compute = std::numeric_limits<double>::infinity();
+            double best_latency = std::numeric_limits<double>::infinity();
+            for (const LayerOption& o : search.enumerate_all(l, rows, cols, dl, dl)) {
+                if (l.has_weights() && o.mapping.wr != sim::nodes_sharing_weights(o.mapping)) continue;
+                const double c = compute(l, o.mapping, rows, cols);
+                if (c < best_compute) best_latency = std::numeric_limits<double>::infinity();
+                if (c <= best_compute) {
+                    best_compute = c;
+                    best_latency = std::min(best_latency, o.latency);
+                }
+            }
+            ASSERT_EQ(got.size(), 1u) << l.name;
+            EXPECT_DOUBLE_EQ(compute(l, got.front().mapping, rows, cols), best_compute) << l.name;
+            EXPECT_DOUBLE_EQ(got.front().latency, best_latency) << l.name;
+        }
+    }
+}
+
 // The search's sharing model never undercuts the timeline, and equals it when every chunk of an
 // event is equal (here: loop bounds divisible by the partition counts, no halo).
 TEST(LayerSearch, SharingModelBoundsTheTimelineAndIsExactForEqualChunks) {

@@ -67,6 +67,14 @@ public:
                                                           std::int32_t cols, sim::DataLayout in,
                                                           sim::DataLayout out, bool full_replication = false);
 
+    /// The baseline's LM (NicePIM VIII-D solves it with Timeloop for "Delay", whose model has
+    /// no inter-node data sharing): at full replication, the mapping with the fewest compute
+    /// cycles; among those, the least sharing (in the search's model). Empty when none is
+    /// feasible. Memoised.
+    [[nodiscard]] const std::vector<LayerOption>& fastest_compute(const workload::Layer& layer,
+                                                                  std::int32_t rows, std::int32_t cols,
+                                                                  sim::DataLayout in, sim::DataLayout out);
+
     /// Every (split, order, WR) without pruning or dominance filtering, in enumeration order;
     /// for tests of the pruning's claim.
     [[nodiscard]] std::vector<LayerOption> enumerate_all(const workload::Layer& layer, std::int32_t rows,
@@ -134,15 +142,17 @@ private:
         std::int32_t rows = 0, cols = 0;
         std::array<std::int32_t, sim::kPartDims> ph{}, pw{};
         std::array<sim::PartDim, sim::kPartDims> order{};
-        std::int32_t shards = 0;
-        std::int32_t kind = 0;  ///< 0 weighted, 1 activation matmul, 2 no gathered operand
+        std::int32_t shards = 0;  ///< weight group size (weights event), else 0
+        std::int32_t kind = 0;    ///< the event: 0 inputs, 1 weights, 2 partial sums
         friend bool operator==(const GeoKey&, const GeoKey&) = default;
     };
     struct GeoKeyHash {
         std::size_t operator()(const GeoKey& k) const noexcept;
     };
-    const std::array<EventGeometry, 3>& geometry(const workload::Layer& layer, const sim::LayerMapping& m,
-                                                 std::int32_t rows, std::int32_t cols);
+    /// The geometry of event e (0 inputs, 1 weights, 2 partial sums) of arrangement m;
+    /// `shard` (the weight groups' size) only matters for the weights.
+    const EventGeometry& event_geometry(const sim::LayerMapping& m, std::int32_t rows, std::int32_t cols,
+                                        std::size_t e, std::int32_t shard);
 
     /// Per event (inputs, weights, partial sums): the largest set's bytes.
     [[nodiscard]] std::array<std::int64_t, 3> largest_chunks(const workload::Layer& layer,
@@ -160,7 +170,14 @@ private:
     sim::ChannelLoads loads_;
     sim::ChannelLoads class_loads_;
     std::unordered_map<Key, std::vector<LayerOption>, KeyHash> memo_;
-    std::unordered_map<GeoKey, std::array<EventGeometry, 3>, GeoKeyHash> geometry_;
+    std::unordered_map<Key, std::vector<LayerOption>, KeyHash> compute_first_;
+    /// The fitting (Ph, Pw) splits of a region grouped by their count vector (pruning 1).
+    [[nodiscard]] std::map<std::array<std::int32_t, sim::kPartDims>,
+                           std::vector<std::pair<std::size_t, std::size_t>>>
+    count_vectors(const workload::Layer& layer,
+                  const std::vector<std::array<std::int32_t, sim::kPartDims>>& hs,
+                  const std::vector<std::array<std::int32_t, sim::kPartDims>>& ws) const;
+    std::unordered_map<GeoKey, EventGeometry, GeoKeyHash> geometry_;
     std::unordered_map<ComputeKey, double, ComputeKeyHash> compute_;
     SearchStats stats_;
     std::int64_t max_arrangements_ = 0;

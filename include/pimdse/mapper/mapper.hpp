@@ -25,6 +25,15 @@
 
 namespace pimdse::mapper {
 
+/// How the baseline (NicePIM VIII-D) chooses each layer's LM on the whole array.
+enum class BaselineLm : std::uint8_t {
+    /// The fewest compute cycles, as Timeloop's "Delay" goal does in the paper (its model has
+    /// no inter-node data sharing); the least sharing among ties. The paper's baseline.
+    compute_delay,
+    /// The least compute + sharing latency in the search's model: a stronger baseline.
+    full_latency,
+};
+
 struct MapperOptions {
     std::int32_t max_optim_iter = 3;     ///< MAX_OPTIM_ITER of Algorithm 1
     std::int64_t capacity_units = 1024;  ///< DP resolution of a node's DRAM (footprints round up)
@@ -32,9 +41,11 @@ struct MapperOptions {
     std::vector<sim::DataLayout> layouts{sim::DataLayout{sim::LayoutOrder::bchw, 1},
                                          sim::DataLayout{sim::LayoutOrder::bhwc, 1},
                                          sim::DataLayout{sim::LayoutOrder::bchw, 8}};
-    /// Also cost the baseline's mapping and return it if the timeline finds it faster (the
-    /// DP optimises per-layer latency without inter-layer redistribution).
+    /// Also cost the sequential whole-array mappings (the baseline under both BaselineLm
+    /// rules) and return one if the timeline finds it faster (the DP optimises per-layer
+    /// latency without inter-layer redistribution).
     bool keep_baseline_if_better = true;
+    BaselineLm baseline_lm = BaselineLm::compute_delay;
     /// Arrangements ((Ph, Pw) split x order) costed per partition-count vector of a layer; 0 is
     /// the exhaustive search. Bounded by default because 16 x 16 arrays have thousands.
     std::int64_t max_arrangements = 12;
@@ -94,9 +105,9 @@ public:
 
 private:
     void check_cancelled() const;
-    /// The baseline's mapping, chosen with the search scheduler.
+    /// The baseline's mapping with LMs chosen by `lm`, costed with the search scheduler.
     [[nodiscard]] sim::NetworkMapping baseline_mapping(const workload::Network& network,
-                                                       const workload::Segmentation& seg);
+                                                       const workload::Segmentation& seg, BaselineLm lm);
 
     const sim::System& system_;
     MapperOptions options_;

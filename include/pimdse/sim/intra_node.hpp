@@ -58,6 +58,11 @@ struct IntraNodeCost {
 [[nodiscard]] IntraNodeCost evaluate_tiling(const PartLayer& layer, const NodeSpec& node,
                                             const Tiling& tiling, DataLayout in, DataLayout out);
 
+/// A lower bound of the total cycles of every tiling of `layer` on `node`: the compute
+/// cycles of the best spatial unrolling with every lane busy except at the last pass
+/// (R x S x prod over dims of ceil(extent / PE extent) for unrolled dims, extent otherwise).
+[[nodiscard]] Cycles compute_cycles_lower_bound(const PartLayer& layer, const NodeSpec& node) noexcept;
+
 /// True if two tiles of each tensor fit its buffer (double buffering).
 [[nodiscard]] bool fits(const TileFootprint& f, const NodeSpec& node) noexcept;
 

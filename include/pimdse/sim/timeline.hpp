@@ -77,6 +77,11 @@ struct NetworkCost {
 void add_compute_cost(const workload::Layer& layer, const LayerMapping& m, std::int32_t rows,
                       std::int32_t cols, const System& system, IntraNodeMapper& mapper, LayerCost& out);
 
+/// The part-layer (NicePIM III-C) a node computes for a conv or matmul layer whose parts
+/// span `ranges` of B, P, Q, K, C.
+[[nodiscard]] PartLayer part_layer_of(const workload::Layer& layer,
+                                      const std::array<Range, kPartDims>& ranges, const System& system);
+
 /// The data-sharing part of one layer's cost (NicePIM VII): every sharing event of `m` on
 /// `region`, scheduled by `scheduler`, added to out.sharing and out.energy.noc. `loads` is
 /// scratch space.
