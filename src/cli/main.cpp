@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
     pimdse::cli::add_network_command(app, action);
     pimdse::cli::add_config_command(app, action);
     pimdse::cli::add_evaluate_command(app, action);
+    pimdse::cli::add_schedule_command(app, action);
 
     try {
         app.parse(argc, argv);

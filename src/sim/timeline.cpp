@@ -245,7 +245,7 @@ struct Evaluator {
     const NetworkMapping& mapping;
     const System& sys;
     IntraNodeMapper& mapper;
-    CycleScheduler& scheduler;
+    SharingScheduler& scheduler;
 
     ChannelLoads loads;
     std::vector<Transfer> transfers;
@@ -338,8 +338,7 @@ struct Evaluator {
         // Events run one after another: inputs and weights before compute, partial sums after.
         for (const SharingEvent& e :
              sharing_events(l, m, region, sys.mesh, sys.data_bytes(), sys.psum_bytes())) {
-            const std::vector<SharingCycle> cycles = scheduler.schedule(sys.mesh, e.sets);
-            const ShareCost c = share_along_cycles(sys.mesh, cycles, sys.noc, loads);
+            const ShareCost c = scheduler.share(sys.mesh, e.sets, sys.noc, loads);
             out.sharing += c.latency;
             out.energy.noc += c.energy;
         }
@@ -485,7 +484,7 @@ struct Evaluator {
 
 NetworkCost evaluate_mapping(const workload::Network& network, const workload::Segmentation& seg,
                              const NetworkMapping& mapping, const System& system, IntraNodeMapper& mapper,
-                             CycleScheduler& scheduler) {
+                             SharingScheduler& scheduler) {
     Evaluator e{network, seg, mapping, system, mapper, scheduler, {}, {}, {}, {}, {}, {}, {}};
     return e.run();
 }

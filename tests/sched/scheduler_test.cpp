@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pimdse/sched/ilp_scheduler.hpp"
+#include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sched/tsp_scheduler.hpp"
 #include "pimdse/sched/validate.hpp"
 
@@ -17,6 +18,8 @@ using sim::Mesh;
 using sim::NodeId;
 using sim::SharingCycle;
 using sim::SharingSet;
+
+const sim::NocParams kNoc{};  // 64-bit flits, the Fig. 12 setup
 
 // Random disjoint placement of sets of the given sizes.
 std::vector<SharingSet> random_sets(const Mesh& mesh, const std::vector<std::size_t>& sizes,
@@ -88,7 +91,7 @@ TEST(IlpScheduler, MatchesBruteForceAndBeatsBaselines) {
         const Mesh mesh(c.side, c.side);
         for (std::uint32_t seed = 1; seed <= 3; ++seed) {
             const auto sets = random_sets(mesh, c.sizes, seed * 7919U + static_cast<std::uint32_t>(c.side));
-            const IlpResult r = ilp.solve(mesh, sets);
+            const IlpResult r = ilp.solve(mesh, sets, kNoc);
             ASSERT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
             EXPECT_EQ(r.status, IlpStatus::optimal) << r.reason;
             EXPECT_EQ(r.max_link_flits, step_max_link_flits(mesh, r.cycles, 64));
@@ -131,10 +134,10 @@ TEST(Schedulers, AreDeterministicAndIgnoreMemberOrder) {
     IlpCycleScheduler a;
     IlpCycleScheduler b;
     TspCycleScheduler tsp;
-    const auto ra = a.schedule(mesh, sets);
+    const auto ra = a.solve(mesh, sets, kNoc).cycles;
     const auto ta = tsp.schedule(mesh, sets);
     std::reverse(sets[0].members.begin(), sets[0].members.end());
-    const auto rb = b.schedule(mesh, sets);
+    const auto rb = b.solve(mesh, sets, kNoc).cycles;
     const auto tb = tsp.schedule(mesh, sets);
     for (std::size_t s = 0; s < sets.size(); ++s) {
         EXPECT_EQ(ra[s].order, rb[s].order);
@@ -142,16 +145,16 @@ TEST(Schedulers, AreDeterministicAndIgnoreMemberOrder) {
     }
 }
 
-TEST(IlpScheduler, CacheSolvesIdenticalEventsOnce) {
+TEST(DataScheduler, CacheSolvesIdenticalEventsOnce) {
     const Mesh mesh(4, 4);
     const auto sets = random_sets(mesh, {5, 5}, 3);
-    IlpCycleScheduler ilp;
-    const auto first = ilp.solve(mesh, sets);
-    const auto second = ilp.solve(mesh, sets);
+    DataScheduler ds;
+    const auto first = ds.schedule(mesh, sets, kNoc);
+    const auto second = ds.schedule(mesh, sets, kNoc);
     EXPECT_FALSE(first.from_cache);
     EXPECT_TRUE(second.from_cache);
-    EXPECT_EQ(ilp.cache_size(), 1U);
-    EXPECT_EQ(first.max_link_flits, second.max_link_flits);
+    EXPECT_EQ(ds.cache_size(), 1U);
+    EXPECT_EQ(first.cost.max_link_flits, second.cost.max_link_flits);
     for (std::size_t s = 0; s < sets.size(); ++s) EXPECT_EQ(first.cycles[s].order, second.cycles[s].order);
 }
 
@@ -159,7 +162,7 @@ TEST(IlpScheduler, TrivialSetsNeedNoIlp) {
     const Mesh mesh(4, 4);
     const std::vector<SharingSet> sets{{{3}, Bytes(64)}, {{0, 15}, Bytes(64)}, {{}, Bytes(64)}};
     IlpCycleScheduler ilp;
-    const auto r = ilp.solve(mesh, sets);
+    const auto r = ilp.solve(mesh, sets, kNoc);
     EXPECT_EQ(r.status, IlpStatus::optimal);
     EXPECT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
     EXPECT_EQ(r.max_link_flits, 8);
@@ -170,8 +173,8 @@ TEST(IlpScheduler, RejectsBadInputAndOptions) {
     IlpCycleScheduler ilp;
     const std::vector<SharingSet> dup{{{1, 2, 2}, Bytes(8)}};
     const std::vector<SharingSet> outside{{{1, 2, 16}, Bytes(8)}};
-    EXPECT_THROW((void)ilp.solve(mesh, dup), std::invalid_argument);
-    EXPECT_THROW((void)ilp.solve(mesh, outside), std::out_of_range);
+    EXPECT_THROW((void)ilp.solve(mesh, dup, kNoc), std::invalid_argument);
+    EXPECT_THROW((void)ilp.solve(mesh, outside, kNoc), std::out_of_range);
     EXPECT_THROW(IlpCycleScheduler(IlpOptions{.time_limit_seconds = 0.0}), std::invalid_argument);
 }
 
@@ -182,7 +185,7 @@ TEST(IlpScheduler, Fig12FourByFourBeatsOrEqualsSnake) {
     all.bytes_per_node = Bytes(8 * 1024);
     const std::vector<SharingSet> sets{all};
     IlpCycleScheduler ilp(IlpOptions{.time_limit_seconds = 5.0});
-    const auto r = ilp.solve(mesh, sets);
+    const auto r = ilp.solve(mesh, sets, kNoc);
     ASSERT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
     sim::SnakeRingScheduler snake;
     EXPECT_LE(r.max_link_flits, step_max_link_flits(mesh, snake.schedule(mesh, sets), 64));

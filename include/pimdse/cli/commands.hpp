@@ -19,5 +19,7 @@ void add_network_command(CLI::App& app, Action& action);
 void add_config_command(CLI::App& app, Action& action);
 /// `pimdse evaluate --hardware H --network N (--mapping M | --uniform) [--write-mapping OUT]`
 void add_evaluate_command(CLI::App& app, Action& action);
+/// `pimdse schedule --mesh RxC --sets SPEC [--bytes B] [--flit-bits N] ...`
+void add_schedule_command(CLI::App& app, Action& action);
 
 }  // namespace pimdse::cli

@@ -1,0 +1,323 @@
+// `pimdse schedule --mesh 8x8 --sets interleaved:16 --bytes 8KiB --flit-bits 64`: one
+// data-sharing event scheduled by the ILP, TSP and SHP (NicePIM VII, Fig. 12), printed as a
+// table (or CSV). The whole request is checked while the command line is parsed, so a
+// malformed one exits with code 2 and says what is wrong (docs/cli.md).
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <tuple>
+#include <vector>
+
+#include "pimdse/cli/commands.hpp"
+#include "pimdse/core/error.hpp"
+#include "pimdse/sched/placements.hpp"
+#include "pimdse/sched/scheduler.hpp"
+#include "pimdse/sched/validate.hpp"
+#include "pimdse/sim/noc_sharing.hpp"
+
+namespace pimdse::cli {
+
+namespace {
+
+struct ScheduleRequest {
+    std::string mesh_text;
+    std::string sets_text;
+    std::string bytes_text = "8KiB";
+    std::int32_t flit_bits = 64;
+    std::int32_t hop_cycles = 2;
+    std::uint64_t seed = 1;
+    double time_limit = 1.0;
+    double gap = 0.0;
+    std::vector<std::string> schedulers{"ilp", "tsp", "shp"};
+    bool csv = false;
+    bool show_cycles = false;
+
+    // Filled in by resolve().
+    std::int32_t rows = 0;
+    std::int32_t cols = 0;
+    std::vector<sim::SharingSet> sets;
+    std::vector<sched::SchedulerKind> kinds;
+};
+
+[[noreturn]] void bad(const std::string& option, const std::string& what) {
+    throw CLI::ValidationError(option, what);
+}
+
+std::optional<std::int64_t> to_integer(std::string_view s) {
+    std::int64_t v = 0;
+    if (s.empty()) return std::nullopt;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+    std::vector<std::string_view> out;
+    std::size_t at = 0;
+    while (true) {
+        const std::size_t next = s.find(sep, at);
+        out.push_back(s.substr(at, next == std::string_view::npos ? std::string_view::npos : next - at));
+        if (next == std::string_view::npos) break;
+        at = next + 1;
+    }
+    return out;
+}
+
+// "8x8" -> (8, 8), each in [1, 4096] (sim::Mesh's range).
+std::pair<std::int32_t, std::int32_t> parse_mesh(const std::string& text) {
+    const auto parts = split(text, 'x');
+    const std::string want = "ROWSxCOLS with 1 <= ROWS, COLS <= 4096, e.g. 8x8";
+    if (parts.size() != 2) bad("--mesh", "'" + text + "' is not " + want);
+    const auto r = to_integer(parts[0]);
+    const auto c = to_integer(parts[1]);
+    if (!r || !c || *r < 1 || *c < 1 || *r > 4096 || *c > 4096)
+        bad("--mesh", "'" + text + "' is not " + want);
+    return {static_cast<std::int32_t>(*r), static_cast<std::int32_t>(*c)};
+}
+
+// "8192", "8192B", "8KiB", "1MiB" -> bytes in [1, 1 GiB].
+std::int64_t parse_bytes(const std::string& text) {
+    std::string_view s = text;
+    std::int64_t scale = 1;
+    for (const auto& [suffix, factor] :
+         {std::pair<std::string_view, std::int64_t>{"KiB", kKiB}, {"MiB", kMiB}, {"B", 1}}) {
+        if (s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix) {
+            s.remove_suffix(suffix.size());
+            scale = factor;
+            break;
+        }
+    }
+    const auto n = to_integer(s);
+    const std::string want = "a size in bytes from 1 B to 1024 MiB, e.g. 8192, 8KiB or 1MiB";
+    if (!n || *n < 1 || *n > (1024 * kMiB) / scale) bad("--bytes", "'" + text + "' is not " + want);
+    return *n * scale;
+}
+
+std::vector<sim::SharingSet> parse_sets(const ScheduleRequest& r, const sim::Mesh& mesh, Bytes bytes) {
+    const std::string& text = r.sets_text;
+    const std::string_view s = text;
+    if (s.starts_with("interleaved:")) {
+        const auto n = to_integer(s.substr(12));
+        std::int32_t side = 0;
+        while (n && static_cast<std::int64_t>(side + 1) * (side + 1) <= *n) ++side;
+        if (!n || *n < 4 || static_cast<std::int64_t>(side) * side != *n) {
+            bad("--sets", "'" + text + "': interleaved:N needs a square set size N >= 4 (4, 9, 16, ...)");
+        }
+        if (mesh.rows() % side != 0 || mesh.cols() % side != 0) {
+            bad("--sets", "'" + text + "': sets of " + std::to_string(side) + " x " + std::to_string(side) +
+                              " interleaved nodes need mesh dimensions divisible by " + std::to_string(side));
+        }
+        return sim::interleaved_sets(mesh, side, bytes);
+    }
+    if (s.starts_with("random:")) {
+        const auto parts = split(s.substr(7), 'x');
+        const auto k = to_integer(parts[0]);
+        std::optional<std::int64_t> m = parts.size() == 2 ? to_integer(parts[1]) : std::nullopt;
+        if (k && parts.size() == 1 && *k >= 1) m = mesh.node_count() / *k;
+        if (!k || !m || parts.size() > 2 || *k < 1) {
+            bad("--sets",
+                "'" + text + "': random:K or random:KxM needs integers K >= 1 (sets), M >= 2 (members)");
+        }
+        if (*m < 2)
+            bad("--sets", "'" + text + "': a set needs at least 2 members, not " + std::to_string(*m));
+        if (*k * *m > mesh.node_count()) {
+            bad("--sets", "'" + text + "': " + std::to_string(*k) + " disjoint sets of " +
+                              std::to_string(*m) + " members need " + std::to_string(*k * *m) +
+                              " nodes, the mesh has " + std::to_string(mesh.node_count()));
+        }
+        return sched::random_disjoint_sets(mesh, static_cast<std::int32_t>(*k), static_cast<std::int32_t>(*m),
+                                           bytes, r.seed);
+    }
+    // Explicit: "0,2,4;1,3,5" (node ids, row-major: id = row x cols + col).
+    std::vector<sim::SharingSet> sets;
+    std::vector<std::int64_t> owner(static_cast<std::size_t>(mesh.node_count()), -1);
+    const auto groups = split(s, ';');
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const std::string where = "'" + text + "': set " + std::to_string(g + 1);
+        sim::SharingSet set;
+        set.bytes_per_node = bytes;
+        for (const std::string_view item : split(groups[g], ',')) {
+            const auto v = to_integer(item);
+            if (!v) {
+                bad("--sets", where + ": '" + std::string(item) +
+                                  "' is not a node id (explicit sets are node ids, e.g. \"0,2,4;1,3,5\"; "
+                                  "or interleaved:N, random:K, random:KxM)");
+            }
+            if (*v < 0 || *v >= mesh.node_count()) {
+                bad("--sets", where + ": node " + std::to_string(*v) + " is outside the " + r.mesh_text +
+                                  " mesh (ids 0.." + std::to_string(mesh.node_count() - 1) + ")");
+            }
+            auto& o = owner[static_cast<std::size_t>(*v)];
+            if (o == static_cast<std::int64_t>(g)) {
+                bad("--sets", where + ": node " + std::to_string(*v) + " appears twice");
+            }
+            if (o >= 0) {
+                bad("--sets", where + ": node " + std::to_string(*v) + " is also in set " +
+                                  std::to_string(o + 1) + " (the sets of one event are disjoint)");
+            }
+            o = static_cast<std::int64_t>(g);
+            set.members.push_back(static_cast<sim::NodeId>(*v));
+        }
+        if (set.members.size() < 2) {
+            bad("--sets", where + " has " + std::to_string(set.members.size()) +
+                              " member; a sharing set needs at least 2");
+        }
+        sets.push_back(std::move(set));
+    }
+    return sets;
+}
+
+void resolve(ScheduleRequest& r) {
+    std::tie(r.rows, r.cols) = parse_mesh(r.mesh_text);
+    const sim::Mesh mesh(r.rows, r.cols);
+    const Bytes bytes(parse_bytes(r.bytes_text));
+    r.sets = parse_sets(r, mesh, bytes);
+    r.kinds.clear();
+    for (const std::string& name : r.schedulers) {
+        const auto k = sched::parse_scheduler_kind(name);
+        if (!k) bad("--schedulers", "'" + name + "' is not one of ilp, tsp, shp");
+        if (std::find(r.kinds.begin(), r.kinds.end(), *k) != r.kinds.end()) {
+            bad("--schedulers", "'" + name + "' is listed twice");
+        }
+        r.kinds.push_back(*k);
+    }
+}
+
+// Sum over every transfer of the event of its XY hops: (members - 1) steps of the cycle
+// for each set, or every ordered member pair once for SHP.
+std::int64_t total_hops(const sim::Mesh& mesh, const sched::ScheduleRecord& rec) {
+    std::int64_t hops = 0;
+    if (rec.scheduler == sched::SchedulerKind::shp) {
+        for (const auto& s : rec.sets) {
+            for (const sim::NodeId a : s.members)
+                for (const sim::NodeId b : s.members) hops += mesh.hops(a, b);
+        }
+        return hops;
+    }
+    for (const auto& c : rec.cycles) {
+        if (c.order.size() >= 2)
+            hops += static_cast<std::int64_t>(c.order.size() - 1) * sched::cycle_hops(mesh, c.order);
+    }
+    return hops;
+}
+
+int run_schedule(const ScheduleRequest& r) {
+    const sim::Mesh mesh(r.rows, r.cols);
+    sim::NocParams noc;
+    noc.flit_bits = r.flit_bits;
+    noc.hop_cycles = r.hop_cycles;
+    std::vector<sched::ScheduleRecord> records;
+    for (const sched::SchedulerKind kind : r.kinds) {
+        sched::ScheduleOptions o;
+        o.scheduler = kind;
+        o.time_limit_seconds = r.time_limit;
+        o.relative_gap = r.gap;
+        records.push_back(sched::make_scheduler(o)->schedule(mesh, r.sets, noc));
+    }
+    std::size_t largest = 0;
+    for (const auto& s : r.sets) largest = std::max(largest, s.members.size());
+    const Bytes bytes = r.sets.front().bytes_per_node;
+    double shp_latency = 0;
+    for (const auto& rec : records) {
+        if (rec.scheduler == sched::SchedulerKind::shp) shp_latency = rec.cost.latency.value();
+    }
+
+    if (r.csv) {
+        std::cout << "mesh,sets,set_size,bytes,flit_bits,hop_cycles,placement,seed,scheduler,max_link_flits,"
+                     "bound_flits,latency_cycles,total_hops,steps,solve_seconds,gap,status\n";
+        for (const auto& rec : records) {
+            std::printf(
+                "%s,%zu,%zu,%lld,%d,%d,%s,%llu,%s,%lld,%lld,%.0f,%lld,%d,%.6f,%.6f,%s\n", r.mesh_text.c_str(),
+                r.sets.size(), largest, static_cast<long long>(bytes.value()), r.flit_bits, r.hop_cycles,
+                r.sets_text.c_str(), static_cast<unsigned long long>(r.seed),
+                std::string(sched::to_string(rec.scheduler)).c_str(),
+                static_cast<long long>(rec.cost.max_link_flits), static_cast<long long>(rec.bound_flits),
+                rec.cost.latency.value(), static_cast<long long>(total_hops(mesh, rec)), rec.cost.steps,
+                rec.solve_seconds, rec.gap, std::string(sched::to_string(rec.status)).c_str());
+        }
+        return static_cast<int>(ExitCode::ok);
+    }
+
+    std::printf(
+        "event: %zu sharing sets (largest %zu nodes) on a %s mesh, %lld B per node = %lld flits of %d bit, "
+        "%d cycles per hop\n",
+        r.sets.size(), largest, r.mesh_text.c_str(), static_cast<long long>(bytes.value()),
+        static_cast<long long>(sim::flits_of(bytes, r.flit_bits)), r.flit_bits, r.hop_cycles);
+    std::printf("sets: %s\n\n", r.sets_text.c_str());
+    std::printf("%-9s %15s %13s %15s %8s %10s %6s %11s %8s  %s\n", "scheduler", "max link flits",
+                "bound flits", "latency cycles", "vs SHP", "total hops", "steps", "solve ms", "gap",
+                "status");
+    for (const auto& rec : records) {
+        char ratio[32] = "-";
+        if (shp_latency > 0)
+            std::snprintf(ratio, sizeof ratio, "%.3f", rec.cost.latency.value() / shp_latency);
+        std::printf("%-9s %15lld %13lld %15.0f %8s %10lld %6d %11.1f %8.4f  %s\n",
+                    std::string(sched::to_string(rec.scheduler)).c_str(),
+                    static_cast<long long>(rec.cost.max_link_flits), static_cast<long long>(rec.bound_flits),
+                    rec.cost.latency.value(), ratio, static_cast<long long>(total_hops(mesh, rec)),
+                    rec.cost.steps, rec.solve_seconds * 1e3, rec.gap,
+                    std::string(sched::to_string(rec.status)).c_str());
+    }
+    if (r.show_cycles) {
+        for (const auto& rec : records) {
+            if (rec.cycles.empty()) continue;
+            std::printf("\n%s cycles:\n", std::string(sched::to_string(rec.scheduler)).c_str());
+            for (std::size_t i = 0; i < rec.cycles.size(); ++i) {
+                std::printf("  set %zu:", i + 1);
+                for (const sim::NodeId v : rec.cycles[i].order) std::printf(" %d", v);
+                std::printf("\n");
+            }
+        }
+    }
+    for (const auto& rec : records) {
+        if (!rec.reason.empty())
+            std::printf("\n%s: %s\n", std::string(sched::to_string(rec.scheduler)).c_str(),
+                        rec.reason.c_str());
+    }
+    return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace
+
+void add_schedule_command(CLI::App& app, Action& action) {
+    CLI::App* cmd = app.add_subcommand(
+        "schedule",
+        "Schedule one data-sharing event with the ILP, TSP and SHP (NicePIM Fig. 12; docs/cli.md)");
+    auto r = std::make_shared<ScheduleRequest>();
+    cmd->add_option("--mesh", r->mesh_text, "node array ROWSxCOLS, e.g. 8x8")->required();
+    cmd->add_option(
+           "--sets", r->sets_text,
+           "the sharing sets: interleaved:N (N = side^2 nodes per set, Fig. 12), random:K or random:KxM "
+           "(K disjoint random sets of M nodes; M = nodes/K if left out), or node ids \"0,2,4;1,3,5\"")
+        ->required();
+    cmd->add_option("--bytes", r->bytes_text, "bytes each node holds: 8192, 8KiB, 1MiB (default 8KiB)");
+    cmd->add_option("--flit-bits", r->flit_bits, "flit width in bits (default 64)")
+        ->check(CLI::Range(1, 65536));
+    cmd->add_option("--hop-cycles", r->hop_cycles, "cycles per router hop (default 2)")
+        ->check(CLI::Range(1, 1024));
+    cmd->add_option("--seed", r->seed, "seed of random:... placements (default 1)");
+    cmd->add_option("--time-limit", r->time_limit, "ILP time limit in seconds (default 1)")
+        ->check(CLI::Range(1e-3, 86400.0));
+    cmd->add_option("--gap", r->gap, "ILP relative gap at which to stop (default 0: prove optimality)")
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--schedulers", r->schedulers, "which to run, comma-separated (default ilp,tsp,shp)")
+        ->delimiter(',');
+    cmd->add_flag("--csv", r->csv, "print CSV (one row per scheduler) instead of the table");
+    cmd->add_flag("--cycles", r->show_cycles, "also print the chosen cycles");
+    cmd->callback([&action, r] {
+        resolve(*r);
+        action = [r] { return run_schedule(*r); };
+    });
+}
+
+}  // namespace pimdse::cli
