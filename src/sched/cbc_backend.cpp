@@ -9,6 +9,7 @@
 #include <OsiClpSolverInterface.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 
 namespace pimdse::sched::detail {
@@ -90,9 +91,10 @@ MipStatus map_cbc_status(int status, int secondary, bool infeasible, bool has_so
 
 }  // namespace
 
-LpOutcome solve_lp(const LinearModel& model) {
+LpOutcome solve_lp(const LinearModel& model, double time_limit_seconds) {
     OsiClpSolverInterface lp;
     load(lp, model, false);
+    lp.getModelPtr()->setMaximumWallSeconds(std::max(0.0, time_limit_seconds));
     lp.initialSolve();
     LpOutcome out;
     out.optimal = lp.isProvenOptimal();
@@ -104,11 +106,46 @@ LpOutcome solve_lp(const LinearModel& model) {
 }
 
 MipOutcome solve_mip(const LinearModel& model, const MipSettings& s) {
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    const double limit = std::max(0.01, s.time_limit_seconds);
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+    const bool has_start = s.start != nullptr && s.start->size() == model.cols();
+    double start_value = 0.0;
+    if (has_start) {
+        for (std::size_t c = 0; c < model.cols(); ++c) start_value += model.obj[c] * (*s.start)[c];
+    }
+
     OsiClpSolverInterface lp;
     load(lp, model, s.log);
     for (std::size_t c = 0; c < model.cols(); ++c) {
         if (model.integer[c]) lp.setInteger(static_cast<int>(c));
     }
+    // CBC checks its time limit only between nodes; the root LP, root cut passes and strong
+    // branching can each run far past it (seconds on a compact model of a few thousand
+    // binaries). So Clp itself stops at the deadline (an absolute wall-clock time, copied
+    // into CBC's solver), and the root LP is solved here first: its bound is valid whatever
+    // happens later, and its time says whether cut passes are affordable.
+    lp.getModelPtr()->setMaximumWallSeconds(limit);
+    lp.initialSolve();
+    MipOutcome out;
+    if (!lp.isProvenOptimal()) {
+        if (lp.isProvenPrimalInfeasible()) {
+            out.reason = "the LP relaxation is infeasible";
+            return out;
+        }
+        out.status = has_start ? MipStatus::time_limit : MipStatus::failed;
+        out.reason = "the time limit stopped the root LP";
+        if (has_start) {
+            out.x = *s.start;
+            out.objective = start_value;
+        }
+        out.bound = -infinity();
+        return out;
+    }
+    const double root_bound = lp.getObjValue();
+    const double root_seconds = elapsed();
+
     CbcModel cbc(lp);
     const int level = s.log ? 1 : 0;
     // Silenced on the model, its message handler and the Clp solver it copied.
@@ -116,37 +153,42 @@ MipOutcome solve_mip(const LinearModel& model, const MipSettings& s) {
     cbc.messageHandler()->setLogLevel(level);
     cbc.solver()->messageHandler()->setLogLevel(level);
     cbc.setUseElapsedTime(true);
-    cbc.setMaximumSeconds(std::max(0.01, s.time_limit_seconds));
+    cbc.setMaximumSeconds(std::max(0.01, limit - root_seconds));
     cbc.setAllowableFractionGap(s.relative_gap);
     cbc.setAllowableGap(1e-6);
     cbc.setCutoffIncrement(s.cutoff_increment);
-    if (s.start != nullptr && s.start->size() == model.cols()) {
-        double value = 0.0;
-        for (std::size_t c = 0; c < model.cols(); ++c) value += model.obj[c] * (*s.start)[c];
-        cbc.setBestSolution(s.start->data(), static_cast<int>(model.cols()), value);
-    }
+    if (has_start) cbc.setBestSolution(s.start->data(), static_cast<int>(model.cols()), start_value);
     // No CglProbing: with default settings it cut off the optimum on small instances with
     // constant (two-member) loads — found by the brute-force test.
     CglGomory gomory;
     CglMixedIntegerRounding2 mir;
-    if (s.cuts) {
+    // A cut pass costs a few root LPs; only when that fits the time left comfortably.
+    if (s.cuts && root_seconds * 20.0 < limit - root_seconds) {
         cbc.addCutGenerator(&gomory, -1, "Gomory");
         cbc.addCutGenerator(&mir, -1, "MIR2");
-        // Root cut passes do not check the time limit: keep them few so the limit holds.
         cbc.setMaximumCutPassesAtRoot(3);
     } else {
         cbc.setMaximumCutPassesAtRoot(0);
     }
-    cbc.initialSolve();
+    cbc.initialSolve();  // from the optimal basis above: no iterations
     cbc.branchAndBound();
 
-    MipOutcome out;
     const bool has_solution = cbc.bestSolution() != nullptr;
     out.objective = has_solution ? cbc.getObjValue() : 0.0;
     out.bound = cbc.getBestPossibleObjValue();
     out.status = map_cbc_status(cbc.status(), cbc.secondaryStatus(), cbc.isProvenInfeasible(), has_solution,
                                 out.objective, out.bound, s.relative_gap, out.reason);
     if (has_solution) out.x.assign(cbc.bestSolution(), cbc.bestSolution() + model.cols());
+    // Past the deadline an LP may have been stopped by Clp mid-way, which CBC takes for an
+    // infeasible node: its proof and its tree bound are then not to be trusted. Only the root
+    // LP's bound is.
+    if (elapsed() >= limit) {
+        if (out.status == MipStatus::optimal || out.status == MipStatus::gap_reached) {
+            out.status = has_solution ? MipStatus::time_limit : MipStatus::failed;
+        }
+        out.bound = root_bound;
+        if (out.reason.empty()) out.reason = "time limit reached";
+    }
     return out;
 }
 

@@ -36,8 +36,9 @@ struct LpOutcome {
     std::vector<double> row_duals;  ///< Clp row prices: reduced cost = obj - A^T duals
 };
 
-/// Solves the LP relaxation (integrality ignored) with Clp's dual simplex.
-[[nodiscard]] LpOutcome solve_lp(const LinearModel& model);
+/// Solves the LP relaxation (integrality ignored) with Clp's dual simplex; not optimal when
+/// the wall-clock limit stops it.
+[[nodiscard]] LpOutcome solve_lp(const LinearModel& model, double time_limit_seconds);
 
 enum class MipStatus : unsigned char {
     optimal,      ///< proven optimal (or no better solution exists than the start)
@@ -53,8 +54,8 @@ struct MipSettings {
     double cutoff_increment = 1e-6;
     /// A feasible start (one value per column), handed to CBC as its first incumbent.
     const std::vector<double>* start = nullptr;
-    /// Gomory and MIR cuts with at most 3 passes at the root (CBC does not check the time
-    /// limit during root cut passes); off: no cut generators at all.
+    /// Gomory and MIR cuts with at most 3 passes at the root, when the root LP was quick
+    /// enough for them to fit the time limit; off: no cut generators at all.
     bool cuts = true;
     bool log = false;
 };
@@ -63,7 +64,7 @@ struct MipOutcome {
     MipStatus status = MipStatus::failed;
     std::vector<double> x;  ///< empty unless a solution exists
     double objective = 0.0;
-    double bound = 0.0;  ///< CBC's best possible objective
+    double bound = 0.0;  ///< proven lower bound on the optimum (-infinity() when none)
     std::string reason;  ///< CBC's status codes when not optimal
 };
 

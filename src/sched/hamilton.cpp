@@ -1,6 +1,7 @@
 #include "hamilton.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 namespace pimdse::sched::detail {
@@ -8,30 +9,39 @@ namespace pimdse::sched::detail {
 namespace {
 
 // Held-Karp: best[mask][j] = cheapest path from point 0 through the points of `mask`
-// (over points 1..n-1) ending at j. Ties keep the smaller predecessor index.
+// (over points 1..n-1) ending at j. Computed by pulling from mask without j, whose row is
+// contiguous (the push form scatters writes over a table of several MiB). Predecessors are
+// tried in ascending order with a strict <, so ties keep the smaller index.
 template <class T>
 HeldKarpResult<T> held_karp_impl(std::span<const T> d, std::size_t n) {
     const std::size_t m = n - 1;  // points 1..n-1 are bits 0..m-1
     const std::size_t full = std::size_t{1} << m;
     const T inf = std::numeric_limits<T>::max() / 4;
+    std::vector<T> into(m * m);  // into[k*m + j] = d(j+1 -> k+1)
+    for (std::size_t k = 0; k < m; ++k)
+        for (std::size_t j = 0; j < m; ++j) into[k * m + j] = d[(j + 1) * n + k + 1];
     std::vector<T> best(full * m, inf);
     std::vector<std::int8_t> parent(full * m, -1);
     for (std::size_t j = 0; j < m; ++j) best[(std::size_t{1} << j) * m + j] = d[j + 1];
     for (std::size_t mask = 1; mask < full; ++mask) {
-        for (std::size_t j = 0; j < m; ++j) {
-            if (!(mask & (std::size_t{1} << j))) continue;
-            const T cur = best[mask * m + j];
-            if (cur >= inf) continue;
-            const T* row = d.data() + (j + 1) * n + 1;
-            for (std::size_t k = 0; k < m; ++k) {
-                if (mask & (std::size_t{1} << k)) continue;
-                const std::size_t at = (mask | (std::size_t{1} << k)) * m + k;
-                const T cand = cur + row[k];
-                if (cand < best[at]) {
-                    best[at] = cand;
-                    parent[at] = static_cast<std::int8_t>(j);
+        if ((mask & (mask - 1)) == 0) continue;  // single points: set above
+        for (std::size_t rest = mask; rest != 0; rest &= rest - 1) {
+            const auto k = static_cast<std::size_t>(std::countr_zero(rest));
+            const std::size_t prev = mask & ~(std::size_t{1} << k);
+            const T* from = best.data() + prev * m;
+            const T* cost = into.data() + k * m;
+            T top = inf;
+            std::int8_t arg = -1;
+            for (std::size_t bits = prev; bits != 0; bits &= bits - 1) {
+                const auto j = static_cast<std::size_t>(std::countr_zero(bits));
+                const T cand = from[j] + cost[j];
+                if (cand < top) {
+                    top = cand;
+                    arg = static_cast<std::int8_t>(j);
                 }
             }
+            best[mask * m + k] = top;
+            parent[mask * m + k] = arg;
         }
     }
     std::size_t last = 0;

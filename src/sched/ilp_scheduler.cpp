@@ -440,7 +440,7 @@ private:
         std::vector<double> cost;
         for (std::size_t round = 0; round < kMaxPricingRounds && remaining() > 0; ++round) {
             const Master m = build_master(k, 0.0, false);
-            const detail::LpOutcome lp = detail::solve_lp(m.model);
+            const detail::LpOutcome lp = detail::solve_lp(m.model, remaining());
             if (!lp.optimal) return;
             ++pricing_rounds_;
             double sum = 0.0;
@@ -455,7 +455,13 @@ private:
             }
             if (sum <= 1e-9) return;
             bool added = false;
+            bool priced_all = true;  // the Lagrangian bound needs every set's cheapest cycle
             for (std::size_t i = 0; i < k.sets.size(); ++i) {
+                // One Held-Karp of 16 members takes ~10 ms: check the limit per set.
+                if (remaining() <= 0) {
+                    priced_all = false;
+                    break;
+                }
                 const std::size_t s = k.sets[i];
                 const VarSet& vs = sets_[s];
                 const std::size_t n = vs.members.size();
@@ -491,6 +497,7 @@ private:
                     }
                 }
             }
+            if (!priced_all) return;
             bound_ = std::max(bound_, ceil_units(lagrange / sum));
             if (!added || done(k)) return;
         }
@@ -623,7 +630,7 @@ private:
         // The component's optimum (or CBC's bound on it) bounds the whole event from below.
         if (out.status == detail::MipStatus::optimal) {
             bound_ = std::max(bound_, ceil_units(out.objective));
-        } else {
+        } else if (std::isfinite(out.bound) && out.bound < detail::infinity()) {
             bound_ = std::max(bound_, ceil_units(out.bound));
         }
         std::vector<Tour> next = tours_;
@@ -748,11 +755,11 @@ IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::S
     }
 
     auto finish = [&](IlpResult& r) {
-        r.max_link_flits = step_max_link_flits(mesh, r.cycles, flit_bits);
-        r.best_bound_flits = std::min(r.best_bound_flits, r.max_link_flits);
-        r.gap = r.max_link_flits > 0 ? static_cast<double>(r.max_link_flits - r.best_bound_flits) /
-                                           static_cast<double>(r.max_link_flits)
-                                     : 0.0;
+        r.objective_flits = step_max_link_flits(mesh, r.cycles, flit_bits);
+        r.best_bound_flits = std::min(r.best_bound_flits, r.objective_flits);
+        r.gap = r.objective_flits > 0 ? static_cast<double>(r.objective_flits - r.best_bound_flits) /
+                                            static_cast<double>(r.objective_flits)
+                                      : 0.0;
         if (r.gap <= 0.0) {
             r.status = IlpStatus::optimal;
             r.reason.clear();
@@ -763,18 +770,23 @@ IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::S
             r.status = IlpStatus::time_limit_incumbent;
             if (Clock::now() < deadline) r.reason = "gap left with solution phases switched off";
         }
-        // Equal heaviest link: the lowest latency among the answers at hand (the solver's,
-        // TSP's, the warm start's), so the ILP is never slower than TSP at equal load.
-        const sim::ShareCost own = sim::share_along_cycles(mesh, r.cycles, noc);
-        double best_latency = own.latency.value();
+        // The answer: the lowest event latency among the cycles at hand (the solver's, TSP's,
+        // the warm start's); ties keep the lighter heaviest link, then the solver's. Eq. 4 is
+        // the latency's proxy and is exact when chunks are long; with chunks of a few flits
+        // the hop pipeline weighs more than one chunk of link load, and a baseline can be
+        // faster. So the ILP is never slower than TSP under the shared latency model.
+        double best_latency = sim::share_along_cycles(mesh, r.cycles, noc).latency.value();
+        r.max_link_flits = r.objective_flits;
         for (const auto* alt : {&tsp, &warm}) {
-            if (step_max_link_flits(mesh, *alt, flit_bits) != r.max_link_flits) continue;
             const double lat = sim::share_along_cycles(mesh, *alt, noc).latency.value();
-            if (lat < best_latency) {
+            const std::int64_t link = step_max_link_flits(mesh, *alt, flit_bits);
+            if (lat < best_latency || (lat == best_latency && link < r.max_link_flits)) {
                 best_latency = lat;
+                r.max_link_flits = link;
                 r.cycles = *alt;
             }
         }
+        r.latency_fallback = r.max_link_flits > r.objective_flits;
         r.solve_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     };
 
@@ -802,7 +814,8 @@ IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::S
             solver.add_pool(s, t);
             solver.add_pool(s, reversed(t));
         }
-        if (!options_.pool || vs.members.size() > detail::kHeldKarpMaxPoints) continue;
+        if (!options_.pool || vs.members.size() > detail::kHeldKarpMaxPoints || Clock::now() >= deadline)
+            continue;
         auto key = detail::shape_key(mesh, vs.members);
         auto it = min_hop_cycles_.find(key);
         if (it == min_hop_cycles_.end()) {

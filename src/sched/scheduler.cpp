@@ -149,12 +149,15 @@ const DataScheduler::Entry& DataScheduler::lookup(const sim::Mesh& mesh,
     if (options_.scheduler == SchedulerKind::ilp) {
         IlpResult r = ilp_.solve(mesh, sets, params);
         e.cycles = std::move(r.cycles);
+        e.objective_flits = r.objective_flits;
         e.bound_flits = r.best_bound_flits;
         e.gap = r.gap;
+        e.latency_fallback = r.latency_fallback;
         e.status = status_of(r.status);
         e.reason = std::move(r.reason);
     } else if (options_.scheduler == SchedulerKind::tsp) {
-        e.cycles = tsp_.schedule(mesh, sets);
+        e.cycles = ilp_.tsp().schedule(mesh, sets);
+        e.objective_flits = step_max_link_flits(mesh, e.cycles, params.flit_bits);
     }
     e.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (cache_.size() >= kMaxCacheEntries) cache_.clear();
@@ -194,15 +197,17 @@ ScheduleRecord DataScheduler::schedule(const sim::Mesh& mesh, std::span<const si
         const Entry& e = lookup(mesh, sets, params, hit);
         r.cycles = e.cycles;
         r.cost = sim::share_along_cycles(mesh, e.cycles, params);
+        r.objective_flits = e.objective_flits;
         r.bound_flits = e.bound_flits;
         r.gap = e.gap;
+        r.latency_fallback = e.latency_fallback;
         r.status = e.status;
         r.reason = e.reason;
         r.solve_seconds = e.solve_seconds;
         r.from_cache = hit;
     }
     // Baseline columns, and for the baselines the combinatorial bound.
-    const std::vector<sim::SharingCycle> tsp = tsp_.schedule(mesh, sets);
+    const std::vector<sim::SharingCycle> tsp = ilp_.tsp().schedule(mesh, sets);
     r.tsp_max_link_flits = step_max_link_flits(mesh, tsp, params.flit_bits);
     r.shp_max_link_flits = options_.scheduler == SchedulerKind::shp
                                ? r.cost.max_link_flits

@@ -60,12 +60,19 @@ enum class IlpPhase : std::uint8_t {
 struct IlpResult {
     /// One cycle per input set, same order; always valid (validate_cycles).
     std::vector<sim::SharingCycle> cycles;
-    /// Heaviest mesh link of one step for `cycles`, flits (NicePIM Eq. 4).
+    /// Heaviest mesh link of one step for `cycles`, flits.
     std::int64_t max_link_flits = 0;
-    /// Lower bound on that value proven for every choice of cycles, flits.
+    /// NicePIM Eq. 4: the heaviest link of the best cycles the solver found, flits. Equal
+    /// to max_link_flits unless `latency_fallback`.
+    std::int64_t objective_flits = 0;
+    /// Lower bound on Eq. 4 proven for every choice of cycles, flits.
     std::int64_t best_bound_flits = 0;
-    /// (max_link_flits - best_bound_flits) / max_link_flits, 0 when proven optimal.
+    /// (objective_flits - best_bound_flits) / objective_flits, 0 when proven optimal.
     double gap = 0.0;
+    /// True when `cycles` are a baseline's (TSP or the warm start) because they are faster
+    /// under the latency model than the solver's despite a heavier link (chunks of a few
+    /// flits, where the hop pipeline outweighs link load; docs/model.md).
+    bool latency_fallback = false;
     IlpStatus status = IlpStatus::optimal;
     IlpPhase phase = IlpPhase::trivial;
     /// Why the status is not optimal (CBC's codes, the size cap...); empty otherwise.
@@ -85,9 +92,9 @@ struct IlpResult {
 };
 
 /// NicePIM Eq. 2-4. Sets with fewer than three members have one cycle only and enter as
-/// constant link loads. Among answers with the same heaviest link, the one with the lowest
-/// event latency (share_along_cycles) among the solver's answer, the TSP cycles and the
-/// warm start is returned, so the ILP is never slower than TSP at equal link load.
+/// constant link loads. The cycles returned are those of lowest event latency
+/// (share_along_cycles) among the solver's answer, the TSP cycles and the warm start (ties:
+/// the lighter heaviest link, then the solver's), so the ILP is never slower than TSP.
 /// No cache of whole events here (sched::DataScheduler has one); the TSP memo per set
 /// shape makes an instance not thread-safe: use one per thread.
 class IlpCycleScheduler {
@@ -100,6 +107,8 @@ public:
                                   const sim::NocParams& noc);
 
     [[nodiscard]] const IlpOptions& options() const noexcept { return options_; }
+    /// The TSP baseline this scheduler warm-starts from, with its memo of set shapes.
+    [[nodiscard]] TspCycleScheduler& tsp() noexcept { return tsp_; }
 
 private:
     IlpOptions options_;
