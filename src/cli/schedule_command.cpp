@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,10 +48,14 @@ struct ScheduleRequest {
     std::vector<std::string> schedulers{"ilp", "tsp", "shp"};
     bool csv = false;
     bool show_cycles = false;
+    std::int64_t samples = 1;  // random placements: seeds seed .. seed + samples - 1
 
     // Filled in by resolve().
     std::int32_t rows = 0;
     std::int32_t cols = 0;
+    Bytes bytes{0};
+    std::int32_t random_count = 0;    // K of random:KxM (0: not a random placement)
+    std::int32_t random_members = 0;  // M of random:KxM
     std::vector<sim::SharingSet> sets;
     std::vector<sched::SchedulerKind> kinds;
 };
@@ -108,7 +114,7 @@ std::int64_t parse_bytes(const std::string& text) {
     return *n * scale;
 }
 
-std::vector<sim::SharingSet> parse_sets(const ScheduleRequest& r, const sim::Mesh& mesh, Bytes bytes) {
+std::vector<sim::SharingSet> parse_sets(ScheduleRequest& r, const sim::Mesh& mesh, Bytes bytes) {
     const std::string& text = r.sets_text;
     const std::string_view s = text;
     if (s.starts_with("interleaved:")) {
@@ -140,8 +146,9 @@ std::vector<sim::SharingSet> parse_sets(const ScheduleRequest& r, const sim::Mes
                               std::to_string(*m) + " members need " + std::to_string(*k * *m) +
                               " nodes, the mesh has " + std::to_string(mesh.node_count()));
         }
-        return sched::random_disjoint_sets(mesh, static_cast<std::int32_t>(*k), static_cast<std::int32_t>(*m),
-                                           bytes, r.seed);
+        r.random_count = static_cast<std::int32_t>(*k);
+        r.random_members = static_cast<std::int32_t>(*m);
+        return sched::random_disjoint_sets(mesh, r.random_count, r.random_members, bytes, r.seed);
     }
     // Explicit: "0,2,4;1,3,5" (node ids, row-major: id = row x cols + col).
     std::vector<sim::SharingSet> sets;
@@ -185,8 +192,15 @@ std::vector<sim::SharingSet> parse_sets(const ScheduleRequest& r, const sim::Mes
 void resolve(ScheduleRequest& r) {
     std::tie(r.rows, r.cols) = parse_mesh(r.mesh_text);
     const sim::Mesh mesh(r.rows, r.cols);
-    const Bytes bytes(parse_bytes(r.bytes_text));
-    r.sets = parse_sets(r, mesh, bytes);
+    r.bytes = Bytes(parse_bytes(r.bytes_text));
+    r.sets = parse_sets(r, mesh, r.bytes);
+    if (r.samples > 1 && r.random_count == 0) {
+        bad("--samples", std::to_string(r.samples) +
+                             " samples need a random placement (--sets random:K or "
+                             "random:KxM); '" +
+                             r.sets_text + "' is fixed");
+    }
+    if (r.samples > 1 && r.show_cycles) bad("--cycles", "prints one event's cycles, not those of --samples");
     r.kinds.clear();
     for (const std::string& name : r.schedulers) {
         const auto k = sched::parse_scheduler_kind(name);
@@ -216,6 +230,129 @@ std::int64_t total_hops(const sim::Mesh& mesh, const sched::ScheduleRecord& rec)
     return hops;
 }
 
+void print_csv_header() {
+    std::cout << "mesh,sets,set_size,bytes,flit_bits,hop_cycles,placement,seed,scheduler,max_link_flits,"
+                 "bound_flits,latency_cycles,total_hops,steps,solve_seconds,gap,status,objective_flits,"
+                 "latency_fallback\n";
+}
+
+void print_csv_row(const ScheduleRequest& r, const sim::Mesh& mesh, std::uint64_t seed,
+                   const sched::ScheduleRecord& rec) {
+    std::size_t largest = 0;
+    for (const auto& s : rec.sets) largest = std::max(largest, s.members.size());
+    std::printf("%s,%zu,%zu,%lld,%d,%d,%s,%llu,", r.mesh_text.c_str(), rec.sets.size(), largest,
+                static_cast<long long>(r.bytes.value()), r.flit_bits, r.hop_cycles, r.sets_text.c_str(),
+                static_cast<unsigned long long>(seed));
+    std::printf("%s,%lld,%lld,%.0f,%lld,%d,%.6f,%.6f,%s,%lld,%d\n",
+                std::string(sched::to_string(rec.scheduler)).c_str(),
+                static_cast<long long>(rec.cost.max_link_flits), static_cast<long long>(rec.bound_flits),
+                rec.cost.latency.value(), static_cast<long long>(total_hops(mesh, rec)), rec.cost.steps,
+                rec.solve_seconds, rec.gap, std::string(sched::to_string(rec.status)).c_str(),
+                static_cast<long long>(rec.objective_flits), rec.latency_fallback ? 1 : 0);
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// --samples N: the same request on N random placements, then how often and by how much each
+// baseline loses to the ILP (latency and heaviest link, as ratios to the ILP's).
+int run_samples(const ScheduleRequest& r, const sim::Mesh& mesh, const sim::NocParams& noc) {
+    std::vector<std::unique_ptr<sched::DataScheduler>> schedulers;
+    for (const sched::SchedulerKind kind : r.kinds) {
+        sched::ScheduleOptions o;
+        o.scheduler = kind;
+        o.time_limit_seconds = r.time_limit;
+        o.relative_gap = r.gap;
+        schedulers.push_back(sched::make_scheduler(o));
+    }
+    const auto ilp_at = std::find(r.kinds.begin(), r.kinds.end(), sched::SchedulerKind::ilp);
+    if (r.csv) print_csv_header();
+    struct Tally {
+        std::vector<double> latency_ratio, link_ratio, seconds;
+        std::size_t loses = 0, ties = 0, wins = 0;
+        std::map<std::string, std::size_t> statuses;
+        std::vector<double> gaps;
+        std::size_t fallbacks = 0;
+    };
+    std::vector<Tally> tally(r.kinds.size());
+    for (std::int64_t i = 0; i < r.samples; ++i) {
+        const std::uint64_t seed = r.seed + static_cast<std::uint64_t>(i);
+        const auto sets = sched::random_disjoint_sets(mesh, r.random_count, r.random_members, r.bytes, seed);
+        std::vector<sched::ScheduleRecord> recs;
+        for (auto& s : schedulers) recs.push_back(s->schedule(mesh, sets, noc));
+        for (std::size_t k = 0; k < recs.size(); ++k) {
+            if (r.csv) print_csv_row(r, mesh, seed, recs[k]);
+            Tally& t = tally[k];
+            t.seconds.push_back(recs[k].solve_seconds);
+            ++t.statuses[std::string(sched::to_string(recs[k].status))];
+            t.gaps.push_back(recs[k].gap);
+            t.fallbacks += recs[k].latency_fallback ? 1 : 0;
+            if (ilp_at == r.kinds.end()) continue;
+            const auto& ilp = recs[static_cast<std::size_t>(ilp_at - r.kinds.begin())];
+            const double lat = recs[k].cost.latency.value(), ilp_lat = ilp.cost.latency.value();
+            t.latency_ratio.push_back(ilp_lat > 0 ? lat / ilp_lat : 1.0);
+            t.link_ratio.push_back(ilp.cost.max_link_flits > 0
+                                       ? static_cast<double>(recs[k].cost.max_link_flits) /
+                                             static_cast<double>(ilp.cost.max_link_flits)
+                                       : 1.0);
+            (lat > ilp_lat ? t.loses : lat < ilp_lat ? t.wins : t.ties) += 1;
+        }
+    }
+    if (r.csv) return static_cast<int>(ExitCode::ok);
+
+    std::printf(
+        "%lld random placements (seeds %llu..%llu) of %d sets x %d nodes on a %s mesh, %lld B per node = "
+        "%lld flits of %d bit, %d cycles per hop\n\n",
+        static_cast<long long>(r.samples), static_cast<unsigned long long>(r.seed),
+        static_cast<unsigned long long>(r.seed + static_cast<std::uint64_t>(r.samples) - 1), r.random_count,
+        r.random_members, r.mesh_text.c_str(), static_cast<long long>(r.bytes.value()),
+        static_cast<long long>(sim::flits_of(r.bytes, r.flit_bits)), r.flit_bits, r.hop_cycles);
+    std::printf("%-9s %10s %10s  %s\n", "scheduler", "solve ms", "(max)", "statuses");
+    for (std::size_t k = 0; k < r.kinds.size(); ++k) {
+        const Tally& t = tally[k];
+        std::string st;
+        for (const auto& [name, n] : t.statuses)
+            st += (st.empty() ? "" : ", ") + std::to_string(n) + " " + name;
+        if (r.kinds[k] == sched::SchedulerKind::ilp) {
+            st += "; gap median " + std::to_string(median(t.gaps)).substr(0, 6) + ", max " +
+                  std::to_string(*std::max_element(t.gaps.begin(), t.gaps.end())).substr(0, 6);
+            if (t.fallbacks > 0) st += "; " + std::to_string(t.fallbacks) + " latency fallbacks";
+        }
+        std::printf("%-9s %10.1f %10.1f  %s\n", std::string(sched::to_string(r.kinds[k])).c_str(),
+                    median(t.seconds) * 1e3, *std::max_element(t.seconds.begin(), t.seconds.end()) * 1e3,
+                    st.c_str());
+    }
+    if (ilp_at == r.kinds.end()) return static_cast<int>(ExitCode::ok);
+    std::printf("\nlatency and heaviest link as ratios to the ILP's (> 1: the ILP is better):\n");
+    std::printf("%-9s %6s %6s %6s  %9s %9s %9s %9s  %9s %9s\n", "scheduler", "loses", "ties", "wins",
+                "lat geo", "lat med", "lat max", "when lost", "link geo", "link max");
+    for (std::size_t k = 0; k < r.kinds.size(); ++k) {
+        if (r.kinds[k] == sched::SchedulerKind::ilp) continue;
+        const Tally& t = tally[k];
+        double log_lat = 0, log_link = 0, lost = 0;
+        for (std::size_t i = 0; i < t.latency_ratio.size(); ++i) {
+            log_lat += std::log(t.latency_ratio[i]);
+            log_link += std::log(t.link_ratio[i]);
+            if (t.latency_ratio[i] > 1) lost += t.latency_ratio[i];
+        }
+        const auto n = static_cast<double>(t.latency_ratio.size());
+        std::printf("%-9s %6zu %6zu %6zu  %9.3f %9.3f %9.3f %9.3f  %9.3f %9.3f\n",
+                    std::string(sched::to_string(r.kinds[k])).c_str(), t.loses, t.ties, t.wins,
+                    std::exp(log_lat / n), median(t.latency_ratio),
+                    *std::max_element(t.latency_ratio.begin(), t.latency_ratio.end()),
+                    t.loses > 0 ? lost / static_cast<double>(t.loses) : 1.0, std::exp(log_link / n),
+                    *std::max_element(t.link_ratio.begin(), t.link_ratio.end()));
+    }
+    std::printf(
+        "\n(loses: the baseline's latency is above the ILP's; 'when lost': its mean ratio over those "
+        "placements)\n");
+    return static_cast<int>(ExitCode::ok);
+}
+
 int run_schedule(const ScheduleRequest& request) {
     ScheduleRequest r = request;
     if (!r.config.empty()) {
@@ -229,6 +366,7 @@ int run_schedule(const ScheduleRequest& request) {
     sim::NocParams noc;
     noc.flit_bits = r.flit_bits;
     noc.hop_cycles = r.hop_cycles;
+    if (r.samples > 1) return run_samples(r, mesh, noc);
     std::vector<sched::ScheduleRecord> records;
     for (const sched::SchedulerKind kind : r.kinds) {
         sched::ScheduleOptions o;
@@ -246,21 +384,8 @@ int run_schedule(const ScheduleRequest& request) {
     }
 
     if (r.csv) {
-        std::cout << "mesh,sets,set_size,bytes,flit_bits,hop_cycles,placement,seed,scheduler,max_link_flits,"
-                     "bound_flits,latency_cycles,total_hops,steps,solve_seconds,gap,status,objective_flits,"
-                     "latency_fallback\n";
-        for (const auto& rec : records) {
-            std::printf("%s,%zu,%zu,%lld,%d,%d,%s,%llu,", r.mesh_text.c_str(), r.sets.size(), largest,
-                        static_cast<long long>(bytes.value()), r.flit_bits, r.hop_cycles, r.sets_text.c_str(),
-                        static_cast<unsigned long long>(r.seed));
-            std::printf("%s,%lld,%lld,%.0f,%lld,%d,%.6f,%.6f,%s,%lld,%d\n",
-                        std::string(sched::to_string(rec.scheduler)).c_str(),
-                        static_cast<long long>(rec.cost.max_link_flits),
-                        static_cast<long long>(rec.bound_flits), rec.cost.latency.value(),
-                        static_cast<long long>(total_hops(mesh, rec)), rec.cost.steps, rec.solve_seconds,
-                        rec.gap, std::string(sched::to_string(rec.status)).c_str(),
-                        static_cast<long long>(rec.objective_flits), rec.latency_fallback ? 1 : 0);
-        }
+        print_csv_header();
+        for (const auto& rec : records) print_csv_row(r, mesh, r.seed, rec);
         return static_cast<int>(ExitCode::ok);
     }
 
@@ -342,6 +467,10 @@ void add_schedule_command(CLI::App& app, Action& action) {
         ->delimiter(',');
     cmd->add_flag("--csv", r->csv, "print CSV (one row per scheduler) instead of the table");
     cmd->add_flag("--cycles", r->show_cycles, "also print the chosen cycles");
+    cmd->add_option("--samples", r->samples,
+                    "with random:... sets: schedule N placements (seeds --seed .. --seed+N-1) and print how "
+                    "often and by how much each baseline loses to the ILP (with --csv: every row)")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}));
     cmd->callback([&action, r, limit, gap] {
         r->time_limit_given = limit->count() > 0;
         r->gap_given = gap->count() > 0;

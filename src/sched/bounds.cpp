@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -146,7 +147,15 @@ MaxLinkBound max_link_lower_bound(const sim::Mesh& mesh, std::span<const sim::Sh
             out.cut = std::max({out.cut, cut_bound(fwd), cut_bound(back)});
         }
     }
+    // Every link load is a sum of whole chunks, so a multiple of the gcd of the moving sets'
+    // chunk sizes: the bound rounds up to the next multiple.
+    std::int64_t unit = 0;
+    for (const sim::SharingSet& s : sets) {
+        const std::int64_t f = sim::flits_of(s.bytes_per_node, flit_bits);
+        if (s.members.size() >= 2 && f > 0) unit = std::gcd(unit, f);
+    }
     out.flits = std::max(out.total_hops, out.cut);
+    if (unit > 0) out.flits = ceil_div(out.flits, unit) * unit;
     return out;
 }
 

@@ -12,7 +12,8 @@
 namespace pimdse::sched {
 
 struct MaxLinkBound {
-    /// The best of the bounds below, flits.
+    /// The best of the bounds below, rounded up to a multiple of the gcd of the moving sets'
+    /// chunk sizes (every link load is such a multiple), flits.
     std::int64_t flits = 0;
     /// Total hops: sum over sets of (flits x fewest hops of any cycle) spread evenly over
     /// every link some route of some set can use, rounded up.
