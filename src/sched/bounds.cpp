@@ -154,7 +154,11 @@ MaxLinkBound max_link_lower_bound(const sim::Mesh& mesh, std::span<const sim::Sh
         const std::int64_t f = sim::flits_of(s.bytes_per_node, flit_bits);
         if (s.members.size() >= 2 && f > 0) unit = std::gcd(unit, f);
     }
-    out.flits = std::max(out.total_hops, out.cut);
+    for (const sim::SharingSet& s : sets) {
+        if (s.members.size() >= 2)
+            out.chunk = std::max(out.chunk, sim::flits_of(s.bytes_per_node, flit_bits));
+    }
+    out.flits = std::max({out.chunk, out.total_hops, out.cut});
     if (unit > 0) out.flits = ceil_div(out.flits, unit) * unit;
     return out;
 }

@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "pimdse/sched/bounds.hpp"
 #include "pimdse/sched/ilp_scheduler.hpp"
 #include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sched/tsp_scheduler.hpp"
@@ -111,6 +112,29 @@ TEST(IlpScheduler, TrivialSetsNeedNoIlp) {
     EXPECT_EQ(r.status, IlpStatus::optimal);
     EXPECT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
     EXPECT_EQ(r.max_link_flits, 8);
+}
+
+// The uniform mapping's events on NicePIM 16x16 (ResNet-152): four column strips of 4 x 16
+// nodes with chunks of different sizes. Every set loads some link with one whole chunk, so
+// the largest chunk bounds Eq. 4; the snake rings reach it, which proves them optimal at
+// once (without that bound the 64-member sets ran into the time limit).
+TEST(IlpScheduler, LargestChunkBoundsLargeSets) {
+    const Mesh mesh(16, 16);
+    std::vector<SharingSet> sets(4);
+    for (std::int32_t s = 0; s < 4; ++s) {
+        for (std::int32_t r = 0; r < 16; ++r)
+            for (std::int32_t c = 4 * s; c < 4 * s + 4; ++c)
+                sets[static_cast<std::size_t>(s)].members.push_back(mesh.node(r, c));
+        sets[static_cast<std::size_t>(s)].bytes_per_node = Bytes(1218 + 70 * s);
+    }
+    const MaxLinkBound b = max_link_lower_bound(mesh, sets, 64);
+    EXPECT_EQ(b.chunk, sim::flits_of(Bytes(1218 + 70 * 3), 64));
+    IlpCycleScheduler ilp(IlpOptions{.time_limit_seconds = 10.0});
+    const IlpResult r = ilp.solve(mesh, sets, kNoc);
+    EXPECT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
+    EXPECT_EQ(r.status, IlpStatus::optimal) << r.reason;
+    EXPECT_EQ(r.objective_flits, b.chunk);
+    EXPECT_LT(r.solve_seconds, 1.0);
 }
 
 TEST(IlpScheduler, RejectsBadInputAndOptions) {

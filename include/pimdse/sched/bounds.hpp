@@ -15,6 +15,9 @@ struct MaxLinkBound {
     /// The best of the bounds below, rounded up to a multiple of the gcd of the moving sets'
     /// chunk sizes (every link load is such a multiple), flits.
     std::int64_t flits = 0;
+    /// The largest chunk: a set with two or more members sends its chunk over at least one
+    /// link in every step.
+    std::int64_t chunk = 0;
     /// Total hops: sum over sets of (flits x fewest hops of any cycle) spread evenly over
     /// every link some route of some set can use, rounded up.
     std::int64_t total_hops = 0;
