@@ -6,11 +6,13 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdarg>
 
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -20,6 +22,7 @@
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/mapping_file.hpp"
 #include "pimdse/io/network_file.hpp"
+#include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/sim/timeline.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
@@ -38,6 +41,28 @@ struct EvaluateOptions {
     std::string write_mapping;
 };
 
+// "ilp: 48 events, 12 solved (36 from the cache), all optimal; 0.210 s evaluation".
+std::string sharing_summary(const sched::DataScheduler& s, double seconds) {
+    const auto& records = s.records();
+    std::size_t solved = 0;
+    std::map<std::string_view, std::size_t> statuses;
+    for (const sched::ScheduleRecord& r : records) {
+        if (r.from_cache) continue;
+        ++solved;
+        ++statuses[sched::to_string(r.status)];
+    }
+    std::string out = format("%s: %zu events, %zu solved (%zu from the cache)",
+                             std::string(sched::to_string(s.options().scheduler)).c_str(), records.size(),
+                             solved, records.size() - solved);
+    if (statuses.size() == 1) {
+        out += ", all ";
+        out += statuses.begin()->first;
+    } else {
+        for (const auto& [name, n] : statuses) out += format(", %zu %s", n, std::string(name).c_str());
+    }
+    return out + format("; %.3f s to evaluate", seconds);
+}
+
 int run_evaluate(const EvaluateOptions& o) {
     const io::HardwareFile h = io::read_hardware_file(o.hardware);
     const workload::Network network = io::read_network_file(o.network);
@@ -50,48 +75,17 @@ int run_evaluate(const EvaluateOptions& o) {
     if (!o.write_mapping.empty()) write_text(o.write_mapping, io::to_yaml(mapping, target));
 
     sim::AnalyticIntraNodeMapper mapper;
-    sim::SnakeRingScheduler scheduler;
-    const sim::NetworkCost cost = sim::evaluate_mapping(network, seg, mapping, system, mapper, scheduler);
+    // The hardware file's `schedule:` section (default: the ILP) schedules every data-sharing
+    // event; records feed the summary line.
+    const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(h.schedule);
+    scheduler->set_recording(true);
+    const auto t0 = std::chrono::steady_clock::now();
+    const sim::NetworkCost cost = sim::evaluate_mapping(network, seg, mapping, system, mapper, *scheduler);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    std::cout << "network " << network.name() << " (batch " << network.batch() << ", " << network.size()
-              << " layers) on " << hw::to_string(h.params) << ", "
-              << (o.uniform ? std::string("uniform mapping") : "mapping " + o.mapping) << "\n\n";
-    std::cout << format("%-24s %-10s %-9s %-16s %5s %-19s %12s %12s %12s %12s %12s %12s %12s %6s  %s\n",
-                        "layer", "kind", "region", "partitions", "WR", "DL in/out", "cycles", "redistrib",
-                        "sharing", "compute", "energy pJ", "PE+SRAM pJ", "DRAM+NoC pJ", "util", "status");
-    for (workload::LayerIndex i = 0; i < network.size(); ++i) {
-        const workload::Layer& l = network.layer(i);
-        const sim::LayerMapping& m = mapping.layers[static_cast<std::size_t>(i)];
-        const sim::LayerCost& c = cost.layers[static_cast<std::size_t>(i)];
-        std::string dl = sim::to_string(m.dl_in);
-        dl += '/';
-        dl += sim::to_string(m.dl_out);
-        std::cout << format(
-            "%-24s %-10s %-9s %-16s %5d %-19s %12.0f %12.0f %12.0f %12.0f %12.4g %12.4g %12.4g %6.3f  %s",
-            l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(),
-            sim::to_string(sim::layer_region(seg, mapping, i)).c_str(), partitions_text(m).c_str(), m.wr,
-            dl.c_str(), c.latency.value(), c.redistribution.value(), c.sharing.value(), c.compute.value(),
-            c.energy.total().value(), (c.energy.pe + c.energy.sram).value(),
-            (c.energy.dram + c.energy.noc).value(), c.pe_utilisation,
-            std::string(sim::to_string(c.status)).c_str());
-        if (!c.reason.empty()) std::cout << " (" << c.reason << ')';
-        std::cout << '\n';
-    }
-
-    const hw::AreaBreakdown area = hw::area(h.params, h.constraints, h.technology);
-    const auto uj = [](Picojoules e) { return e.value() * 1e-6; };
-    std::cout << "\nsummary: " << network.name() << '\n'
-              << format("  latency      %.0f cycles = %.4f ms at %.0f MHz (%zu segments)\n",
-                        cost.latency.value(), cost.seconds * 1e3, system.clock_mhz, cost.segments.size())
-              << format("  energy       %.4f uJ: PE %.4f, SRAM %.4f, DRAM %.4f, NoC %.4f uJ\n",
-                        uj(cost.energy.total()), uj(cost.energy.pe), uj(cost.energy.sram),
-                        uj(cost.energy.dram), uj(cost.energy.noc))
-              << format("  utilisation  %.4f (MACs / (latency x PEs of all nodes))\n", cost.pe_utilisation)
-              << format("  area         %.3f mm2 NN engines (budget %.3f), %.3f mm2 in all\n",
-                        area.nn_engines.value(), h.constraints.area_budget.value(), area.total.value())
-              << "  status       " << sim::to_string(cost.status);
-    if (!cost.reason.empty()) std::cout << ": " << cost.reason;
-    std::cout << '\n';
+    print_report(std::cout, h, network, seg, mapping, cost, system,
+                 o.uniform ? std::string("uniform mapping") : "mapping " + o.mapping,
+                 sharing_summary(*scheduler, seconds));
     return static_cast<int>(ExitCode::ok);
 }
 

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     pimdse::cli::add_config_command(app, action);
     pimdse::cli::add_evaluate_command(app, action);
     pimdse::cli::add_map_command(app, action);
+    pimdse::cli::add_schedule_command(app, action);
 
     try {
         app.parse(argc, argv);

@@ -19,6 +19,7 @@
 #include "pimdse/io/mapping_file.hpp"
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/mapper/mapper.hpp"
+#include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/workload/segments.hpp"
 #include "report.hpp"
@@ -66,13 +67,16 @@ int run_map(const MapOptions& o) {
     const sim::System system = sim::make_system(h.constraints, h.params, h.technology);
 
     sim::AnalyticIntraNodeMapper intra;
+    // The search costs sharing with the snake ring (it runs for every option); the returned
+    // mapping is costed with the hardware file's `schedule:` section (default: the ILP), as
+    // `pimdse evaluate` does, so the written mapping evaluates to the printed numbers.
     sim::SnakeRingScheduler search;
-    sim::SnakeRingScheduler final;
+    const std::unique_ptr<sched::DataScheduler> final = sched::make_scheduler(h.schedule);
     mapper::MapperOptions options;
     options.max_optim_iter = o.rounds;
     options.baseline_lm = o.baseline_lm == "full-latency" ? mapper::BaselineLm::full_latency
                                                           : mapper::BaselineLm::compute_delay;
-    mapper::Mapper m(system, options, intra, search, final);
+    mapper::Mapper m(system, options, intra, search, *final);
     const auto start = std::chrono::steady_clock::now();
     const mapper::MapResult r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

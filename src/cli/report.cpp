@@ -52,7 +52,8 @@ void write_text(const std::string& path, const std::string& text) {
 
 void print_report(std::ostream& out, const io::HardwareFile& h, const workload::Network& network,
                   const workload::Segmentation& seg, const sim::NetworkMapping& mapping,
-                  const sim::NetworkCost& cost, const sim::System& system, const std::string& label) {
+                  const sim::NetworkCost& cost, const sim::System& system, const std::string& label,
+                  const std::string& sharing) {
     out << "network " << network.name() << " (batch " << network.batch() << ", " << network.size()
         << " layers) on " << hw::to_string(h.params) << ", " << label << "\n\n";
     out << format("%-24s %-10s %-9s %-16s %5s %-19s %12s %12s %12s %12s %12s %12s %12s %6s  %s\n", "layer",
@@ -87,8 +88,9 @@ void print_report(std::ostream& out, const io::HardwareFile& h, const workload::
                   uj(cost.energy.noc))
         << format("  utilisation  %.4f (MACs / (latency x PEs of all nodes))\n", cost.pe_utilisation)
         << format("  area         %.3f mm2 NN engines (budget %.3f), %.3f mm2 in all\n",
-                  area.nn_engines.value(), h.constraints.area_budget.value(), area.total.value())
-        << "  status       " << sim::to_string(cost.status);
+                  area.nn_engines.value(), h.constraints.area_budget.value(), area.total.value());
+    if (!sharing.empty()) out << "  sharing      " << sharing << '\n';
+    out << "  status       " << sim::to_string(cost.status);
     if (!cost.reason.empty()) out << ": " << cost.reason;
     out << '\n';
 }

@@ -24,10 +24,12 @@ namespace pimdse::cli {
 void write_text(const std::string& path, const std::string& text);
 
 /// The per-layer table (region, partitions, WR, DL, cycles by part, energy, utilisation,
-/// status) and the summary (latency, energy split, utilisation, area, status). `label`
-/// names the mapping in the heading ("uniform mapping", "mapping m.yaml", ...).
+/// status) and the summary (latency, energy split, utilisation, area, data sharing, status).
+/// `label` names the mapping in the heading ("uniform mapping", "mapping m.yaml", ...);
+/// `sharing` is the summary's data-sharing line (omitted when empty).
 void print_report(std::ostream& out, const io::HardwareFile& h, const workload::Network& network,
                   const workload::Segmentation& seg, const sim::NetworkMapping& mapping,
-                  const sim::NetworkCost& cost, const sim::System& system, const std::string& label);
+                  const sim::NetworkCost& cost, const sim::System& system, const std::string& label,
+                  const std::string& sharing = {});
 
 }  // namespace pimdse::cli

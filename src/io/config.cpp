@@ -34,11 +34,13 @@ const std::vector<std::string_view>& proposer_names() {
 
 bool operator==(const Config& a, const Config& b) {
     return a.constraints == b.constraints && a.technology == b.technology && a.space == b.space &&
-           a.workloads == b.workloads && a.cost == b.cost && a.sweep == b.sweep && a.output == b.output;
+           a.workloads == b.workloads && a.cost == b.cost && a.schedule == b.schedule && a.sweep == b.sweep &&
+           a.output == b.output;
 }
 
 bool operator==(const HardwareFile& a, const HardwareFile& b) {
-    return a.constraints == b.constraints && a.technology == b.technology && a.params == b.params;
+    return a.constraints == b.constraints && a.technology == b.technology && a.params == b.params &&
+           a.schedule == b.schedule;
 }
 
 namespace {
@@ -46,8 +48,8 @@ namespace {
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "space", "workloads",
-                                                "cost",        "sweep",      "output"};
-const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware"};
+                                                "cost",        "schedule",   "sweep", "output"};
+const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "schedule"};
 const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
                                                "wall_time", "proposer",   "samples_per_round"};
 const std::vector<std::string_view> kConstraintKeys{"technology_nm",
@@ -323,6 +325,30 @@ CostConfig read_cost(const Reader& r, const std::optional<Field>& f) {
     return cost;
 }
 
+// `schedule:` (docs/config.md): how data-sharing events are scheduled (NicePIM VII).
+constexpr double kMaxScheduleSeconds = 86400;
+
+sched::ScheduleOptions read_schedule(const Reader& r, const std::optional<Field>& f) {
+    sched::ScheduleOptions o;
+    if (!f) return o;
+    Map m(r, *f, {"scheduler", "time_limit", "relative_gap"});
+    if (auto v = m.get("scheduler")) {
+        o.scheduler = static_cast<sched::SchedulerKind>(r.choice(*v, sched::scheduler_names()));
+    }
+    if (auto v = m.get("time_limit")) {
+        o.time_limit_seconds = r.number(*v, 0, true);
+        if (o.time_limit_seconds > kMaxScheduleSeconds)
+            r.value_error(*v, "a number of seconds > 0 and <= 86400 (one day per event)", v->node.Scalar());
+    }
+    if (auto v = m.get("relative_gap")) {
+        o.relative_gap = r.number(*v, 0, false);
+        // (incumbent - bound) / incumbent never exceeds 1: a larger target is a mistake.
+        if (o.relative_gap > 1)
+            r.value_error(*v, "a number in [0, 1] (0: prove optimality)", v->node.Scalar());
+    }
+    return o;
+}
+
 // Seconds, or "<n>s", "<n>m", "<n>h", "<n>d", or Slurm's "[D-]HH:MM:SS".
 std::optional<std::int64_t> parse_duration(const std::string& s) {
     const auto digits = [](std::string_view t) {
@@ -441,6 +467,7 @@ Config parse_config(std::string_view text, const fs::path& file_name) {
     std::vector<PendingFile> pending;
     c.workloads = read_workloads(r, top.require("workloads", "a non-empty list of workloads"), dir, pending);
     c.cost = read_cost(r, top.get("cost"));
+    c.schedule = read_schedule(r, top.get("schedule"));
     c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + yaml::key_list(kSweepKeys)));
     c.output = read_output(r, top.require("output", "a mapping with the key path"), dir);
     check_files_readable(r, c.workloads, pending);
@@ -490,6 +517,8 @@ HardwareFile parse_hardware(std::string_view text, const fs::path& file_name) {
         const Field& at = v.param ? fields[static_cast<std::size_t>(*v.param)] : hw_map.self();
         r.value_error(at, v.expected, v.got);
     }
+
+    h.schedule = read_schedule(r, top.get("schedule"));
 
     h.source_file = file_name;
     h.source_text = std::string(text);

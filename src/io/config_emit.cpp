@@ -97,6 +97,13 @@ void write_technology(std::ostream& out, const hw::Technology& t) {
         << "  noc_hop_cycles: " << t.noc_hop_cycles << '\n';
 }
 
+void write_schedule(std::ostream& out, const sched::ScheduleOptions& o) {
+    out << "schedule:  # NicePIM VII: how data-sharing events are scheduled\n"
+        << "  scheduler: " << sched::to_string(o.scheduler) << '\n'
+        << "  time_limit: " << num(o.time_limit_seconds) << "  # seconds per event (ilp)\n"
+        << "  relative_gap: " << num(o.relative_gap) << "  # ilp: stop at this gap; 0 proves optimality\n";
+}
+
 }  // namespace
 
 std::string to_yaml(const Config& c) {
@@ -120,6 +127,7 @@ std::string to_yaml(const Config& c) {
     out << "cost:  # NicePIM Eq. 1: sum of Energy^alpha * Latency^beta * weight\n"
         << "  alpha: " << num(c.cost.alpha) << '\n'
         << "  beta: " << num(c.cost.beta) << '\n';
+    write_schedule(out, c.schedule);
     out << "sweep:\n"
         << "  seed: " << c.sweep.seed << '\n'
         << "  batch_size: " << c.sweep.batch_size << '\n'
@@ -147,6 +155,7 @@ std::string to_yaml(const HardwareFile& h) {
         << "  pe_array: [" << p.pe_rows << ", " << p.pe_cols << "]\n"
         << "  buffers_kib: {input: " << p.ibuf_kib << ", weight: " << p.wbuf_kib << ", output: " << p.obuf_kib
         << "}\n";
+    write_schedule(out, h.schedule);
     return out.str();
 }
 

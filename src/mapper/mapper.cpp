@@ -64,7 +64,7 @@ struct Groups {
 }  // namespace
 
 Mapper::Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
-               sim::CycleScheduler& search, sim::CycleScheduler& final)
+               sim::CycleScheduler& search, sim::SharingScheduler& final)
     : system_(system),
       options_(std::move(options)),
       intra_(intra),

@@ -1,22 +1,27 @@
-// The only file that includes Coin headers (STYLE.md habit 4). Everything CBC-specific —
-// model building, silencing, warm start, status codes — stays in this file.
+// NicePIM Eq. 2-4 solved in phases, each stopping as soon as the incumbent meets the best
+// proven lower bound (docs/model.md, "Data-Scheduler"):
+//   1. warm start (baselines and their reversals) and the combinatorial bound (bounds.hpp);
+//   2. a restricted master: each set picks one cycle from a pool (warm start, TSP, snake,
+//      every min-hop cycle), min max link load, on CBC;
+//   3. column generation: the master's LP duals price new cycles exactly (Held-Karp on
+//      dual-weighted routes); every round gives a Lagrangian lower bound; then the master
+//      again over all columns;
+//   4. the compact model (x per ordered pair, MTZ, cut rows) on CBC for what is left.
+// Sets that share no link are independent groups (components) solved separately.
 #include "pimdse/sched/ilp_scheduler.hpp"
-
-#include <CbcModel.hpp>
-#include <CglGomory.hpp>
-#include <CglMixedIntegerRounding2.hpp>
-#include <CoinPackedMatrix.hpp>
-#include <OsiClpSolverInterface.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <stdexcept>
 #include <utility>
 
-#include "pimdse/sched/tsp_scheduler.hpp"
+#include "cbc_backend.hpp"
+#include "hamilton.hpp"
+#include "pimdse/sched/bounds.hpp"
 #include "pimdse/sched/validate.hpp"
 
 namespace pimdse::sched {
@@ -25,7 +30,8 @@ void validate(const IlpOptions& options) {
     if (!(options.time_limit_seconds > 0.0))
         throw std::invalid_argument("IlpOptions: time_limit_seconds must be > 0");
     if (!(options.relative_gap >= 0.0)) throw std::invalid_argument("IlpOptions: relative_gap must be >= 0");
-    if (options.flit_bits < 1) throw std::invalid_argument("IlpOptions: flit_bits must be >= 1");
+    if (options.max_compact_binaries < 1)
+        throw std::invalid_argument("IlpOptions: max_compact_binaries must be >= 1");
 }
 
 const char* to_string(IlpStatus status) noexcept {
@@ -36,97 +42,85 @@ const char* to_string(IlpStatus status) noexcept {
             return "gap_reached";
         case IlpStatus::time_limit_incumbent:
             return "time_limit_incumbent";
+        case IlpStatus::model_too_large:
+            return "model_too_large";
         case IlpStatus::failed:
             return "failed";
     }
     return "unknown";
 }
 
+const char* to_string(IlpPhase phase) noexcept {
+    switch (phase) {
+        case IlpPhase::trivial:
+            return "trivial";
+        case IlpPhase::warm_start:
+            return "warm_start";
+        case IlpPhase::pool:
+            return "pool";
+        case IlpPhase::column_generation:
+            return "column_generation";
+        case IlpPhase::compact:
+            return "compact";
+    }
+    return "unknown";
+}
+
 namespace {
 
-// What CBC said, read once after branchAndBound.
-struct CbcOutcome {
-    int status = 0;     // CbcModel::status()
-    int secondary = 0;  // CbcModel::secondaryStatus()
-    bool proven_optimal = false;
-    bool proven_infeasible = false;
-    bool has_solution = false;
-    double objective = 0.0;
-    double bound = 0.0;
+using Clock = std::chrono::steady_clock;
+using detail::Tour;
+
+constexpr std::size_t kPoolMaxCycles = 64;      // min-hop cycles kept per set shape
+constexpr std::size_t kPoolMaxSteps = 200000;   // search steps per set shape
+constexpr std::size_t kMaxPricingRounds = 200;  // column-generation rounds per component
+constexpr double kEps = 1e-6;
+
+// A set whose cycle is a decision (>= 3 members, > 0 flits).
+struct VarSet {
+    std::size_t input = 0;
+    std::vector<sim::NodeId> members;  // sorted: member 0 starts every tour
+    std::int64_t w = 0;                // load of one chunk, in units
 };
 
-// The ONE place CBC status codes become IlpStatus. CBC status: -1 not started, 0 finished
-// (optimal, or stopped on the allowable gap, or infeasible), 1 stopped on a limit
-// (secondary 4 = seconds, 3 = nodes, 5 = user event, ...), 2 numerical difficulties.
-// Anything else is unknown and reported as failed with the codes in the reason.
-IlpStatus map_cbc_status(const CbcOutcome& o, double relative_gap, std::string& reason) {
-    std::string codes = "CBC status ";
-    codes += std::to_string(o.status);
-    codes += ", secondary ";
-    codes += std::to_string(o.secondary);
-    if (o.status == 0 && o.proven_infeasible) {
-        // Cannot happen for a valid model (the warm start is feasible): a model bug.
-        reason = codes + ": proven infeasible";
-        return IlpStatus::failed;
-    }
-    if (o.status == 0 && o.has_solution) {
-        const double gap = o.objective > 0 ? (o.objective - o.bound) / o.objective : 0.0;
-        if (gap <= 1e-9) return IlpStatus::optimal;
-        if (gap <= relative_gap + 1e-9) return IlpStatus::gap_reached;
-        // Finished with a gap larger than asked for: CBC's cutoff increment closed the rest.
-        return IlpStatus::optimal;
-    }
-    if (o.status == 1 && o.has_solution) {
-        if (o.secondary == 4) return IlpStatus::time_limit_incumbent;
-        reason = codes + ": stopped on a limit other than time";
-        return IlpStatus::time_limit_incumbent;
-    }
-    if (o.status == 1) {
-        reason = codes + ": limit reached without a solution";
-        return IlpStatus::failed;
-    }
-    if (o.status == 2) {
-        reason = codes + ": numerical difficulties";
-        return IlpStatus::failed;
-    }
-    reason = codes + ": unknown outcome";
-    return IlpStatus::failed;
-}
-
-// One sharing set as the model sees it: sorted members, flits per step.
-struct ModelSet {
-    std::vector<sim::NodeId> members;  // sorted; members[0] starts the cycle
-    std::int64_t flits = 0;
-    std::size_t input_index = 0;
-    std::size_t first_x = 0;  // column of x[0][1]; x[a][b] at first_x + a*(n-1) + (b<a ? b : b-1)
-    std::size_t first_u = 0;  // column of u[1]; u[k] at first_u + k - 1
+// One cycle of one set: the master's column.
+struct Column {
+    std::size_t set = 0;  // index into Solver::sets_
+    Tour tour;
+    std::vector<std::pair<std::int32_t, std::int32_t>> uses;  // (link, times), sorted by link
 };
 
-std::size_t x_col(const ModelSet& s, std::size_t a, std::size_t b) {
-    const std::size_t n = s.members.size();
-    return s.first_x + a * (n - 1) + (b < a ? b : b - 1);
-}
+struct Component {
+    std::vector<std::size_t> sets;    // indices into Solver::sets_
+    std::vector<std::int32_t> links;  // every link a route of its sets can use, sorted
+    std::int64_t incumbent = 0;       // heaviest of its links under the current tours, units
+};
 
-// Successor positions of a cycle given as node ids, in member-index terms.
-std::vector<std::size_t> successors(const ModelSet& s, std::span<const sim::NodeId> order) {
+Tour tour_of(const VarSet& s, std::span<const sim::NodeId> order) {
     const std::size_t n = s.members.size();
     auto idx = [&](sim::NodeId v) {
-        return static_cast<std::size_t>(std::lower_bound(s.members.begin(), s.members.end(), v) -
-                                        s.members.begin());
+        return static_cast<std::uint16_t>(std::lower_bound(s.members.begin(), s.members.end(), v) -
+                                          s.members.begin());
     };
-    std::vector<std::size_t> succ(n);
-    for (std::size_t i = 0; i < n; ++i) succ[idx(order[i])] = idx(order[(i + 1) % n]);
-    return succ;
+    const std::size_t start =
+        static_cast<std::size_t>(std::find(order.begin(), order.end(), s.members[0]) - order.begin());
+    Tour t;
+    t.reserve(n);
+    for (std::size_t i = 0; i < n; ++i) t.push_back(idx(order[(start + i) % n]));
+    return t;
 }
 
-std::vector<sim::NodeId> cycle_from_successors(const ModelSet& s, std::span<const std::size_t> succ) {
+std::vector<sim::NodeId> order_of(const VarSet& s, const Tour& t) {
     std::vector<sim::NodeId> order;
-    std::size_t cur = 0;
-    for (std::size_t k = 0; k < s.members.size(); ++k) {
-        order.push_back(s.members[cur]);
-        cur = succ[cur];
-    }
+    order.reserve(t.size());
+    for (const std::uint16_t i : t) order.push_back(s.members[i]);
     return order;
+}
+
+Tour reversed(const Tour& t) {
+    Tour r{t[0]};
+    r.insert(r.end(), t.rbegin(), t.rend() - 1);
+    return r;
 }
 
 // Heaviest mesh link and how many links carry it: a lexicographic score that lets a local
@@ -152,24 +146,25 @@ std::pair<std::int64_t, std::int64_t> load_score(const sim::Mesh& mesh,
 // load_score. Reversal matters: interleaved sets that share rows stop colliding when
 // neighbours run in opposite directions.
 std::vector<sim::SharingCycle> warm_start(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
-                                          std::int32_t flit_bits) {
-    auto snake = sim::SnakeRingScheduler{}.schedule(mesh, sets);
-    auto tsp = TspCycleScheduler{}.schedule(mesh, sets);
+                                          std::span<const sim::SharingCycle> snake,
+                                          std::span<const sim::SharingCycle> tsp, std::int32_t flit_bits) {
     std::vector<std::vector<std::vector<sim::NodeId>>> options(sets.size());
     for (std::size_t s = 0; s < sets.size(); ++s) {
-        for (auto* src : {&snake, &tsp}) {
+        for (const auto* src : {&snake, &tsp}) {
             auto order = (*src)[s].order;
             options[s].push_back(order);
             std::reverse(order.begin(), order.end());
             options[s].push_back(std::move(order));
         }
     }
-    auto cur = snake;
-    if (load_score(mesh, tsp, flit_bits) < load_score(mesh, cur, flit_bits)) cur = tsp;
+    std::vector<sim::SharingCycle> cur(snake.begin(), snake.end());
+    if (load_score(mesh, tsp, flit_bits) < load_score(mesh, cur, flit_bits))
+        cur.assign(tsp.begin(), tsp.end());
     auto best = load_score(mesh, cur, flit_bits);
     for (int pass = 0; pass < 8; ++pass) {
         bool improved = false;
         for (std::size_t s = 0; s < sets.size(); ++s) {
+            if (sets[s].members.size() < 3) continue;
             for (const auto& o : options[s]) {
                 auto keep = cur[s].order;
                 cur[s].order = o;
@@ -187,298 +182,669 @@ std::vector<sim::SharingCycle> warm_start(const sim::Mesh& mesh, std::span<const
     return cur;
 }
 
+std::int64_t ceil_units(double value) {
+    return static_cast<std::int64_t>(std::ceil(value - kEps));
+}
+
+class Solver {
+public:
+    Solver(const sim::Mesh& mesh, const IlpOptions& options, Clock::time_point deadline,
+           std::vector<VarSet> sets, std::vector<std::int64_t> const_load, std::int64_t bound)
+        : mesh_(mesh),
+          options_(options),
+          deadline_(deadline),
+          sets_(std::move(sets)),
+          const_load_(std::move(const_load)),
+          bound_(bound) {}
+
+    // Groups sets that can share a link (union-find over the links of all member pairs).
+    void split_components() {
+        const std::size_t n = sets_.size();
+        std::vector<std::size_t> parent(n);
+        std::iota(parent.begin(), parent.end(), 0);
+        auto find = [&](std::size_t a) {
+            while (parent[a] != a) a = parent[a] = parent[parent[a]];
+            return a;
+        };
+        std::vector<std::int64_t> owner(const_load_.size(), -1);
+        for (std::size_t s = 0; s < n; ++s) {
+            for (const sim::NodeId a : sets_[s].members) {
+                for (const sim::NodeId b : sets_[s].members) {
+                    mesh_.for_each_route_link(a, b, [&](sim::ChannelId l) {
+                        auto& o = owner[static_cast<std::size_t>(l)];
+                        if (o < 0) {
+                            o = static_cast<std::int64_t>(s);
+                        } else {
+                            parent[find(static_cast<std::size_t>(o))] = find(s);
+                        }
+                    });
+                }
+            }
+        }
+        std::vector<std::int64_t> comp_of(n, -1);
+        for (std::size_t s = 0; s < n; ++s) {
+            const std::size_t r = find(s);
+            if (comp_of[r] < 0) {
+                comp_of[r] = static_cast<std::int64_t>(components_.size());
+                components_.emplace_back();
+            }
+            components_[static_cast<std::size_t>(comp_of[r])].sets.push_back(s);
+        }
+        for (std::size_t l = 0; l < owner.size(); ++l) {
+            if (owner[l] >= 0) {
+                const auto c = static_cast<std::size_t>(comp_of[find(static_cast<std::size_t>(owner[l]))]);
+                components_[c].links.push_back(static_cast<std::int32_t>(l));
+            }
+        }
+    }
+
+    void set_tours(std::vector<Tour> tours) { tours_ = std::move(tours); }
+    void add_pool(std::size_t s, const Tour& t) { add_column(s, t); }
+
+    // Runs the phases on every component whose incumbent is above the bound; returns the
+    // phase that settled the last one worked on.
+    void run() {
+        refresh_incumbents();
+        std::vector<std::size_t> order(components_.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return components_[a].incumbent > components_[b].incumbent;
+        });
+        for (const std::size_t k : order) {
+            if (done(components_[k])) continue;
+            solve_component(components_[k]);
+        }
+    }
+
+    [[nodiscard]] const std::vector<Tour>& tours() const noexcept { return tours_; }
+    [[nodiscard]] std::int64_t bound() const noexcept { return bound_; }
+    [[nodiscard]] IlpPhase phase() const noexcept { return phase_; }
+    [[nodiscard]] IlpStatus status() const noexcept { return status_; }
+    [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
+    [[nodiscard]] std::size_t component_count() const noexcept { return components_.size(); }
+    [[nodiscard]] std::size_t column_count() const noexcept { return columns_.size(); }
+    [[nodiscard]] std::size_t pricing_rounds() const noexcept { return pricing_rounds_; }
+    [[nodiscard]] std::int64_t incumbent() const {
+        std::int64_t m = 0;
+        for (const auto& c : components_) m = std::max(m, c.incumbent);
+        return m;
+    }
+
+private:
+    [[nodiscard]] double remaining() const {
+        return std::chrono::duration<double>(deadline_ - Clock::now()).count();
+    }
+    [[nodiscard]] bool done(const Component& k) const {
+        if (k.incumbent <= bound_) return true;
+        return static_cast<double>(k.incumbent - bound_) <=
+               options_.relative_gap * static_cast<double>(k.incumbent) + 1e-9;
+    }
+
+    std::vector<std::pair<std::int32_t, std::int32_t>> uses_of(std::size_t s, const Tour& t) const {
+        const VarSet& vs = sets_[s];
+        std::vector<std::int32_t> links;
+        const std::size_t n = t.size();
+        for (std::size_t i = 0; i < n; ++i) {
+            mesh_.for_each_route_link(vs.members[t[i]], vs.members[t[(i + 1) % n]],
+                                      [&](sim::ChannelId l) { links.push_back(l); });
+        }
+        std::sort(links.begin(), links.end());
+        std::vector<std::pair<std::int32_t, std::int32_t>> uses;
+        for (const std::int32_t l : links) {
+            if (!uses.empty() && uses.back().first == l) {
+                ++uses.back().second;
+            } else {
+                uses.emplace_back(l, 1);
+            }
+        }
+        return uses;
+    }
+
+    // Adds the column unless the set already has it; returns its index.
+    std::size_t add_column(std::size_t s, const Tour& t) {
+        if (seen_.size() < sets_.size()) seen_.resize(sets_.size());
+        auto [it, fresh] = seen_[s].emplace(t, columns_.size());
+        if (!fresh) return it->second;
+        columns_.push_back(Column{s, t, uses_of(s, t)});
+        return columns_.size() - 1;
+    }
+
+    std::vector<std::int64_t> loads_of_current() const {
+        std::vector<std::int64_t> load = const_load_;
+        for (std::size_t s = 0; s < sets_.size(); ++s) {
+            for (const auto& [l, times] : uses_of(s, tours_[s]))
+                load[static_cast<std::size_t>(l)] += sets_[s].w * times;
+        }
+        return load;
+    }
+
+    void refresh_incumbents() {
+        const auto load = loads_of_current();
+        for (auto& k : components_) {
+            k.incumbent = 0;
+            for (const std::int32_t l : k.links)
+                k.incumbent = std::max(k.incumbent, load[static_cast<std::size_t>(l)]);
+        }
+    }
+
+    void solve_component(Component& k) {
+        if (options_.pool) {
+            phase_ = IlpPhase::pool;
+            solve_master(k);
+            if (done(k)) return;
+        }
+        if (options_.column_generation && remaining() > 0) {
+            phase_ = IlpPhase::column_generation;
+            generate_columns(k);
+            if (done(k)) return;
+            if (remaining() > 0) solve_master(k);
+            if (done(k)) return;
+        }
+        if (options_.compact && remaining() > 0) {
+            phase_ = IlpPhase::compact;
+            solve_compact(k);
+            if (done(k)) return;
+        }
+        if (status_ == IlpStatus::optimal) {
+            status_ = remaining() <= 0 ? IlpStatus::time_limit_incumbent : status_;
+        }
+    }
+
+    // The restricted master: one column per set from its pool, z >= every link's load.
+    struct Master {
+        detail::LinearModel model;
+        std::vector<std::size_t> cols;        // model column -> index into columns_
+        std::vector<std::size_t> link_row;    // per component link (same order as k.links)
+        std::vector<std::size_t> convex_row;  // per component set (same order as k.sets)
+        std::size_t z = 0;
+    };
+
+    Master build_master(const Component& k, double z_lo, bool integer) const {
+        Master m;
+        std::vector<std::size_t> pos(sets_.size(), 0);
+        for (std::size_t i = 0; i < k.sets.size(); ++i) {
+            pos[k.sets[i]] = i;
+            m.convex_row.push_back(m.model.add_row(1.0, 1.0));
+        }
+        std::vector<std::size_t> row_of_link(const_load_.size(), 0);
+        for (const std::int32_t l : k.links) {
+            const auto c = static_cast<double>(const_load_[static_cast<std::size_t>(l)]);
+            m.link_row.push_back(m.model.add_row(c, detail::infinity()));
+            row_of_link[static_cast<std::size_t>(l)] = m.link_row.back();
+        }
+        std::vector<char> in(sets_.size(), 0);
+        for (const std::size_t s : k.sets) in[s] = 1;
+        for (std::size_t j = 0; j < columns_.size(); ++j) {
+            const Column& col = columns_[j];
+            if (!in[col.set]) continue;
+            const std::size_t c = m.model.add_col(0.0, 1.0, 0.0, integer);
+            m.cols.push_back(j);
+            m.model.add(m.convex_row[pos[col.set]], c, 1.0);
+            const auto w = static_cast<double>(sets_[col.set].w);
+            for (const auto& [l, times] : col.uses)
+                m.model.add(row_of_link[static_cast<std::size_t>(l)], c, -w * times);
+        }
+        m.z = m.model.add_col(z_lo, detail::infinity(), 1.0, false);
+        for (const std::size_t r : m.link_row) m.model.add(r, m.z, 1.0);
+        return m;
+    }
+
+    void solve_master(Component& k) {
+        for (const std::size_t s : k.sets) add_column(s, tours_[s]);
+        Master m = build_master(k, static_cast<double>(bound_), true);
+        std::vector<double> start(m.model.cols(), 0.0);
+        for (std::size_t c = 0; c < m.cols.size(); ++c) {
+            const Column& col = columns_[m.cols[c]];
+            if (col.tour == tours_[col.set]) start[c] = 1.0;
+        }
+        start[m.z] = static_cast<double>(std::max(k.incumbent, bound_));
+        detail::MipSettings settings;
+        settings.time_limit_seconds = remaining();
+        settings.relative_gap = options_.relative_gap;
+        settings.cutoff_increment = 1.0 - kEps;  // loads are whole units
+        settings.start = &start;
+        settings.cuts = false;  // a small multiple-choice model: branching alone is quick
+        settings.log = options_.log;
+        if (settings.time_limit_seconds <= 0) return;
+        const detail::MipOutcome out = detail::solve_mip(m.model, settings);
+        if (out.x.empty()) return;
+        adopt_master_solution(k, m, out.x);
+    }
+
+    void adopt_master_solution(Component& k, const Master& m, const std::vector<double>& x) {
+        std::vector<Tour> next = tours_;
+        for (std::size_t c = 0; c < m.cols.size(); ++c) {
+            if (x[c] > 0.5) next[columns_[m.cols[c]].set] = columns_[m.cols[c]].tour;
+        }
+        accept_if_better(k, std::move(next));
+    }
+
+    void accept_if_better(Component& k, std::vector<Tour> next) {
+        std::swap(tours_, next);
+        const auto load = loads_of_current();
+        std::int64_t top = 0;
+        for (const std::int32_t l : k.links) top = std::max(top, load[static_cast<std::size_t>(l)]);
+        if (top < k.incumbent) {
+            k.incumbent = top;
+        } else {
+            std::swap(tours_, next);  // not better: keep the old tours
+        }
+    }
+
+    // Dantzig-Wolfe column generation on the master's LP. For link duals pi >= 0 summing to
+    // 1, sum_l pi_l load_l <= max_l load_l, and the left side is minimised set by set by a
+    // cheapest cycle under edge costs w_s * (pi along the XY route): a Lagrangian lower
+    // bound, exact (Held-Karp) for sets of up to 16 members and bounded below for larger.
+    void generate_columns(Component& k) {
+        std::vector<double> pi(const_load_.size(), 0.0);
+        std::vector<double> cost;
+        for (std::size_t round = 0; round < kMaxPricingRounds && remaining() > 0; ++round) {
+            const Master m = build_master(k, 0.0, false);
+            const detail::LpOutcome lp = detail::solve_lp(m.model, remaining());
+            if (!lp.optimal) return;
+            ++pricing_rounds_;
+            double sum = 0.0;
+            std::fill(pi.begin(), pi.end(), 0.0);
+            double lagrange = 0.0;
+            for (std::size_t i = 0; i < k.links.size(); ++i) {
+                const double p = std::max(0.0, lp.row_duals[m.link_row[i]]);
+                const auto l = static_cast<std::size_t>(k.links[i]);
+                pi[l] = p;
+                sum += p;
+                lagrange += p * static_cast<double>(const_load_[l]);
+            }
+            if (sum <= 1e-9) return;
+            bool added = false;
+            bool priced_all = true;  // the Lagrangian bound needs every set's cheapest cycle
+            for (std::size_t i = 0; i < k.sets.size(); ++i) {
+                // One Held-Karp of 16 members takes ~10 ms: check the limit per set.
+                if (remaining() <= 0) {
+                    priced_all = false;
+                    break;
+                }
+                const std::size_t s = k.sets[i];
+                const VarSet& vs = sets_[s];
+                const std::size_t n = vs.members.size();
+                cost.assign(n * n, 0.0);
+                const auto w = static_cast<double>(vs.w);
+                for (std::size_t a = 0; a < n; ++a) {
+                    for (std::size_t b = 0; b < n; ++b) {
+                        if (a == b) continue;
+                        double c = 0.0;
+                        mesh_.for_each_route_link(vs.members[a], vs.members[b], [&](sim::ChannelId l) {
+                            c += pi[static_cast<std::size_t>(l)];
+                        });
+                        cost[a * n + b] = w * c;
+                    }
+                }
+                if (n <= detail::kHeldKarpMaxPoints) {
+                    const auto best = detail::held_karp(std::span<const double>(cost), n);
+                    lagrange += best.cost;
+                    const double mu = lp.row_duals[m.convex_row[i]];
+                    if (best.cost - mu < -1e-7 * std::max(1.0, std::abs(mu))) {
+                        const std::size_t before = columns_.size();
+                        add_column(s, best.tour);
+                        added = added || columns_.size() > before;
+                    }
+                } else {
+                    // Every member leaves once: the cheapest exit of each is a valid bound.
+                    for (std::size_t a = 0; a < n; ++a) {
+                        double mn = std::numeric_limits<double>::max();
+                        for (std::size_t b = 0; b < n; ++b) {
+                            if (a != b) mn = std::min(mn, cost[a * n + b]);
+                        }
+                        lagrange += mn;
+                    }
+                }
+            }
+            if (!priced_all) return;
+            bound_ = std::max(bound_, ceil_units(lagrange / sum));
+            if (!added || done(k)) return;
+        }
+    }
+
+    // The compact model of NicePIM Eq. 2-4 for one component (see docs/model.md).
+    void solve_compact(Component& k) {
+        std::int64_t binaries = 0;
+        for (const std::size_t s : k.sets) {
+            const auto n = static_cast<std::int64_t>(sets_[s].members.size());
+            binaries += n * (n - 1);
+        }
+        if (binaries > options_.max_compact_binaries) {
+            status_ = IlpStatus::model_too_large;
+            reason_ = "compact model of " + std::to_string(binaries) +
+                      " binaries exceeds max_compact_binaries " +
+                      std::to_string(options_.max_compact_binaries);
+            return;
+        }
+        detail::LinearModel model;
+        struct Vars {
+            std::size_t first_x = 0, first_u = 0;
+        };
+        std::vector<Vars> vars(k.sets.size());
+        auto x_col = [&](std::size_t i, std::size_t a, std::size_t b) {
+            const std::size_t n = sets_[k.sets[i]].members.size();
+            return vars[i].first_x + a * (n - 1) + (b < a ? b : b - 1);
+        };
+        for (std::size_t i = 0; i < k.sets.size(); ++i) {
+            const std::size_t n = sets_[k.sets[i]].members.size();
+            vars[i].first_x = model.cols();
+            for (std::size_t c = 0; c < n * (n - 1); ++c) model.add_col(0.0, 1.0, 0.0, true);
+            vars[i].first_u = model.cols();
+            for (std::size_t c = 1; c < n; ++c) model.add_col(1.0, static_cast<double>(n) - 1.0, 0.0, false);
+        }
+        const std::size_t z = model.add_col(static_cast<double>(bound_), detail::infinity(), 1.0, false);
+        const double inf = detail::infinity();
+        std::vector<std::vector<std::pair<std::size_t, double>>> link_terms(const_load_.size());
+        for (std::size_t i = 0; i < k.sets.size(); ++i) {
+            const VarSet& vs = sets_[k.sets[i]];
+            const std::size_t n = vs.members.size();
+            // NicePIM Eq. 2: out-degree and in-degree 1.
+            for (std::size_t a = 0; a < n; ++a) {
+                const std::size_t r_out = model.add_row(1.0, 1.0);
+                const std::size_t r_in = model.add_row(1.0, 1.0);
+                for (std::size_t b = 0; b < n; ++b) {
+                    if (a == b) continue;
+                    model.add(r_out, x_col(i, a, b), 1.0);
+                    model.add(r_in, x_col(i, b, a), 1.0);
+                }
+            }
+            // NicePIM Eq. 3 (MTZ): u_a - u_b + (n-1) x_ab <= n-2 for a, b in 1..n-1. Member 0
+            // is the cycle's fixed start (no u), which also removes the n rotations.
+            for (std::size_t a = 1; a < n; ++a) {
+                for (std::size_t b = 1; b < n; ++b) {
+                    if (a == b) continue;
+                    const std::size_t r = model.add_row(-inf, static_cast<double>(n) - 2.0);
+                    model.add(r, vars[i].first_u + a - 1, 1.0);
+                    model.add(r, vars[i].first_u + b - 1, -1.0);
+                    model.add(r, x_col(i, a, b), static_cast<double>(n) - 1.0);
+                }
+            }
+            // Cut rows (valid subtour eliminations that tighten MTZ's weak LP): a cycle through
+            // members on both sides of a row or column cut crosses it at least once each way.
+            for (int axis = 0; axis < 2; ++axis) {
+                const std::int32_t extent = axis == 0 ? mesh_.cols() : mesh_.rows();
+                for (std::int32_t cut = 0; cut + 1 < extent; ++cut) {
+                    auto side = [&](std::size_t m) {
+                        const auto c = mesh_.coord(vs.members[m]);
+                        return (axis == 0 ? c.col : c.row) <= cut;
+                    };
+                    std::size_t left = 0;
+                    for (std::size_t m = 0; m < n; ++m) left += side(m) ? 1 : 0;
+                    if (left == 0 || left == n) continue;
+                    const std::size_t r = model.add_row(1.0, inf);
+                    for (std::size_t a = 0; a < n; ++a) {
+                        for (std::size_t b = 0; b < n; ++b) {
+                            if (a != b && side(a) && !side(b)) model.add(r, x_col(i, a, b), 1.0);
+                        }
+                    }
+                }
+            }
+            const auto w = static_cast<double>(vs.w);
+            for (std::size_t a = 0; a < n; ++a) {
+                for (std::size_t b = 0; b < n; ++b) {
+                    if (a == b) continue;
+                    const std::size_t c = x_col(i, a, b);
+                    mesh_.for_each_route_link(vs.members[a], vs.members[b], [&](sim::ChannelId l) {
+                        link_terms[static_cast<std::size_t>(l)].emplace_back(c, w);
+                    });
+                }
+            }
+        }
+        // NicePIM Eq. 4 linearised: z >= load(l) for every link some pair can use.
+        for (const std::int32_t l : k.links) {
+            const auto& terms = link_terms[static_cast<std::size_t>(l)];
+            const std::size_t r =
+                model.add_row(static_cast<double>(const_load_[static_cast<std::size_t>(l)]), inf);
+            model.add(r, z, 1.0);
+            for (const auto& [c, w] : terms) model.add(r, c, -w);
+        }
+        // Start: x from the current tours, u from the position on the cycle.
+        std::vector<double> start(model.cols(), 0.0);
+        for (std::size_t i = 0; i < k.sets.size(); ++i) {
+            const Tour& t = tours_[k.sets[i]];
+            for (std::size_t p = 0; p < t.size(); ++p) {
+                start[x_col(i, t[p], t[(p + 1) % t.size()])] = 1.0;
+                if (p > 0) start[vars[i].first_u + t[p] - 1] = static_cast<double>(p);
+            }
+        }
+        start[z] = static_cast<double>(std::max(k.incumbent, bound_));
+
+        detail::MipSettings settings;
+        settings.time_limit_seconds = remaining();
+        settings.relative_gap = options_.relative_gap;
+        settings.cutoff_increment = 1.0 - kEps;
+        settings.start = &start;
+        settings.cuts = true;
+        settings.log = options_.log;
+        if (settings.time_limit_seconds <= 0) return;
+        const detail::MipOutcome out = detail::solve_mip(model, settings);
+        if (out.status == detail::MipStatus::failed) {
+            status_ = IlpStatus::failed;
+            reason_ = out.reason;
+        } else if (out.status == detail::MipStatus::time_limit) {
+            status_ = IlpStatus::time_limit_incumbent;
+            reason_ = out.reason;
+        }
+        if (out.x.empty()) return;
+        // The component's optimum (or CBC's bound on it) bounds the whole event from below.
+        if (out.status == detail::MipStatus::optimal) {
+            bound_ = std::max(bound_, ceil_units(out.objective));
+        } else if (std::isfinite(out.bound) && out.bound < detail::infinity()) {
+            bound_ = std::max(bound_, ceil_units(out.bound));
+        }
+        std::vector<Tour> next = tours_;
+        for (std::size_t i = 0; i < k.sets.size(); ++i) {
+            const std::size_t n = sets_[k.sets[i]].members.size();
+            std::vector<std::size_t> succ(n, n);
+            for (std::size_t a = 0; a < n; ++a) {
+                for (std::size_t b = 0; b < n; ++b) {
+                    if (a != b && out.x[x_col(i, a, b)] > 0.5) succ[a] = b;
+                }
+            }
+            Tour t;
+            std::size_t cur = 0;
+            for (std::size_t step = 0; step < n && cur < n; ++step) {
+                t.push_back(static_cast<std::uint16_t>(cur));
+                cur = succ[cur];
+            }
+            // Only a single cycle through every member is taken; anything else is a model bug.
+            Tour sorted_t = t;
+            std::sort(sorted_t.begin(), sorted_t.end());
+            bool valid = t.size() == n && cur == 0;
+            for (std::size_t p = 0; valid && p < n; ++p) valid = sorted_t[p] == p;
+            if (!valid) {
+                status_ = IlpStatus::failed;
+                reason_ = "CBC solution is not a set of Hamilton cycles; previous cycles kept";
+                return;
+            }
+            next[k.sets[i]] = std::move(t);
+        }
+        accept_if_better(k, std::move(next));
+    }
+
+    const sim::Mesh& mesh_;
+    const IlpOptions& options_;
+    Clock::time_point deadline_;
+    std::vector<VarSet> sets_;
+    std::vector<std::int64_t> const_load_;  // per link, units
+    std::int64_t bound_ = 0;                // proven lower bound on the event, units
+    std::vector<Component> components_;
+    std::vector<Tour> tours_;  // current cycle of each set
+    std::vector<Column> columns_;
+    std::vector<std::map<Tour, std::size_t>> seen_;  // per set: tour -> column
+    std::size_t pricing_rounds_ = 0;
+    IlpPhase phase_ = IlpPhase::warm_start;
+    IlpStatus status_ = IlpStatus::optimal;
+    std::string reason_;
+};
+
 }  // namespace
 
 IlpCycleScheduler::IlpCycleScheduler(IlpOptions options) : options_(options) {
     validate(options_);
 }
 
-std::vector<sim::SharingCycle> IlpCycleScheduler::schedule(const sim::Mesh& mesh,
-                                                           std::span<const sim::SharingSet> sets) {
-    return solve(mesh, sets).cycles;
-}
+IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
+                                   const sim::NocParams& noc) {
+    const auto t0 = Clock::now();
+    const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(
+                                   std::chrono::duration<double>(options_.time_limit_seconds));
+    sim::validate(noc);
+    const std::int32_t flit_bits = noc.flit_bits;
 
-IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::int32_t flit_bits = options_.flit_bits;
-
-    // Cache key: mesh shape, then per set flits, size and sorted members (member order
-    // carries no meaning, so permuted inputs hit the same entry).
-    std::vector<std::int64_t> key{mesh.rows(), mesh.cols()};
-    std::vector<ModelSet> model_sets;
     for (std::size_t i = 0; i < sets.size(); ++i) {
-        ModelSet ms;
-        ms.members = sets[i].members;
-        std::sort(ms.members.begin(), ms.members.end());
-        if (std::adjacent_find(ms.members.begin(), ms.members.end()) != ms.members.end()) {
-            std::string msg = "IlpCycleScheduler: set ";
-            msg += std::to_string(i);
-            msg += " has a repeated member";
-            throw std::invalid_argument(msg);
+        std::vector<sim::NodeId> m = sets[i].members;
+        std::sort(m.begin(), m.end());
+        if (std::adjacent_find(m.begin(), m.end()) != m.end()) {
+            throw std::invalid_argument("IlpCycleScheduler: set " + std::to_string(i) +
+                                        " has a repeated member");
         }
-        for (const sim::NodeId m : ms.members) {
-            if (!mesh.contains(m)) {
-                std::string msg = "IlpCycleScheduler: set ";
-                msg += std::to_string(i);
-                msg += " has node ";
-                msg += std::to_string(m);
-                msg += " outside the mesh";
-                throw std::out_of_range(msg);
+        for (const sim::NodeId v : m) {
+            if (!mesh.contains(v)) {
+                throw std::out_of_range("IlpCycleScheduler: set " + std::to_string(i) + " has node " +
+                                        std::to_string(v) + " outside the mesh");
             }
         }
-        ms.flits = sim::flits_of(sets[i].bytes_per_node, flit_bits);
-        ms.input_index = i;
-        key.push_back(ms.flits);
-        key.push_back(static_cast<std::int64_t>(ms.members.size()));
-        key.insert(key.end(), ms.members.begin(), ms.members.end());
-        model_sets.push_back(std::move(ms));
-    }
-    if (auto it = cache_.find(key); it != cache_.end()) {
-        IlpResult hit = it->second;
-        for (std::size_t i = 0; i < sets.size(); ++i) hit.cycles[i].bytes_per_node = sets[i].bytes_per_node;
-        hit.from_cache = true;
-        hit.solve_seconds = 0.0;
-        return hit;
     }
 
-    // Warm start: the best of the baselines and their reversals (all feasible).
-    const auto warm = warm_start(mesh, sets, flit_bits);
+    // Baselines (the TSP memo makes translated sets cheap) and the warm start.
+    const auto snake = sim::SnakeRingScheduler{}.schedule(mesh, sets);
+    const auto tsp = tsp_.schedule(mesh, sets);
+    const auto warm = warm_start(mesh, sets, snake, tsp, flit_bits);
+
     IlpResult result;
     result.cycles = warm;
     result.warm_start_flits = step_max_link_flits(mesh, warm, flit_bits);
-    result.max_link_flits = result.warm_start_flits;
-    result.best_bound_flits = static_cast<double>(result.max_link_flits);
 
-    // Sets with < 3 members have a single cycle: constant loads. Others are variables.
-    const std::size_t links = static_cast<std::size_t>(mesh.link_count());
-    std::vector<double> const_load(links, 0.0);
-    std::vector<ModelSet> vars;
-    // gcd of the moving sets' flits: keeps coefficients small and every load a whole number
-    // of units, so the objective is integral (used by the cutoff increment and the bound).
+    // The gcd of the moving sets' flits is the unit of the models: every load is a whole
+    // number of units, so the objective is integral (cutoff increment, rounded bounds).
     std::int64_t unit = 0;
-    for (auto& ms : model_sets) {
-        if (ms.members.size() >= 2 && ms.flits > 0) unit = std::gcd(unit, ms.flits);
+    for (const auto& s : sets) {
+        const std::int64_t f = sim::flits_of(s.bytes_per_node, flit_bits);
+        if (s.members.size() >= 2 && f > 0) unit = std::gcd(unit, f);
     }
-    for (auto& ms : model_sets) {
-        if (ms.members.size() >= 3 && ms.flits > 0) {
-            vars.push_back(ms);
-        } else if (ms.members.size() == 2) {
+    std::vector<std::int64_t> min_hops(sets.size(), 0);
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        min_hops[i] = sets[i].members.size() <= detail::kHeldKarpMaxPoints
+                          ? cycle_hops(mesh, tsp[i].order)
+                          : min_cycle_hops_bound(mesh, sets[i].members);
+    }
+    const MaxLinkBound comb = max_link_lower_bound(mesh, sets, flit_bits, min_hops);
+    result.combinatorial_bound_flits = comb.flits;
+
+    std::vector<VarSet> vars;
+    std::vector<std::int64_t> const_load(static_cast<std::size_t>(mesh.link_count()), 0);
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+        const std::int64_t f = sim::flits_of(sets[i].bytes_per_node, flit_bits);
+        if (f == 0 || sets[i].members.size() < 2) continue;
+        VarSet vs;
+        vs.input = i;
+        vs.members = sets[i].members;
+        std::sort(vs.members.begin(), vs.members.end());
+        vs.w = f / unit;
+        if (vs.members.size() == 2) {  // a -> b -> a: the only cycle
             for (int k = 0; k < 2; ++k) {
-                mesh.for_each_route_link(ms.members[static_cast<std::size_t>(k)],
-                                         ms.members[static_cast<std::size_t>(1 - k)], [&](sim::ChannelId l) {
-                                             const_load[static_cast<std::size_t>(l)] +=
-                                                 static_cast<double>(ms.flits);
-                                         });
+                mesh.for_each_route_link(
+                    vs.members[static_cast<std::size_t>(k)], vs.members[static_cast<std::size_t>(1 - k)],
+                    [&](sim::ChannelId l) { const_load[static_cast<std::size_t>(l)] += vs.w; });
             }
+        } else {
+            vars.push_back(std::move(vs));
         }
     }
-    if (vars.empty()) {
+
+    auto finish = [&](IlpResult& r) {
+        r.objective_flits = step_max_link_flits(mesh, r.cycles, flit_bits);
+        r.best_bound_flits = std::min(r.best_bound_flits, r.objective_flits);
+        r.gap = r.objective_flits > 0 ? static_cast<double>(r.objective_flits - r.best_bound_flits) /
+                                            static_cast<double>(r.objective_flits)
+                                      : 0.0;
+        if (r.gap <= 0.0) {
+            r.status = IlpStatus::optimal;
+            r.reason.clear();
+        } else if (r.gap <= options_.relative_gap + 1e-9) {
+            r.status = IlpStatus::gap_reached;
+        } else if (r.status == IlpStatus::optimal || r.status == IlpStatus::gap_reached) {
+            // Phases cut short by the limit (or switched off in IlpOptions).
+            r.status = IlpStatus::time_limit_incumbent;
+            if (Clock::now() < deadline) r.reason = "gap left with solution phases switched off";
+        }
+        // The answer: the lowest event latency among the cycles at hand (the solver's, TSP's,
+        // the warm start's); ties keep the lighter heaviest link, then the solver's. Eq. 4 is
+        // the latency's proxy and is exact when chunks are long; with chunks of a few flits
+        // the hop pipeline weighs more than one chunk of link load, and a baseline can be
+        // faster. So the ILP is never slower than TSP under the shared latency model.
+        double best_latency = sim::share_along_cycles(mesh, r.cycles, noc).latency.value();
+        r.max_link_flits = r.objective_flits;
+        for (const auto* alt : {&tsp, &warm}) {
+            const double lat = sim::share_along_cycles(mesh, *alt, noc).latency.value();
+            const std::int64_t link = step_max_link_flits(mesh, *alt, flit_bits);
+            if (lat < best_latency || (lat == best_latency && link < r.max_link_flits)) {
+                best_latency = lat;
+                r.max_link_flits = link;
+                r.cycles = *alt;
+            }
+        }
+        r.latency_fallback = r.max_link_flits > r.objective_flits;
+        r.solve_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    };
+
+    if (vars.empty() || unit == 0) {
         result.status = IlpStatus::optimal;
-        result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        cache_.emplace(std::move(key), result);
+        result.phase = IlpPhase::trivial;
+        result.best_bound_flits = result.warm_start_flits;
+        finish(result);
         return result;
     }
-    const double scale = static_cast<double>(unit);  // model loads are in units of `unit` flits
 
-    // Columns: x per set (ordered pairs a != b), u per set (members 1..n-1), then z.
-    std::size_t ncols = 0;
-    for (auto& ms : vars) {
-        const std::size_t n = ms.members.size();
-        ms.first_x = ncols;
-        ncols += n * (n - 1);
-        ms.first_u = ncols;
-        ncols += n - 1;
-    }
-    const std::size_t z_col = ncols++;
+    const std::int64_t bound_units = (comb.flits + unit - 1) / unit;
+    Solver solver(mesh, options_, deadline, vars, const_load, bound_units);
+    solver.split_components();
+    std::vector<Tour> tours;
+    for (const VarSet& vs : vars) tours.push_back(tour_of(vs, warm[vs.input].order));
+    solver.set_tours(tours);
 
-    std::vector<int> rows_i, cols_i;
-    std::vector<double> vals;
-    std::vector<double> row_lo, row_hi;
-    const double inf = COIN_DBL_MAX;
-    auto add = [&](std::size_t r, std::size_t c, double v) {
-        rows_i.push_back(static_cast<int>(r));
-        cols_i.push_back(static_cast<int>(c));
-        vals.push_back(v);
-    };
-    auto new_row = [&](double lo, double hi) {
-        row_lo.push_back(lo);
-        row_hi.push_back(hi);
-        return row_lo.size() - 1;
-    };
-
-    std::vector<std::vector<std::pair<std::size_t, double>>> link_terms(links);
-    for (const auto& ms : vars) {
-        const std::size_t n = ms.members.size();
-        const double w = static_cast<double>(ms.flits) / scale;
-        // NicePIM Eq. 2: out-degree and in-degree 1.
-        for (std::size_t a = 0; a < n; ++a) {
-            const std::size_t r_out = new_row(1.0, 1.0);
-            const std::size_t r_in = new_row(1.0, 1.0);
-            for (std::size_t b = 0; b < n; ++b) {
-                if (a == b) continue;
-                add(r_out, x_col(ms, a, b), 1.0);
-                add(r_in, x_col(ms, b, a), 1.0);
-            }
+    // The initial pool: warm start, TSP, snake, their reversals, and every min-hop cycle of
+    // the set's shape (all of them for the Fig. 12 shapes; capped for shapes with many).
+    for (std::size_t s = 0; s < vars.size(); ++s) {
+        const VarSet& vs = vars[s];
+        for (const auto* src : {&warm, &tsp, &snake}) {
+            const Tour t = tour_of(vs, (*src)[vs.input].order);
+            solver.add_pool(s, t);
+            solver.add_pool(s, reversed(t));
         }
-        // NicePIM Eq. 3 (MTZ): u_a - u_b + (n-1) x_ab <= n-2 for a, b in 1..n-1. Member 0 is
-        // the cycle's fixed start (no u), which also removes the n rotations of each cycle.
-        for (std::size_t a = 1; a < n; ++a) {
-            for (std::size_t b = 1; b < n; ++b) {
-                if (a == b) continue;
-                const std::size_t r = new_row(-inf, static_cast<double>(n) - 2.0);
-                add(r, ms.first_u + a - 1, 1.0);
-                add(r, ms.first_u + b - 1, -1.0);
-                add(r, x_col(ms, a, b), static_cast<double>(n) - 1.0);
-            }
-        }
-        // Cut constraints (valid subtour eliminations that tighten MTZ's weak LP): a cycle
-        // through members on both sides of a row or column cut crosses it at least once
-        // in each direction.
-        for (int axis = 0; axis < 2; ++axis) {
-            const std::int32_t extent = axis == 0 ? mesh.cols() : mesh.rows();
-            for (std::int32_t cut = 0; cut + 1 < extent; ++cut) {
-                auto side = [&](std::size_t k) {
-                    const auto c = mesh.coord(ms.members[k]);
-                    return (axis == 0 ? c.col : c.row) <= cut;
-                };
-                std::size_t left = 0;
-                for (std::size_t k = 0; k < n; ++k) left += side(k) ? 1 : 0;
-                if (left == 0 || left == n) continue;
-                const std::size_t r = new_row(1.0, inf);
-                for (std::size_t a = 0; a < n; ++a) {
-                    for (std::size_t b = 0; b < n; ++b) {
-                        if (a != b && side(a) && !side(b)) add(r, x_col(ms, a, b), 1.0);
-                    }
-                }
-            }
-        }
-        for (std::size_t a = 0; a < n; ++a) {
-            for (std::size_t b = 0; b < n; ++b) {
-                if (a == b) continue;
-                const std::size_t c = x_col(ms, a, b);
-                mesh.for_each_route_link(ms.members[a], ms.members[b], [&](sim::ChannelId l) {
-                    link_terms[static_cast<std::size_t>(l)].emplace_back(c, w);
-                });
-            }
-        }
-    }
-    // NicePIM Eq. 4 linearised: z >= load(l) for every link some pair can use.
-    double z_lo = 0.0;
-    for (std::size_t l = 0; l < links; ++l) {
-        const double c0 = const_load[l] / scale;
-        z_lo = std::max(z_lo, c0);
-        if (link_terms[l].empty()) continue;
-        const std::size_t r = new_row(c0, inf);
-        add(r, z_col, 1.0);
-        for (const auto& [c, w] : link_terms[l]) add(r, c, -w);
-    }
-
-    std::vector<double> col_lo(ncols, 0.0), col_hi(ncols, 1.0), obj(ncols, 0.0);
-    for (const auto& ms : vars) {
-        for (std::size_t k = 1; k < ms.members.size(); ++k) {
-            col_lo[ms.first_u + k - 1] = 1.0;
-            col_hi[ms.first_u + k - 1] = static_cast<double>(ms.members.size()) - 1.0;
-        }
-    }
-    col_lo[z_col] = z_lo;
-    col_hi[z_col] = inf;
-    obj[z_col] = 1.0;
-
-    const CoinPackedMatrix matrix(true, rows_i.data(), cols_i.data(), vals.data(),
-                                  static_cast<CoinBigIndex>(vals.size()));
-    OsiClpSolverInterface lp;
-    lp.messageHandler()->setLogLevel(options_.log ? 1 : 0);
-    lp.loadProblem(matrix, col_lo.data(), col_hi.data(), obj.data(), row_lo.data(), row_hi.data());
-    for (const auto& ms : vars) {
-        for (std::size_t c = ms.first_x; c < ms.first_u; ++c) lp.setInteger(static_cast<int>(c));
-    }
-
-    // Warm start as a full column vector: x from successors, u from the position on the cycle.
-    std::vector<double> start(ncols, 0.0);
-    for (const auto& ms : vars) {
-        const auto& order = warm[ms.input_index].order;
-        const auto succ = successors(ms, order);
-        std::size_t cur = 0;
-        for (std::size_t pos = 0; pos < ms.members.size(); ++pos) {
-            const std::size_t nxt = succ[cur];
-            start[x_col(ms, cur, nxt)] = 1.0;
-            if (cur != 0) start[ms.first_u + cur - 1] = static_cast<double>(pos);
-            cur = nxt;
-        }
-    }
-    start[z_col] = static_cast<double>(result.warm_start_flits) / scale;
-
-    CbcModel model(lp);
-    model.setLogLevel(options_.log ? 1 : 0);
-    model.messageHandler()->setLogLevel(options_.log ? 1 : 0);
-    model.solver()->messageHandler()->setLogLevel(options_.log ? 1 : 0);
-    // The limit covers the whole solve: model building and the warm start count against it.
-    const double used = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    model.setUseElapsedTime(true);
-    model.setMaximumSeconds(std::max(0.01, options_.time_limit_seconds - used));
-    model.setAllowableFractionGap(options_.relative_gap);
-    model.setAllowableGap(1e-6);
-    // The objective is integral in `unit`s: a solution must beat the incumbent by a whole unit.
-    model.setCutoffIncrement(1.0 - 1e-6);
-    model.setBestSolution(start.data(), static_cast<int>(ncols), start[z_col]);
-    // No CglProbing: with default settings it cut off the optimum on small instances with
-    // constant (two-member) loads — found by the brute-force test.
-    CglGomory gomory;
-    CglMixedIntegerRounding2 mir;
-    model.addCutGenerator(&gomory, -1, "Gomory");
-    model.addCutGenerator(&mir, -1, "MIR2");
-    // Root cut passes do not check the time limit: keep them few so the limit holds.
-    model.setMaximumCutPassesAtRoot(3);
-    model.initialSolve();
-    model.branchAndBound();
-
-    CbcOutcome out;
-    out.status = model.status();
-    out.secondary = model.secondaryStatus();
-    out.proven_optimal = model.isProvenOptimal();
-    out.proven_infeasible = model.isProvenInfeasible();
-    out.has_solution = model.bestSolution() != nullptr;
-    out.objective = out.has_solution ? model.getObjValue() : 0.0;
-    out.bound = model.getBestPossibleObjValue();
-    result.status = map_cbc_status(out, options_.relative_gap, result.reason);
-
-    if (out.has_solution && result.status != IlpStatus::failed) {
-        const double* x = model.bestSolution();
-        std::vector<sim::SharingCycle> cycles = warm;
-        for (const auto& ms : vars) {
-            const std::size_t n = ms.members.size();
-            std::vector<std::size_t> succ(n, n);
+        if (!options_.pool || vs.members.size() > detail::kHeldKarpMaxPoints || Clock::now() >= deadline)
+            continue;
+        auto key = detail::shape_key(mesh, vs.members);
+        auto it = min_hop_cycles_.find(key);
+        if (it == min_hop_cycles_.end()) {
+            const std::size_t n = vs.members.size();
+            std::vector<std::int64_t> d(n * n);
             for (std::size_t a = 0; a < n; ++a) {
-                for (std::size_t b = 0; b < n; ++b) {
-                    if (a != b && x[x_col(ms, a, b)] > 0.5) succ[a] = b;
-                }
+                for (std::size_t b = 0; b < n; ++b) d[a * n + b] = mesh.hops(vs.members[a], vs.members[b]);
             }
-            if (std::find(succ.begin(), succ.end(), n) == succ.end()) {
-                cycles[ms.input_index].order = cycle_from_successors(ms, succ);
-            }
+            auto list =
+                detail::enumerate_short_cycles(d, n, min_hops[vs.input], kPoolMaxCycles, kPoolMaxSteps);
+            if (min_hop_cycles_.size() >= 4096) min_hop_cycles_.clear();
+            it = min_hop_cycles_.emplace(std::move(key), std::move(list.tours)).first;
         }
-        // Keep CBC's answer only if it is a valid set of cycles at least as good as the start.
-        const std::int64_t flits = step_max_link_flits(mesh, cycles, flit_bits);
-        if (!validate_cycles(sets, cycles) && flits <= result.max_link_flits) {
-            result.cycles = std::move(cycles);
-            result.max_link_flits = flits;
-        } else if (validate_cycles(sets, cycles)) {
-            result.reason = "CBC solution is not a set of Hamilton cycles; warm start kept";
-            result.status = IlpStatus::failed;
-        }
+        for (const Tour& t : it->second) solver.add_pool(s, t);
     }
-    const double bound_flits = std::ceil(out.bound - 1e-6) * scale;
-    result.best_bound_flits = result.status == IlpStatus::failed
-                                  ? 0.0
-                                  : std::min(bound_flits, static_cast<double>(result.max_link_flits));
-    if (result.status == IlpStatus::optimal)
-        result.best_bound_flits = static_cast<double>(result.max_link_flits);
-    result.gap = result.max_link_flits > 0
-                     ? (static_cast<double>(result.max_link_flits) - result.best_bound_flits) /
-                           static_cast<double>(result.max_link_flits)
-                     : 0.0;
-    result.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    cache_.emplace(std::move(key), result);
+
+    solver.run();
+
+    for (std::size_t s = 0; s < vars.size(); ++s) {
+        result.cycles[vars[s].input].order = order_of(vars[s], solver.tours()[s]);
+    }
+    result.best_bound_flits = solver.bound() * unit;
+    result.phase = solver.phase();
+    result.status = solver.status();
+    result.reason = solver.reason();
+    result.components = solver.component_count();
+    result.columns = solver.column_count();
+    result.pricing_rounds = solver.pricing_rounds();
+    finish(result);
     return result;
 }
 

@@ -245,7 +245,7 @@ struct Evaluator {
     const NetworkMapping& mapping;
     const System& sys;
     IntraNodeMapper& mapper;
-    CycleScheduler& scheduler;
+    SharingScheduler& scheduler;
 
     ChannelLoads loads;
     std::vector<Transfer> transfers;
@@ -532,11 +532,10 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
 }
 
 void add_sharing_cost(const Layer& l, const LayerMapping& m, const Region& region, const System& sys,
-                      CycleScheduler& scheduler, ChannelLoads& loads, LayerCost& out) {
+                      SharingScheduler& scheduler, ChannelLoads& loads, LayerCost& out) {
     // Events run one after another: inputs and weights before compute, partial sums after.
     for (const SharingEvent& e : sharing_events(l, m, region, sys.mesh, sys.data_bytes(), sys.psum_bytes())) {
-        const std::vector<SharingCycle> cycles = scheduler.schedule(sys.mesh, e.sets);
-        const ShareCost c = share_along_cycles(sys.mesh, cycles, sys.noc, loads);
+        const ShareCost c = scheduler.share(sys.mesh, e.sets, sys.noc, loads);
         out.sharing += c.latency;
         out.energy.noc += c.energy;
     }
@@ -544,7 +543,7 @@ void add_sharing_cost(const Layer& l, const LayerMapping& m, const Region& regio
 
 NetworkCost evaluate_mapping(const workload::Network& network, const workload::Segmentation& seg,
                              const NetworkMapping& mapping, const System& system, IntraNodeMapper& mapper,
-                             CycleScheduler& scheduler) {
+                             SharingScheduler& scheduler) {
     Evaluator e{network, seg, mapping, system, mapper, scheduler, {}, {}, {}, {}, {}};
     return e.run();
 }

@@ -73,6 +73,10 @@ TEST_F(ConfigFiles, DefaultsFillEverythingNotGiven) {
     EXPECT_EQ(c.sweep.proposer, Proposer::nicepim);
     EXPECT_EQ(c.sweep.samples_per_round, 16384);
     EXPECT_EQ(c.output.path, dir_ / "out/run.h5");
+    EXPECT_EQ(c.schedule, sched::ScheduleOptions{});  // the ILP, 1 s per event, gap 0
+    EXPECT_EQ(c.schedule.scheduler, sched::SchedulerKind::ilp);
+    EXPECT_EQ(c.schedule.time_limit_seconds, 1.0);
+    EXPECT_EQ(c.schedule.relative_gap, 0.0);
     EXPECT_EQ(c.source_text, kMinimal);  // kept byte for byte
     EXPECT_EQ(c.source_file, dir_ / "sweep.yaml");
 }
@@ -106,6 +110,7 @@ TEST_F(ConfigFiles, EveryKeyIsRead) {
         (dir_ / "nets/b.yaml").string() +
         "\n"
         "cost: {alpha: 0, beta: 2}\n"
+        "schedule: {scheduler: tsp, time_limit: 0.25, relative_gap: 0.02}\n"
         "sweep:\n"
         "  seed: 18446744073709551615\n"
         "  batch_size: 32\n"
@@ -147,6 +152,7 @@ TEST_F(ConfigFiles, EveryKeyIsRead) {
     EXPECT_EQ(c.workloads[1], (Workload{dir_ / "nets/a.yaml", 1.0, 8}));  // same network, other batch
     EXPECT_EQ(c.workloads[2], (Workload{dir_ / "nets/b.yaml", 1.0, std::nullopt}));
     EXPECT_EQ(c.cost, (CostConfig{0.0, 2.0}));
+    EXPECT_EQ(c.schedule, (sched::ScheduleOptions{sched::SchedulerKind::tsp, 0.25, 0.02}));
     EXPECT_EQ(c.sweep.seed, 18446744073709551615ULL);
     EXPECT_EQ(c.sweep.batch_size, 32);
     EXPECT_EQ(c.sweep.budget, 5000);
@@ -221,6 +227,35 @@ TEST_F(ConfigFiles, TechnologyOverrides) {
     }
 }
 
+TEST_F(ConfigFiles, ScheduleSection) {
+    for (const auto& [text, kind] :
+         {std::pair{"ilp", sched::SchedulerKind::ilp}, std::pair{"tsp", sched::SchedulerKind::tsp},
+          std::pair{"shp", sched::SchedulerKind::shp}}) {
+        const Config c = parse(std::string(kMinimal) + "schedule: {scheduler: " + text + "}\n");
+        EXPECT_EQ(c.schedule.scheduler, kind) << text;
+        EXPECT_EQ(c.schedule.time_limit_seconds, 1.0);  // the rest keep their defaults
+        EXPECT_EQ(parse(to_yaml(c)), c);
+    }
+    EXPECT_EQ(parse(std::string(kMinimal) + "schedule: {time_limit: 86400, relative_gap: 1}\n").schedule,
+              (sched::ScheduleOptions{sched::SchedulerKind::ilp, 86400.0, 1.0}));
+    // Words where numbers belong are type errors; numbers out of range are value errors.
+    for (const char* bad : {"scheduler: 1", "time_limit: soon", "relative_gap: [0]", "gap: 0.1"}) {
+        EXPECT_THROW((void)parse(std::string(kMinimal) + "schedule: {" + bad + "}\n"), InputError) << bad;
+    }
+    for (const char* bad : {"scheduler: gurobi", "time_limit: 0", "time_limit: -1", "time_limit: 90000",
+                            "relative_gap: -0.1", "relative_gap: 1.5"}) {
+        EXPECT_THROW((void)parse(std::string(kMinimal) + "schedule: {" + bad + "}\n"), ConfigError) << bad;
+    }
+    // A hardware file may carry the section too (for `pimdse evaluate`).
+    const HardwareFile h = parse_hardware(
+        "hardware: {node_array: [4, 4], pe_array: [32, 32], buffers_kib: {input: 128, weight: 128, output: "
+        "128}}\n"
+        "schedule: {scheduler: shp}\n",
+        "h.yaml");
+    EXPECT_EQ(h.schedule.scheduler, sched::SchedulerKind::shp);
+    EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
+}
+
 TEST_F(ConfigFiles, WallTimeForms) {
     const std::pair<const char*, long long> cases[] = {
         {"3600", 3600},          {"45s", 45},           {"90m", 5400},         {"12h", 43200}, {"2d", 172800},
@@ -251,7 +286,8 @@ TEST_F(ConfigFiles, ToYamlRoundTripOfDefaults) {
                             "pe_rows: {min: 1, max: 256, spacing: log2}",
                             "ibuf_kib: {min: 8, max: 2048, spacing: linear, step: 8}", "proposer: nicepim",
                             "samples_per_round: 16384", "alpha: 1", "seed: 1", "pe_area_um2: 1101.6",
-                            "dram_row_buffer_bytes: 1024", "noc_hop_cycles: 2"}) {
+                            "dram_row_buffer_bytes: 1024", "noc_hop_cycles: 2", "scheduler: ilp",
+                            "time_limit: 1", "relative_gap: 0"}) {
         EXPECT_NE(text.find(key), std::string::npos) << key << " not in\n" << text;
     }
 }

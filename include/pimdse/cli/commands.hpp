@@ -21,5 +21,7 @@ void add_config_command(CLI::App& app, Action& action);
 void add_evaluate_command(CLI::App& app, Action& action);
 /// `pimdse map --hardware H --network N [--mapper nicepim|baseline] [-o OUT]`
 void add_map_command(CLI::App& app, Action& action);
+/// `pimdse schedule --mesh RxC --sets SPEC [--bytes B] [--flit-bits N] ...`
+void add_schedule_command(CLI::App& app, Action& action);
 
 }  // namespace pimdse::cli

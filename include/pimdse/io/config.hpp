@@ -17,6 +17,7 @@
 #include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/hw/technology.hpp"
+#include "pimdse/sched/scheduler.hpp"
 
 namespace pimdse::io {
 
@@ -75,6 +76,7 @@ struct Config {
     hw::DesignSpace space;
     std::vector<Workload> workloads;
     CostConfig cost;
+    sched::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
     SweepConfig sweep;
     OutputConfig output;
 
@@ -85,11 +87,13 @@ struct Config {
     friend bool operator==(const Config& a, const Config& b);
 };
 
-/// One hardware point with its constraints (for `pimdse evaluate` and `pimdse map`).
+/// One hardware point with its constraints and, optionally, its Data-Scheduler settings
+/// (for `pimdse evaluate` and `pimdse map`).
 struct HardwareFile {
     hw::Constraints constraints;
     hw::Technology technology;
     hw::HardwareParams params;
+    sched::ScheduleOptions schedule;  ///< how `pimdse evaluate` schedules data sharing
 
     std::filesystem::path source_file;
     std::string source_text;

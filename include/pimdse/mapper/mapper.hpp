@@ -68,7 +68,7 @@ public:
     /// fast one); `final` costs the returned mapping (e.g. the ILP). All referenced objects
     /// must outlive the mapper.
     Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
-           sim::CycleScheduler& search, sim::CycleScheduler& final);
+           sim::CycleScheduler& search, sim::SharingScheduler& final);
 
     /// Algorithm 1.
     [[nodiscard]] MapResult map(const workload::Network& network, const workload::Segmentation& seg);
@@ -113,7 +113,7 @@ private:
     MapperOptions options_;
     sim::IntraNodeMapper& intra_;
     sim::CycleScheduler& search_scheduler_;
-    sim::CycleScheduler& final_scheduler_;
+    sim::SharingScheduler& final_scheduler_;
     LayerSearch search_;
 };
 

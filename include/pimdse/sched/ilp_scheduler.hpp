@@ -1,8 +1,9 @@
 #pragma once
 // The Data-Scheduler of NicePIM VII: one ILP (Eq. 2-4) chooses the Hamilton cycles of all
 // sharing sets of a data-sharing event at once so that the heaviest mesh link of a step is
-// as light as possible. Solved with COIN-OR CBC; the Coin headers stay in src/sched.
-// docs/model.md, section "Data-Scheduler", states the formulation and measurements.
+// as light as possible. Solved with COIN-OR CBC/Clp behind one adapter (src/sched/
+// cbc_backend.cpp). docs/model.md, section "Data-Scheduler", states the formulation, the
+// solution strategy and the measurements.
 
 #include <cstdint>
 #include <map>
@@ -10,77 +11,113 @@
 #include <string>
 #include <vector>
 
+#include "pimdse/sched/tsp_scheduler.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 
 namespace pimdse::sched {
 
 struct IlpOptions {
-    /// Wall-clock limit of one CBC solve, seconds (> 0).
+    /// Wall-clock limit of one solve, seconds (> 0), everything included.
     double time_limit_seconds = 1.0;
     /// Stop once (incumbent - bound) / incumbent <= this; 0 asks for proven optimality.
     double relative_gap = 0.0;
-    /// Flit width used to turn bytes into link load (the scheduler interface has no NoC
-    /// parameters); 64 is the Fig. 12 setup.
-    std::int32_t flit_bits = 64;
+    /// The solution phases after the warm start and the combinatorial bound (all on by
+    /// default; switched off only to measure what each contributes, see bench_sched).
+    bool pool = true;               ///< restricted master over the baselines and all min-hop cycles
+    bool column_generation = true;  ///< price cycles by Held-Karp on the link duals (bound + columns)
+    bool compact = true;            ///< the full Eq. 2-4 model on CBC for what is left
+    /// Largest compact model (binaries) built; above, the incumbent is kept with its bound.
+    /// Building and presolving a model of 16 000 binaries (four sets of 64) takes ~0.6 s
+    /// before Clp can look at the clock, and such a model gets nowhere within seconds;
+    /// 10 000 keeps Fig. 12's 16 x 16 model (3840) and several sets of up to 50 members.
+    std::int64_t max_compact_binaries = 10000;
     /// Let CBC print its log to stdout (off: library code stays quiet).
     bool log = false;
 };
 
-/// Throws std::invalid_argument for a non-positive time limit or flit width, or a gap < 0.
+/// Throws std::invalid_argument for a non-positive time limit, a gap < 0 or a compact
+/// size < 1.
 void validate(const IlpOptions& options);
 
 enum class IlpStatus : std::uint8_t {
     optimal,               ///< proven optimal (also: no ILP needed, every set trivial)
     gap_reached,           ///< stopped with relative gap <= IlpOptions::relative_gap
     time_limit_incumbent,  ///< time limit hit; the best cycles found (at worst the warm start)
-    failed,                ///< CBC gave up or an unknown status; the warm start is returned
+    model_too_large,       ///< the compact model exceeds max_compact_binaries; best cycles kept
+    failed,                ///< CBC gave up or an unknown status; the best cycles found are kept
 };
 
 [[nodiscard]] const char* to_string(IlpStatus status) noexcept;
 
+/// What settled the answer (the last phase that ran).
+enum class IlpPhase : std::uint8_t {
+    trivial,            ///< no set with a choice (every set has fewer than three members)
+    warm_start,         ///< the warm start met the combinatorial bound
+    pool,               ///< the restricted master over the initial pool
+    column_generation,  ///< column generation (its bound and/or the master over its columns)
+    compact,            ///< the compact Eq. 2-4 model on CBC
+};
+
+[[nodiscard]] const char* to_string(IlpPhase phase) noexcept;
+
 struct IlpResult {
     /// One cycle per input set, same order; always valid (validate_cycles).
     std::vector<sim::SharingCycle> cycles;
-    /// Heaviest mesh link of one step for `cycles`, flits (NicePIM Eq. 4).
+    /// Heaviest mesh link of one step for `cycles`, flits.
     std::int64_t max_link_flits = 0;
-    /// Lower bound on that value proven by the solver, flits.
-    double best_bound_flits = 0.0;
-    /// (max_link_flits - best_bound_flits) / max_link_flits, 0 when proven optimal.
+    /// NicePIM Eq. 4: the heaviest link of the best cycles the solver found, flits. Equal
+    /// to max_link_flits unless `latency_fallback`.
+    std::int64_t objective_flits = 0;
+    /// Lower bound on Eq. 4 proven for every choice of cycles, flits.
+    std::int64_t best_bound_flits = 0;
+    /// (objective_flits - best_bound_flits) / objective_flits, 0 when proven optimal.
     double gap = 0.0;
+    /// True when `cycles` are a baseline's (TSP or the warm start) because they are faster
+    /// under the latency model than the solver's despite a heavier link (chunks of a few
+    /// flits, where the hop pipeline outweighs link load; docs/model.md).
+    bool latency_fallback = false;
     IlpStatus status = IlpStatus::optimal;
-    /// Why the status is `failed` (or what CBC reported otherwise); empty when all went well.
+    IlpPhase phase = IlpPhase::trivial;
+    /// Why the status is not optimal (CBC's codes, the size cap...); empty otherwise.
     std::string reason;
-    /// Wall-clock time of model building plus CBC, seconds (0 for a cache hit).
+    /// Wall-clock time of the whole solve, seconds.
     double solve_seconds = 0.0;
-    /// Max link load of the warm start (best of snake ring and TSP), flits.
+    /// Max link load of the warm start (best of snake ring and TSP and their reversals).
     std::int64_t warm_start_flits = 0;
-    bool from_cache = false;
+    /// The combinatorial bound alone (max_link_lower_bound), flits.
+    std::int64_t combinatorial_bound_flits = 0;
+    /// Groups of sets that share no link, solved separately.
+    std::size_t components = 0;
+    /// Columns (cycles) in the restricted masters, over all components.
+    std::size_t columns = 0;
+    /// Column-generation rounds, over all components.
+    std::size_t pricing_rounds = 0;
 };
 
-/// NicePIM Eq. 2-4 solved by CBC, warm-started with the better of the snake ring and the
-/// TSP cycles. Sets with fewer than three members have one cycle only and enter the model as
-/// constant link loads. Identical events (same mesh, members, flits) are solved once: the
-/// scheduler keeps a small cache of results. The cache makes an instance NOT thread-safe;
-/// use one scheduler per thread.
-class IlpCycleScheduler final : public sim::CycleScheduler {
+/// NicePIM Eq. 2-4. Sets with fewer than three members have one cycle only and enter as
+/// constant link loads. The cycles returned are those of lowest event latency
+/// (share_along_cycles) among the solver's answer, the TSP cycles and the warm start (ties:
+/// the lighter heaviest link, then the solver's), so the ILP is never slower than TSP.
+/// No cache of whole events here (sched::DataScheduler has one); the TSP memo per set
+/// shape makes an instance not thread-safe: use one per thread.
+class IlpCycleScheduler {
 public:
     explicit IlpCycleScheduler(IlpOptions options = {});
 
-    [[nodiscard]] std::vector<sim::SharingCycle> schedule(const sim::Mesh& mesh,
-                                                          std::span<const sim::SharingSet> sets) override;
-
-    /// As schedule(), with the solver's status, bound and timing. Throws std::out_of_range
-    /// for a member outside the mesh, std::invalid_argument for repeated members.
-    [[nodiscard]] IlpResult solve(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets);
+    /// Throws std::out_of_range for a member outside the mesh, std::invalid_argument for
+    /// repeated members or NoC parameters sim::validate rejects.
+    [[nodiscard]] IlpResult solve(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
+                                  const sim::NocParams& noc);
 
     [[nodiscard]] const IlpOptions& options() const noexcept { return options_; }
-    [[nodiscard]] std::size_t cache_size() const noexcept { return cache_.size(); }
-    void clear_cache() noexcept { cache_.clear(); }
+    /// The TSP baseline this scheduler warm-starts from, with its memo of set shapes.
+    [[nodiscard]] TspCycleScheduler& tsp() noexcept { return tsp_; }
 
 private:
     IlpOptions options_;
-    // Key: rows, cols, then per set its flits, size and sorted members (see solve()).
-    std::map<std::vector<std::int64_t>, IlpResult> cache_;
+    TspCycleScheduler tsp_;
+    // Min-hop cycles of each set shape, as member-index tours (see hamilton.hpp).
+    std::map<std::vector<std::int32_t>, std::vector<std::vector<std::uint16_t>>> min_hop_cycles_;
 };
 
 }  // namespace pimdse::sched

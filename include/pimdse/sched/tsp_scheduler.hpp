@@ -2,6 +2,8 @@
 // The TSP baseline of NicePIM Fig. 12 (DDAM [47]): each sharing set's Hamilton cycle has the
 // fewest total hops; link loads are ignored.
 
+#include <cstdint>
+#include <map>
 #include <span>
 #include <vector>
 
@@ -19,11 +21,21 @@ inline constexpr std::size_t kTspExactMaxMembers = 16;
 [[nodiscard]] std::vector<sim::NodeId> min_hop_cycle(const sim::Mesh& mesh,
                                                      std::span<const sim::NodeId> members);
 
-/// min_hop_cycle for every set, independently.
+/// min_hop_cycle for every set, independently. Each set shape (members relative to their
+/// bounding box) is solved once and remembered, so translated copies of a set — the
+/// interleaved sets of Fig. 12, the sets of a partitioned region — cost one Held-Karp.
+/// The memo makes an instance not thread-safe; use one per thread.
 class TspCycleScheduler final : public sim::CycleScheduler {
 public:
     [[nodiscard]] std::vector<sim::SharingCycle> schedule(const sim::Mesh& mesh,
                                                           std::span<const sim::SharingSet> sets) override;
+
+    /// min_hop_cycle(mesh, members), remembered per shape.
+    [[nodiscard]] std::vector<sim::NodeId> cycle(const sim::Mesh& mesh, std::span<const sim::NodeId> members);
+
+private:
+    static constexpr std::size_t kMaxCachedShapes = 4096;  // cleared when full
+    std::map<std::vector<std::int32_t>, std::vector<std::uint16_t>> shapes_;
 };
 
 }  // namespace pimdse::sched

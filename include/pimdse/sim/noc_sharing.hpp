@@ -6,8 +6,8 @@
 //    received last to its successor on the cycle;
 //  - shortest paths (SHP, the NicePIM Fig. 12 baseline): every member sends its own chunk
 //    straight to every other member along its XY route, all at once.
-// The cycle order is the scheduler's choice (sched's ILP, NicePIM Eq. 2-4); until it is
-// plugged in, SnakeRingScheduler provides a simple ring.
+// The cycle order is the scheduler's choice (sched's ILP, NicePIM Eq. 2-4, or the cheap
+// SnakeRingScheduler); every strategy sits behind SharingScheduler.
 
 #include <cstdint>
 #include <span>
@@ -74,19 +74,44 @@ struct ShareCost {
 /// All transfers of SHP sharing.
 [[nodiscard]] std::vector<Transfer> shortest_path_transfers(std::span<const SharingSet> sets);
 
-/// Chooses a Hamilton cycle for each sharing set of one data-sharing event. The ILP of
-/// NicePIM Eq. 2-4 (sched) and the baselines implement it.
-class CycleScheduler {
+/// Decides how the data of one data-sharing event moves and returns what that costs: the
+/// one seam the network timeline calls. Hamilton-cycle schedulers (CycleScheduler below,
+/// the ILP of NicePIM Eq. 2-4 in sched) and shortest-path sharing (SHP) implement it.
+class SharingScheduler {
 public:
-    virtual ~CycleScheduler() = default;
+    virtual ~SharingScheduler() = default;
+    /// Cost of sharing `sets` at once on `mesh`; `loads` is scratch (left holding a step's
+    /// loads). Throws std::out_of_range for a member outside the mesh.
+    [[nodiscard]] virtual ShareCost share(const Mesh& mesh, std::span<const SharingSet> sets,
+                                          const NocParams& params, ChannelLoads& loads) = 0;
+};
+
+/// Chooses a Hamilton cycle for each sharing set of one data-sharing event, independent of
+/// the NoC parameters; costed by share_along_cycles. The cheap cycle choosers (snake ring,
+/// sched's TSP) implement it.
+class CycleScheduler : public SharingScheduler {
+public:
     /// One cycle per set, in the same order as `sets`.
     [[nodiscard]] virtual std::vector<SharingCycle> schedule(const Mesh& mesh,
                                                              std::span<const SharingSet> sets) = 0;
+    [[nodiscard]] ShareCost share(const Mesh& mesh, std::span<const SharingSet> sets, const NocParams& params,
+                                  ChannelLoads& loads) final {
+        return share_along_cycles(mesh, schedule(mesh, sets), params, loads);
+    }
+};
+
+/// SHP (NicePIM Fig. 12): share_shortest_paths behind the SharingScheduler seam.
+class ShortestPathScheduler final : public SharingScheduler {
+public:
+    [[nodiscard]] ShareCost share(const Mesh& mesh, std::span<const SharingSet> sets, const NocParams& params,
+                                  ChannelLoads& loads) override {
+        return share_shortest_paths(mesh, sets, params, loads);
+    }
 };
 
 /// The default ring: each set's members in boustrophedon order over the rows they occupy
 /// (first occupied row west to east, next occupied row east to west, ...), closed back to
-/// the first member. Ignores link loads; it is the placeholder until the ILP exists.
+/// the first member. Ignores link loads; the cheapest cycle chooser (no search at all).
 class SnakeRingScheduler final : public CycleScheduler {
 public:
     [[nodiscard]] std::vector<SharingCycle> schedule(const Mesh& mesh,

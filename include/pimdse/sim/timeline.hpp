@@ -86,16 +86,18 @@ void add_compute_cost(const workload::Layer& layer, const LayerMapping& m, std::
 /// `region`, scheduled by `scheduler`, added to out.sharing and out.energy.noc. `loads` is
 /// scratch space.
 void add_sharing_cost(const workload::Layer& layer, const LayerMapping& m, const Region& region,
-                      const System& system, CycleScheduler& scheduler, ChannelLoads& loads, LayerCost& out);
+                      const System& system, SharingScheduler& scheduler, ChannelLoads& loads, LayerCost& out);
 
-/// Costs `mapping` of `network` on `system`. The mapping must pass check_mapping for the
+/// Costs `mapping` of `network` on `system`; every data-sharing event is costed by
+/// `scheduler` (snake ring, TSP, SHP, or the configured Data-Scheduler from
+/// sched::make_scheduler). The mapping must pass check_mapping for the
 /// system's node array (throws std::invalid_argument naming the broken rule otherwise).
 /// An intra-node mapping that fits no tiling, or weights that do not fit a node's DRAM,
 /// give status infeasible with a reason, not an exception.
 [[nodiscard]] NetworkCost evaluate_mapping(const workload::Network& network,
                                            const workload::Segmentation& seg, const NetworkMapping& mapping,
                                            const System& system, IntraNodeMapper& mapper,
-                                           CycleScheduler& scheduler);
+                                           SharingScheduler& scheduler);
 
 /// NicePIM Eq. 1: sum over networks of energy^alpha x latency^beta x gamma, with energy in
 /// joules and latency in seconds. Any infeasible network makes the cost +infinity. Throws

@@ -1,0 +1,159 @@
+#pragma once
+// The configured Data-Scheduler (NicePIM VII): the sim::SharingScheduler the evaluator, the
+// mapper and the sweep use. It schedules every data-sharing event with the ILP (default), the
+// TSP baseline or SHP; solves identical events once (a cache); and, when asked, keeps one
+// ScheduleRecord per event for the /schedules table. docs/model.md, "Data-Scheduler";
+// the `schedule:` configuration section is in docs/config.md.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pimdse/sched/ilp_scheduler.hpp"
+#include "pimdse/sched/tsp_scheduler.hpp"
+#include "pimdse/sim/noc_sharing.hpp"
+
+namespace pimdse::sched {
+
+/// How data-sharing events are scheduled (NicePIM Fig. 12 compares the three).
+enum class SchedulerKind : std::uint8_t {
+    ilp,  ///< Hamilton cycles minimising the heaviest link (Eq. 2-4)
+    tsp,  ///< Hamilton cycles of fewest hops, link loads ignored (DDAM [47])
+    shp,  ///< every member sends its chunk to every other member along its XY route
+};
+
+[[nodiscard]] std::string_view to_string(SchedulerKind kind) noexcept;
+/// "ilp", "tsp", "shp", in enum order.
+[[nodiscard]] const std::vector<std::string_view>& scheduler_names();
+[[nodiscard]] std::optional<SchedulerKind> parse_scheduler_kind(std::string_view name) noexcept;
+
+/// The `schedule:` configuration section.
+struct ScheduleOptions {
+    SchedulerKind scheduler = SchedulerKind::ilp;
+    /// ILP wall-clock limit per event, seconds (> 0); the best cycles found are used after it.
+    double time_limit_seconds = 1.0;
+    /// ILP: stop once (incumbent - bound) / incumbent <= this (>= 0; 0 = prove optimality).
+    double relative_gap = 0.0;
+
+    friend bool operator==(const ScheduleOptions&, const ScheduleOptions&) = default;
+};
+
+/// Throws std::invalid_argument naming the field when an option is out of range.
+void validate(const ScheduleOptions& options);
+
+/// How an event's schedule was settled.
+enum class ScheduleStatus : std::uint8_t {
+    optimal,               ///< ILP: proven optimal
+    gap_reached,           ///< ILP: within the configured relative gap
+    time_limit_incumbent,  ///< ILP: the time limit hit; the best cycles found
+    model_too_large,       ///< ILP: too large for the exact model; the best cycles found
+    failed,                ///< ILP: the solver failed; the best cycles found (always valid)
+    baseline,              ///< TSP or SHP: a fixed rule, no optimality claim
+};
+
+[[nodiscard]] std::string_view to_string(ScheduleStatus status) noexcept;
+
+/// One scheduled data-sharing event: what the /schedules table needs.
+struct ScheduleRecord {
+    SchedulerKind scheduler = SchedulerKind::ilp;
+    std::int32_t mesh_rows = 0;
+    std::int32_t mesh_cols = 0;
+    std::int32_t flit_bits = 0;
+    std::vector<sim::SharingSet> sets;
+    /// The chosen cycles, one per set (empty for SHP).
+    std::vector<sim::SharingCycle> cycles;
+    /// Cost of the chosen schedule (max link and channel loads, steps, hops, latency, energy).
+    sim::ShareCost cost;
+    /// Heaviest link of the baselines on the same event, flits (TSP: one step; SHP: its one
+    /// step), for comparison columns.
+    std::int64_t tsp_max_link_flits = 0;
+    std::int64_t shp_max_link_flits = 0;
+    /// NicePIM Eq. 4, the heaviest link of the best cycles the ILP found, flits; equal to
+    /// cost.max_link_flits unless `latency_fallback` (for TSP: its own; SHP: 0, no cycles).
+    std::int64_t objective_flits = 0;
+    /// Proven lower bound on the heaviest link of any Hamilton-cycle schedule, flits (ILP;
+    /// for the baselines the combinatorial bound).
+    std::int64_t bound_flits = 0;
+    /// (objective_flits - bound_flits) / objective_flits for the ILP; 0 otherwise.
+    double gap = 0.0;
+    /// ILP: the cycles used are TSP's (or the warm start's), faster under the latency model
+    /// than the Eq. 4 optimum although their heaviest link is heavier (chunks of few flits).
+    bool latency_fallback = false;
+    ScheduleStatus status = ScheduleStatus::baseline;
+    /// Why the status is not optimal (ILP), empty otherwise.
+    std::string reason;
+    /// Time to schedule the event when it was first solved, seconds.
+    double solve_seconds = 0.0;
+    /// True when this event was answered from the cache.
+    bool from_cache = false;
+};
+
+/// "0,1,4,5;2,3,6,7": the members of each set, sets separated by ';'.
+[[nodiscard]] std::string sets_text(std::span<const sim::SharingSet> sets);
+
+/// The Data-Scheduler. One instance per worker process (or thread): the cache, the TSP memo
+/// and the records make it NOT thread-safe, and it is meant to be shared by every
+/// candidate and network a worker evaluates, so identical events (same mesh shape, set
+/// members and bytes in the same order, NoC flit width and hop cycles) are solved once.
+/// The cache holds at most `kMaxCacheEntries` events and is emptied when full.
+class DataScheduler final : public sim::SharingScheduler {
+public:
+    static constexpr std::size_t kMaxCacheEntries = 1 << 16;
+
+    explicit DataScheduler(ScheduleOptions options = {});
+
+    /// sim::SharingScheduler: schedule (or look up) the event and cost it with `params`.
+    [[nodiscard]] sim::ShareCost share(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
+                                       const sim::NocParams& params, sim::ChannelLoads& loads) override;
+
+    /// The whole record of one event (cycles, cost, solver status, baselines); also appended
+    /// to records() when recording. Throws as share().
+    [[nodiscard]] ScheduleRecord schedule(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
+                                          const sim::NocParams& params);
+
+    /// Keep a ScheduleRecord of every event share() or schedule() handles (off by default:
+    /// the mapper's inner loop must not accumulate records). Computing the baseline columns
+    /// costs a TSP (memoised per set shape) and an SHP evaluation per event.
+    void set_recording(bool on) noexcept { recording_ = on; }
+    [[nodiscard]] bool recording() const noexcept { return recording_; }
+    [[nodiscard]] const std::vector<ScheduleRecord>& records() const noexcept { return records_; }
+    /// The records so far, leaving none.
+    [[nodiscard]] std::vector<ScheduleRecord> take_records();
+
+    [[nodiscard]] const ScheduleOptions& options() const noexcept { return options_; }
+    [[nodiscard]] std::size_t cache_size() const noexcept { return cache_.size(); }
+    [[nodiscard]] std::size_t cache_hits() const noexcept { return hits_; }
+    void clear_cache() noexcept { cache_.clear(); }
+
+private:
+    struct Entry {
+        std::vector<sim::SharingCycle> cycles;  // empty for SHP
+        std::int64_t objective_flits = 0;
+        std::int64_t bound_flits = 0;
+        double gap = 0.0;
+        bool latency_fallback = false;
+        ScheduleStatus status = ScheduleStatus::baseline;
+        std::string reason;
+        double solve_seconds = 0.0;
+    };
+    const Entry& lookup(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
+                        const sim::NocParams& params, bool& hit);
+
+    ScheduleOptions options_;
+    IlpCycleScheduler ilp_;  // also the TSP baseline (ilp_.tsp()), so one memo of set shapes
+    std::map<std::vector<std::int64_t>, Entry> cache_;
+    std::size_t hits_ = 0;
+    bool recording_ = false;
+    std::vector<ScheduleRecord> records_;
+};
+
+/// The scheduler the configuration asks for; the mapper and the sweep construct it with
+/// this one function. Throws std::invalid_argument for invalid options.
+[[nodiscard]] std::unique_ptr<DataScheduler> make_scheduler(const ScheduleOptions& options);
+
+}  // namespace pimdse::sched

@@ -1,0 +1,195 @@
+// The only file that includes Coin headers (STYLE.md habit 4). Everything CBC- and
+// Clp-specific — silencing, warm start, cut generators, status codes — stays in this file.
+#include "cbc_backend.hpp"
+
+#include <CbcModel.hpp>
+#include <CglGomory.hpp>
+#include <CglMixedIntegerRounding2.hpp>
+#include <CoinPackedMatrix.hpp>
+#include <OsiClpSolverInterface.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+
+namespace pimdse::sched::detail {
+
+std::size_t LinearModel::add_col(double lo, double hi, double cost, bool is_integer) {
+    col_lo.push_back(lo);
+    col_hi.push_back(hi);
+    obj.push_back(cost);
+    integer.push_back(is_integer ? 1 : 0);
+    return obj.size() - 1;
+}
+
+std::size_t LinearModel::add_row(double lo, double hi) {
+    row_lo.push_back(lo);
+    row_hi.push_back(hi);
+    return row_lo.size() - 1;
+}
+
+void LinearModel::add(std::size_t row, std::size_t col, double value) {
+    entry_row.push_back(static_cast<int>(row));
+    entry_col.push_back(static_cast<int>(col));
+    entry_val.push_back(value);
+}
+
+double infinity() noexcept {
+    return COIN_DBL_MAX;
+}
+
+namespace {
+
+void load(OsiClpSolverInterface& lp, const LinearModel& m, bool log) {
+    lp.messageHandler()->setLogLevel(log ? 1 : 0);
+    const CoinPackedMatrix matrix(true, m.entry_row.data(), m.entry_col.data(), m.entry_val.data(),
+                                  static_cast<CoinBigIndex>(m.entry_val.size()));
+    // A matrix built from triplets has as many rows/columns as its largest index: pad it,
+    // so that empty trailing rows and columns keep their bounds.
+    CoinPackedMatrix padded(matrix);
+    padded.setDimensions(static_cast<int>(m.rows()), static_cast<int>(m.cols()));
+    lp.loadProblem(padded, m.col_lo.data(), m.col_hi.data(), m.obj.data(), m.row_lo.data(), m.row_hi.data());
+}
+
+// The ONE place CBC status codes become MipStatus. CBC status: -1 not started, 0 finished
+// (optimal, or stopped on the allowable gap, or infeasible), 1 stopped on a limit
+// (secondary 4 = seconds, 3 = nodes, 5 = user event, ...), 2 numerical difficulties.
+// Anything else is unknown and reported as failed with the codes in the reason.
+MipStatus map_cbc_status(int status, int secondary, bool infeasible, bool has_solution, double objective,
+                         double bound, double relative_gap, std::string& reason) {
+    std::string codes = "CBC status ";
+    codes += std::to_string(status);
+    codes += ", secondary ";
+    codes += std::to_string(secondary);
+    if (status == 0 && infeasible && !has_solution) {
+        reason = codes + ": proven infeasible";
+        return MipStatus::failed;
+    }
+    if (status == 0 && has_solution) {
+        const double gap = objective > 0 ? (objective - bound) / objective : 0.0;
+        if (gap <= 1e-9) return MipStatus::optimal;
+        if (gap <= relative_gap + 1e-9) return MipStatus::gap_reached;
+        // Finished with a larger gap: the cutoff increment closed the rest (no solution
+        // better by a whole increment exists), which is optimality for integral objectives.
+        return MipStatus::optimal;
+    }
+    if (status == 1 && has_solution) {
+        if (secondary != 4) reason = codes + ": stopped on a limit other than time";
+        return MipStatus::time_limit;
+    }
+    if (status == 1) {
+        reason = codes + ": limit reached without a solution";
+        return MipStatus::failed;
+    }
+    if (status == 2) {
+        reason = codes + ": numerical difficulties";
+        return MipStatus::failed;
+    }
+    reason = codes + ": unknown outcome";
+    return MipStatus::failed;
+}
+
+}  // namespace
+
+LpOutcome solve_lp(const LinearModel& model, double time_limit_seconds) {
+    OsiClpSolverInterface lp;
+    load(lp, model, false);
+    lp.getModelPtr()->setMaximumWallSeconds(std::max(0.0, time_limit_seconds));
+    lp.initialSolve();
+    LpOutcome out;
+    out.optimal = lp.isProvenOptimal();
+    if (!out.optimal) return out;
+    out.objective = lp.getObjValue();
+    out.x.assign(lp.getColSolution(), lp.getColSolution() + model.cols());
+    out.row_duals.assign(lp.getRowPrice(), lp.getRowPrice() + model.rows());
+    return out;
+}
+
+MipOutcome solve_mip(const LinearModel& model, const MipSettings& s) {
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    const double limit = std::max(0.01, s.time_limit_seconds);
+    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+    const bool has_start = s.start != nullptr && s.start->size() == model.cols();
+    double start_value = 0.0;
+    if (has_start) {
+        for (std::size_t c = 0; c < model.cols(); ++c) start_value += model.obj[c] * (*s.start)[c];
+    }
+
+    OsiClpSolverInterface lp;
+    load(lp, model, s.log);
+    for (std::size_t c = 0; c < model.cols(); ++c) {
+        if (model.integer[c]) lp.setInteger(static_cast<int>(c));
+    }
+    // CBC checks its time limit only between nodes; the root LP, root cut passes and strong
+    // branching can each run far past it (seconds on a compact model of a few thousand
+    // binaries). So Clp itself stops at the deadline (an absolute wall-clock time, copied
+    // into CBC's solver), and the root LP is solved here first: its bound is valid whatever
+    // happens later, and its time says whether cut passes are affordable.
+    lp.getModelPtr()->setMaximumWallSeconds(limit);
+    lp.initialSolve();
+    MipOutcome out;
+    if (!lp.isProvenOptimal()) {
+        if (lp.isProvenPrimalInfeasible()) {
+            out.reason = "the LP relaxation is infeasible";
+            return out;
+        }
+        out.status = has_start ? MipStatus::time_limit : MipStatus::failed;
+        out.reason = "the time limit stopped the root LP";
+        if (has_start) {
+            out.x = *s.start;
+            out.objective = start_value;
+        }
+        out.bound = -infinity();
+        return out;
+    }
+    const double root_bound = lp.getObjValue();
+    const double root_seconds = elapsed();
+
+    CbcModel cbc(lp);
+    const int level = s.log ? 1 : 0;
+    // Silenced on the model, its message handler and the Clp solver it copied.
+    cbc.setLogLevel(level);
+    cbc.messageHandler()->setLogLevel(level);
+    cbc.solver()->messageHandler()->setLogLevel(level);
+    cbc.setUseElapsedTime(true);
+    cbc.setMaximumSeconds(std::max(0.01, limit - root_seconds));
+    cbc.setAllowableFractionGap(s.relative_gap);
+    cbc.setAllowableGap(1e-6);
+    cbc.setCutoffIncrement(s.cutoff_increment);
+    if (has_start) cbc.setBestSolution(s.start->data(), static_cast<int>(model.cols()), start_value);
+    // No CglProbing: with default settings it cut off the optimum on small instances with
+    // constant (two-member) loads — found by the brute-force test.
+    CglGomory gomory;
+    CglMixedIntegerRounding2 mir;
+    // A cut pass costs a few root LPs; only when that fits the time left comfortably.
+    if (s.cuts && root_seconds * 20.0 < limit - root_seconds) {
+        cbc.addCutGenerator(&gomory, -1, "Gomory");
+        cbc.addCutGenerator(&mir, -1, "MIR2");
+        cbc.setMaximumCutPassesAtRoot(3);
+    } else {
+        cbc.setMaximumCutPassesAtRoot(0);
+    }
+    cbc.initialSolve();  // from the optimal basis above: no iterations
+    cbc.branchAndBound();
+
+    const bool has_solution = cbc.bestSolution() != nullptr;
+    out.objective = has_solution ? cbc.getObjValue() : 0.0;
+    out.bound = cbc.getBestPossibleObjValue();
+    out.status = map_cbc_status(cbc.status(), cbc.secondaryStatus(), cbc.isProvenInfeasible(), has_solution,
+                                out.objective, out.bound, s.relative_gap, out.reason);
+    if (has_solution) out.x.assign(cbc.bestSolution(), cbc.bestSolution() + model.cols());
+    // Past the deadline an LP may have been stopped by Clp mid-way, which CBC takes for an
+    // infeasible node: its proof and its tree bound are then not to be trusted. Only the root
+    // LP's bound is.
+    if (elapsed() >= limit) {
+        if (out.status == MipStatus::optimal || out.status == MipStatus::gap_reached) {
+            out.status = has_solution ? MipStatus::time_limit : MipStatus::failed;
+        }
+        out.bound = root_bound;
+        if (out.reason.empty()) out.reason = "time limit reached";
+    }
+    return out;
+}
+
+}  // namespace pimdse::sched::detail

@@ -1,0 +1,154 @@
+#include "hamilton.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <limits>
+
+namespace pimdse::sched::detail {
+
+namespace {
+
+// Held-Karp: best[mask][j] = cheapest path from point 0 through the points of `mask`
+// (over points 1..n-1) ending at j. Computed by pulling from mask without j, whose row is
+// contiguous (the push form scatters writes over a table of several MiB). Predecessors are
+// tried in ascending order with a strict <, so ties keep the smaller index.
+template <class T>
+HeldKarpResult<T> held_karp_impl(std::span<const T> d, std::size_t n) {
+    const std::size_t m = n - 1;  // points 1..n-1 are bits 0..m-1
+    const std::size_t full = std::size_t{1} << m;
+    const T inf = std::numeric_limits<T>::max() / 4;
+    std::vector<T> into(m * m);  // into[k*m + j] = d(j+1 -> k+1)
+    for (std::size_t k = 0; k < m; ++k)
+        for (std::size_t j = 0; j < m; ++j) into[k * m + j] = d[(j + 1) * n + k + 1];
+    std::vector<T> best(full * m, inf);
+    std::vector<std::int8_t> parent(full * m, -1);
+    for (std::size_t j = 0; j < m; ++j) best[(std::size_t{1} << j) * m + j] = d[j + 1];
+    for (std::size_t mask = 1; mask < full; ++mask) {
+        if ((mask & (mask - 1)) == 0) continue;  // single points: set above
+        for (std::size_t rest = mask; rest != 0; rest &= rest - 1) {
+            const auto k = static_cast<std::size_t>(std::countr_zero(rest));
+            const std::size_t prev = mask & ~(std::size_t{1} << k);
+            const T* from = best.data() + prev * m;
+            const T* cost = into.data() + k * m;
+            T top = inf;
+            std::int8_t arg = -1;
+            for (std::size_t bits = prev; bits != 0; bits &= bits - 1) {
+                const auto j = static_cast<std::size_t>(std::countr_zero(bits));
+                const T cand = from[j] + cost[j];
+                if (cand < top) {
+                    top = cand;
+                    arg = static_cast<std::int8_t>(j);
+                }
+            }
+            best[mask * m + k] = top;
+            parent[mask * m + k] = arg;
+        }
+    }
+    std::size_t last = 0;
+    T total = inf;
+    for (std::size_t j = 0; j < m; ++j) {
+        const T t = best[(full - 1) * m + j] + d[(j + 1) * n];
+        if (t < total) {
+            total = t;
+            last = j;
+        }
+    }
+    Tour rev;
+    std::size_t mask = full - 1;
+    std::size_t j = last;
+    while (true) {
+        rev.push_back(static_cast<std::uint16_t>(j + 1));
+        const std::int8_t p = parent[mask * m + j];
+        mask &= ~(std::size_t{1} << j);
+        if (p < 0) break;
+        j = static_cast<std::size_t>(p);
+    }
+    HeldKarpResult<T> out;
+    out.tour.push_back(0);
+    out.tour.insert(out.tour.end(), rev.rbegin(), rev.rend());
+    out.cost = total;
+    return out;
+}
+
+}  // namespace
+
+HeldKarpResult<std::int64_t> held_karp(std::span<const std::int64_t> cost, std::size_t n) {
+    return held_karp_impl(cost, n);
+}
+
+HeldKarpResult<double> held_karp(std::span<const double> cost, std::size_t n) {
+    return held_karp_impl(cost, n);
+}
+
+CycleList enumerate_short_cycles(std::span<const std::int64_t> dist, std::size_t n, std::int64_t max_length,
+                                 std::size_t max_cycles, std::size_t max_steps) {
+    CycleList out;
+    if (n < 2) return out;
+    // Every point still to leave needs at least its shortest outgoing edge: a valid bound
+    // on the rest of the cycle, which prunes hard when max_length is the minimum.
+    std::vector<std::int64_t> min_out(n, std::numeric_limits<std::int64_t>::max());
+    for (std::size_t a = 0; a < n; ++a) {
+        for (std::size_t b = 0; b < n; ++b) {
+            if (a != b) min_out[a] = std::min(min_out[a], dist[a * n + b]);
+        }
+    }
+    std::int64_t rest_bound = 0;  // sum of min_out over unvisited points
+    for (std::size_t a = 1; a < n; ++a) rest_bound += min_out[a];
+    Tour path{0};
+    std::vector<char> used(n, 0);
+    used[0] = 1;
+    std::size_t steps = 0;
+    bool stop = false;
+    auto rec = [&](auto&& self, std::int64_t length) -> void {
+        if (stop) return;
+        if (++steps > max_steps) {
+            out.complete = false;
+            stop = true;
+            return;
+        }
+        const std::size_t a = path.back();
+        if (path.size() == n) {
+            if (length + dist[a * n] <= max_length) {
+                out.tours.push_back(path);
+                if (out.tours.size() >= max_cycles) {
+                    out.complete = false;
+                    stop = true;
+                }
+            }
+            return;
+        }
+        for (std::size_t b = 1; b < n && !stop; ++b) {
+            if (used[b]) continue;
+            const std::int64_t next = length + dist[a * n + b];
+            // b's own outgoing edge is in rest_bound until b is visited.
+            if (next + rest_bound > max_length) continue;
+            used[b] = 1;
+            rest_bound -= min_out[b];
+            path.push_back(static_cast<std::uint16_t>(b));
+            self(self, next);
+            path.pop_back();
+            rest_bound += min_out[b];
+            used[b] = 0;
+        }
+    };
+    rec(rec, 0);
+    return out;
+}
+
+std::vector<std::int32_t> shape_key(const sim::Mesh& mesh, std::span<const sim::NodeId> sorted_members) {
+    std::int32_t r0 = std::numeric_limits<std::int32_t>::max();
+    std::int32_t c0 = r0;
+    for (const sim::NodeId v : sorted_members) {
+        r0 = std::min(r0, mesh.coord(v).row);
+        c0 = std::min(c0, mesh.coord(v).col);
+    }
+    std::vector<std::int32_t> key;
+    key.reserve(2 * sorted_members.size());
+    for (const sim::NodeId v : sorted_members) {
+        key.push_back(mesh.coord(v).row - r0);
+        key.push_back(mesh.coord(v).col - c0);
+    }
+    return key;
+}
+
+}  // namespace pimdse::sched::detail
