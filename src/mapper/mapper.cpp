@@ -282,23 +282,24 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
         }
         if (same) break;  // the next round would generate the same candidates
     }
+    best.cost = evaluate(network, seg, best.mapping, true);
     if (options_.keep_baseline_if_better) {
         // The sequential whole-array mappings (the baseline under both LM rules) are points of
         // the same space; the DP cannot see the redistribution between layers, so either may
-        // be faster in the timeline.
+        // be faster in the timeline. Compared under the final scheduler, which costs the
+        // returned mapping.
         for (const BaselineLm lm : {BaselineLm::compute_delay, BaselineLm::full_latency}) {
             check_cancelled();
             sim::NetworkMapping b = baseline_mapping(network, seg, lm);
-            const sim::NetworkCost b_search = evaluate(network, seg, b, false);
-            if (latency_or_inf(b_search) < best_latency) {
-                best_latency = latency_or_inf(b_search);
+            sim::NetworkCost cost = evaluate(network, seg, b, true);
+            if (latency_or_inf(cost) < latency_or_inf(best.cost)) {
                 best.mapping = std::move(b);
+                best.cost = std::move(cost);
                 best.dp_latency = 0;
                 best.from_baseline = true;
             }
         }
     }
-    best.cost = evaluate(network, seg, best.mapping, true);
     return best;
 }
 
