@@ -1,0 +1,50 @@
+#pragma once
+// The proposers of the sweep (docs/tuner.md) behind the Proposer seam of proposer.hpp, made
+// by name: "random", "gp", "nicepim", "annealing", "evolution". Every option has a documented
+// default; the config may override them.
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "pimdse/tuner/proposer.hpp"
+
+namespace pimdse::tuner {
+
+enum class KernelKind { rbf, matern52 };
+enum class AcquisitionKind { expected_improvement, ucb };
+
+struct ProposerOptions {
+    // ---- Bayesian proposers ("gp", "nicepim") ---------------------------------------------
+    int initial_random = 16;  ///< uniform random points until this many observations exist
+    KernelKind kernel = KernelKind::matern52;
+    AcquisitionKind acquisition = AcquisitionKind::expected_improvement;
+    double ucb_kappa = 2.0;                ///< UCB on the minimised target: mean - kappa * sd
+    std::vector<int> hidden{256, 64, 16};  ///< "nicepim": MLP layer widths; the last is the feature size
+    int fit_max = 768;                     ///< at most this many observations in one GP fit
+    int fit_best = 384;                    ///< of which the lowest-cost ones; the rest uniformly drawn
+    int gp_steps = 150;                    ///< Adam steps of a plain GP fit
+    double gp_learning_rate = 0.05;
+    int dkl_steps = 200;  ///< Adam steps of a deep-kernel fit
+    double dkl_learning_rate = 0.005;
+    double failure_margin = 0.5;  ///< failed/infeasible target: worst log cost + margin * (log-cost range)
+
+    // ---- "annealing" ------------------------------------------------------------------------
+    double anneal_initial_temperature = 1.0;  ///< in units of the observed log costs' standard deviation
+    double anneal_cooling = 0.9;              ///< temperature factor per batch
+    double anneal_step = 0.15;                ///< neighbour: Gaussian step of this sd in the encoding
+
+    // ---- "evolution" (Gibbon's ESAPP) ----------------------------------------------------
+    int evolution_parents = 16;            ///< the best observations that breed each batch
+    double evolution_mutation_step = 0.2;  ///< sd of a mutated coordinate's Gaussian step
+};
+
+/// The proposer called `name` ("random", "gp", "nicepim", "annealing", "evolution"). Throws
+/// std::invalid_argument for another name or invalid options.
+[[nodiscard]] std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerContext& context,
+                                                      const ProposerOptions& options = {});
+
+/// The names make_proposer accepts, in the order of docs/tuner.md.
+[[nodiscard]] const std::vector<std::string_view>& proposer_names();
+
+}  // namespace pimdse::tuner

@@ -1,0 +1,63 @@
+#pragma once
+// What every proposer keeps of the ask/tell exchange: the observations in the order told and
+// the set of points already evaluated. Private to src/tuner/.
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "pimdse/core/rng.hpp"
+#include "pimdse/tuner/encoding.hpp"
+#include "pimdse/tuner/proposer.hpp"
+#include "pimdse/tuner/proposers.hpp"
+
+namespace pimdse::tuner {
+
+class HistoryProposer : public Proposer {
+public:
+    HistoryProposer(const ProposerContext& context, const ProposerOptions& options, std::uint64_t stream)
+        : context_(context),
+          options_(options),
+          sampler_(context.space, context.constraints, context.technology),
+          encoding_(context.space),
+          stream_(stream) {}
+
+    void observe(std::span<const Observation> batch) override {
+        for (const Observation& o : batch) {
+            history_.push_back(o);
+            seen_.insert(o.params);
+        }
+    }
+
+    [[nodiscard]] ProposalStats last_stats() const override { return stats_; }
+
+protected:
+    /// The stream of batch `batch`: a function of (seed, proposer, batch) only.
+    [[nodiscard]] Rng batch_rng(std::int64_t batch) const {
+        return Rng(context_.seed, stream_).split(static_cast<std::uint64_t>(batch));
+    }
+
+    ProposerContext context_;
+    ProposerOptions options_;
+    LegalSampler sampler_;
+    Encoding encoding_;
+    std::vector<Observation> history_;
+    PointSet seen_;
+    ProposalStats stats_;
+
+private:
+    std::uint64_t stream_;
+};
+
+// Stream ids, one per proposer, so that two proposers with one seed draw differently.
+inline constexpr std::uint64_t kRandomStream = 0x52414E44;     // "RAND"
+inline constexpr std::uint64_t kGpStream = 0x47502020;         // "GP  "
+inline constexpr std::uint64_t kNicepimStream = 0x4E494345;    // "NICE"
+inline constexpr std::uint64_t kAnnealingStream = 0x414E4E4C;  // "ANNL"
+inline constexpr std::uint64_t kEvolutionStream = 0x45564F4C;  // "EVOL"
+
+[[nodiscard]] std::unique_ptr<Proposer> make_random(const ProposerContext& context,
+                                                    const ProposerOptions& options);
+
+}  // namespace pimdse::tuner
