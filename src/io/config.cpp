@@ -4,6 +4,7 @@
 
 #include "pimdse/io/config.hpp"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <limits>
@@ -23,6 +24,11 @@ using yaml::Field;
 using yaml::Map;
 using yaml::Reader;
 
+std::string_view to_string(Objective o) {
+    static const std::array<std::string_view, 4> names{"latency", "energy", "area", "cost"};
+    return names.at(static_cast<std::size_t>(o));
+}
+
 std::string_view to_string(Proposer p) {
     return proposer_names().at(static_cast<std::size_t>(p));
 }
@@ -34,7 +40,8 @@ const std::vector<std::string_view>& proposer_names() {
 
 bool operator==(const Config& a, const Config& b) {
     return a.constraints == b.constraints && a.technology == b.technology && a.space == b.space &&
-           a.workloads == b.workloads && a.cost == b.cost && a.sweep == b.sweep && a.output == b.output;
+           a.workloads == b.workloads && a.cost == b.cost && a.sweep == b.sweep && a.output == b.output &&
+           a.engine == b.engine;
 }
 
 bool operator==(const HardwareFile& a, const HardwareFile& b) {
@@ -45,8 +52,8 @@ namespace {
 
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "space", "workloads",
-                                                "cost",        "sweep",      "output"};
+const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "space",  "workloads",
+                                                "cost",        "sweep",      "output", "engine"};
 const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware"};
 const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
                                                "wall_time", "proposer",   "samples_per_round"};
@@ -383,6 +390,65 @@ OutputConfig read_output(const Reader& r, const Field& f, const fs::path& dir) {
     return OutputConfig{resolve(dir, r.string(m.require("path", "the path of the HDF5 output file")))};
 }
 
+// `engine:` (docs/config.md): per-candidate time limit, archive objectives and reference
+// point, and the testing-only fault injection.
+const std::vector<std::string_view> kObjectiveNames{"latency", "energy", "area", "cost"};
+
+EngineConfig read_engine(const Reader& r, const std::optional<Field>& f) {
+    EngineConfig e;
+    if (!f) return e;
+    Map m(r, *f, {"time_limit", "objectives", "reference", "fault_injection"});
+    if (auto v = m.get("time_limit")) {
+        const std::string want = "a positive duration: seconds, or e.g. 90s, 10m, 1h, 00:10:00";
+        if (!v->node.IsScalar()) r.type_error(*v, want);
+        const std::optional<std::int64_t> seconds = parse_duration(v->node.Scalar());
+        if (!seconds || *seconds <= 0) r.value_error(*v, want, yaml::describe(v->node));
+        e.time_limit = std::chrono::seconds(*seconds);
+    }
+    if (auto v = m.get("objectives")) {
+        const std::string want = "a list of 2 or 3 distinct objectives of latency, energy, area, cost";
+        e.objectives.clear();
+        for (const Field& item : r.list(*v, want)) {
+            const auto o = static_cast<Objective>(r.choice(item, kObjectiveNames));
+            if (std::find(e.objectives.begin(), e.objectives.end(), o) != e.objectives.end()) {
+                std::string got = "'";
+                got += to_string(o);
+                got += "' twice";
+                r.value_error(item, want, got);
+            }
+            e.objectives.push_back(o);
+        }
+        if (e.objectives.size() < 2 || e.objectives.size() > 3) {
+            r.value_error(*v, want, std::to_string(e.objectives.size()) + " objectives");
+        }
+    }
+    if (auto v = m.get("reference")) {
+        const std::string want = "a list of one positive number per objective";
+        const std::vector<Field> items = r.list(*v, want);
+        for (const Field& item : items) e.reference.push_back(r.number(item, 0, true));
+        if (e.reference.size() != e.objectives.size()) {
+            r.value_error(*v, want + " (" + std::to_string(e.objectives.size()) + ")",
+                          std::to_string(e.reference.size()) + " numbers");
+        }
+    }
+    if (auto v = m.get("fault_injection")) {
+        Map fi(r, *v, {"throw", "stall"});
+        const auto ids = [&](std::string_view key, std::vector<std::int64_t>& out) {
+            if (auto l = fi.get(key)) {
+                for (const Field& item : r.list(*l, "a list of candidate ids")) {
+                    out.push_back(r.integer(item, 0, kInt64Max));
+                }
+            }
+        };
+        ids("throw", e.fault_throw);
+        ids("stall", e.fault_stall);
+        if (!e.fault_stall.empty() && !e.time_limit) {
+            r.value_error(*v, "engine.time_limit set when fault_injection.stall is used", "no time limit");
+        }
+    }
+    return e;
+}
+
 // Runs last: the only check that touches the file system.
 void check_files_readable(const Reader& r, const std::vector<Workload>& workloads,
                           const std::vector<PendingFile>& pending) {
@@ -443,6 +509,7 @@ Config parse_config(std::string_view text, const fs::path& file_name) {
     c.cost = read_cost(r, top.get("cost"));
     c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + yaml::key_list(kSweepKeys)));
     c.output = read_output(r, top.require("output", "a mapping with the key path"), dir);
+    c.engine = read_engine(r, top.get("engine"));
     check_files_readable(r, c.workloads, pending);
 
     c.source_file = file_name;

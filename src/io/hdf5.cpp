@@ -171,6 +171,73 @@ std::int64_t File::int_attribute(const std::string& object, const std::string& k
     return value;
 }
 
+namespace {
+
+// A 1-D numeric attribute, overwritten in place when its length is unchanged.
+void write_array_attribute(hid_t file, const std::string& file_name, const std::string& object,
+                           const std::string& key, hid_t file_type, hid_t mem_type, const void* data, hsize_t n) {
+    const std::string context = file_name + ":" + object + "@" + key;
+    Handle obj = open_object(file, object, context);
+    if (check(H5Aexists(obj.id(), key.c_str()), context, "H5Aexists") > 0) {
+        Handle attr(check(H5Aopen(obj.id(), key.c_str(), H5P_DEFAULT), context, "H5Aopen"), H5Aclose);
+        Handle space(check(H5Aget_space(attr.id()), context, "H5Aget_space"), H5Sclose);
+        if (H5Sget_simple_extent_npoints(space.id()) == static_cast<hssize_t>(n)) {
+            check(H5Awrite(attr.id(), mem_type, data), context, "H5Awrite");
+            return;
+        }
+        attr.reset();
+        check(H5Adelete(obj.id(), key.c_str()), context, "H5Adelete");
+    }
+    Handle space(check(H5Screate_simple(1, &n, nullptr), context, "H5Screate_simple"), H5Sclose);
+    Handle attr(check(H5Acreate2(obj.id(), key.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT), context,
+                      "H5Acreate2"),
+                H5Aclose);
+    check(H5Awrite(attr.id(), mem_type, data), context, "H5Awrite");
+}
+
+template <class T>
+std::vector<T> read_array_attribute(hid_t file, const std::string& file_name, const std::string& object,
+                                    const std::string& key, H5T_class_t cls, hid_t mem_type) {
+    const std::string context = file_name + ":" + object + "@" + key;
+    Handle attr = open_attribute(file, context, object, key);
+    Handle space(check(H5Aget_space(attr.id()), context, "H5Aget_space"), H5Sclose);
+    const hssize_t n = H5Sget_simple_extent_npoints(space.id());
+    if (n < 0) throw IoError(context + ": H5Sget_simple_extent_npoints failed");
+    Handle stored(check(H5Aget_type(attr.id()), context, "H5Aget_type"), H5Tclose);
+    if (H5Tget_class(stored.id()) != cls) throw IoError(context + ": an attribute of another type");
+    std::vector<T> out(static_cast<std::size_t>(n));
+    if (n > 0) check(H5Aread(attr.id(), mem_type, out.data()), context, "H5Aread");
+    return out;
+}
+
+}  // namespace
+
+void File::set_attribute(const std::string& object, const std::string& key,
+                         std::span<const std::int64_t> values) {
+    write_array_attribute(file_.id(), name_, object, key, H5T_STD_I64LE, H5T_NATIVE_INT64, values.data(),
+                          values.size());
+}
+
+std::vector<std::int64_t> File::int_array_attribute(const std::string& object, const std::string& key) const {
+    return read_array_attribute<std::int64_t>(file_.id(), name_, object, key, H5T_INTEGER, H5T_NATIVE_INT64);
+}
+
+void File::set_attribute(const std::string& object, const std::string& key, std::span<const double> values) {
+    write_array_attribute(file_.id(), name_, object, key, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(),
+                          values.size());
+}
+
+std::vector<double> File::double_array_attribute(const std::string& object, const std::string& key) const {
+    return read_array_attribute<double>(file_.id(), name_, object, key, H5T_FLOAT, H5T_NATIVE_DOUBLE);
+}
+
+bool File::has_attribute(const std::string& object, const std::string& key) const {
+    if (!exists(object) && object != "/") return false;
+    const std::string context = name_ + ":" + object + "@" + key;
+    Handle obj = open_object(file_.id(), object, context);
+    return check(H5Aexists(obj.id(), key.c_str()), context, "H5Aexists") > 0;
+}
+
 void File::create_groups(const std::string& path) {
     const std::string context = name_ + ":" + path;
     Handle lcpl = property_list(H5P_LINK_CREATE, context);
@@ -270,6 +337,43 @@ hsize_t Table::append(std::span<const std::byte> bytes) {
                    mine > 0 ? static_cast<const void*>(bytes.data()) : &dummy),
           context, "H5Dwrite");
     return start;
+}
+
+void Table::append_at(hsize_t added, std::span<const Run> runs, std::span<const std::byte> bytes) {
+    const std::string context = file_->name() + ":" + path_;
+    if (bytes.size() % row_size_ != 0) throw IoError(context + ": append of a partial row");
+    hsize_t mine = 0;
+    for (const Run& r : runs) {
+        if (r.offset + r.count > added) throw IoError(context + ": a run past the rows added");
+        mine += r.count;
+    }
+    if (mine != bytes.size() / row_size_) throw IoError(context + ": runs and rows disagree");
+    if (added == 0) return;
+
+    const hsize_t before = rows();
+    const hsize_t after = before + added;
+    check(H5Dset_extent(dataset_.id(), &after), context, "H5Dset_extent");
+    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
+    const hsize_t one = 1;
+    Handle mem_space(
+        check(H5Screate_simple(1, mine > 0 ? &mine : &one, nullptr), context, "H5Screate_simple"), H5Sclose);
+    if (mine > 0) {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        for (const Run& r : runs) {
+            if (r.count == 0) continue;
+            const hsize_t start = before + r.offset;
+            check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_OR, &start, nullptr, &r.count, nullptr),
+                  context, "H5Sselect_hyperslab");
+        }
+    } else {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
+    }
+    Handle dxpl = collective_transfer(context);
+    const std::byte dummy{};
+    check(H5Dwrite(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
+                   mine > 0 ? static_cast<const void*>(bytes.data()) : &dummy),
+          context, "H5Dwrite");
 }
 
 void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {

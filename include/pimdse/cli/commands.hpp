@@ -19,5 +19,9 @@ void add_network_command(CLI::App& app, Action& action);
 void add_config_command(CLI::App& app, Action& action);
 /// `pimdse evaluate --hardware H --network N (--mapping M | --uniform) [--write-mapping OUT]`
 void add_evaluate_command(CLI::App& app, Action& action);
+/// `pimdse explore CONFIG [-o OUT.h5] [--resume] [--force] [--wall-time T]`
+void add_explore_command(CLI::App& app, Action& action);
+/// `pimdse summary OUT.h5`
+void add_summary_command(CLI::App& app, Action& action);
 
 }  // namespace pimdse::cli

@@ -61,6 +61,28 @@ struct SweepConfig {
     friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
 };
 
+/// An objective of the sweep's Pareto archive (all minimised).
+enum class Objective {
+    latency,  ///< total latency over the workloads, seconds
+    energy,   ///< total energy over the workloads, joules
+    area,     ///< NN-engine area of all nodes, mm2
+    cost,     ///< NicePIM Eq. 1
+};
+[[nodiscard]] std::string_view to_string(Objective o);
+
+/// `engine:` how the sweep engine runs candidates and keeps its archive (docs/config.md).
+struct EngineConfig {
+    std::optional<std::chrono::seconds> time_limit;  ///< per candidate; empty: no limit
+    std::vector<Objective> objectives{Objective::latency, Objective::energy, Objective::area};
+    /// Hypervolume reference point, one value per objective; empty: automatic (docs/config.md).
+    std::vector<double> reference;
+    /// Testing only: candidate ids whose evaluation throws / stalls past the time limit.
+    std::vector<std::int64_t> fault_throw;
+    std::vector<std::int64_t> fault_stall;
+
+    friend bool operator==(const EngineConfig&, const EngineConfig&) = default;
+};
+
 struct OutputConfig {
     std::filesystem::path path;  ///< absolute path of the HDF5 output file
 
@@ -77,6 +99,7 @@ struct Config {
     CostConfig cost;
     SweepConfig sweep;
     OutputConfig output;
+    EngineConfig engine;
 
     std::filesystem::path source_file;  ///< the file as named when read
     std::string source_text;            ///< its exact text (stored in the output file)

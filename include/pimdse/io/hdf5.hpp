@@ -83,6 +83,17 @@ public:
     void set_attribute(const std::string& object, const std::string& key, double value);
     [[nodiscard]] std::string string_attribute(const std::string& object, const std::string& key) const;
     [[nodiscard]] std::int64_t int_attribute(const std::string& object, const std::string& key) const;
+    /// A 1-D integer array; an existing attribute of the same length is overwritten in place
+    /// (one write, no delete-then-create window), which the sweep's commit record relies on.
+    void set_attribute(const std::string& object, const std::string& key,
+                       std::span<const std::int64_t> values);
+    [[nodiscard]] std::vector<std::int64_t> int_array_attribute(const std::string& object,
+                                                                const std::string& key) const;
+    /// As the integer array: overwritten in place when the length is unchanged.
+    void set_attribute(const std::string& object, const std::string& key, std::span<const double> values);
+    [[nodiscard]] std::vector<double> double_array_attribute(const std::string& object,
+                                                             const std::string& key) const;
+    [[nodiscard]] bool has_attribute(const std::string& object, const std::string& key) const;
 
     /// Create the group `path` and any missing parents.
     void create_groups(const std::string& path);
@@ -111,6 +122,22 @@ public:
     template <class Row>
     hsize_t append_rows(std::span<const Row> rows) {
         return append(std::as_bytes(rows));
+    }
+
+    /// A contiguous block of a rank's rows: `count` rows starting `offset` rows after the
+    /// table's old end.
+    struct Run {
+        hsize_t offset = 0;
+        hsize_t count = 0;
+    };
+    /// Collective: the table grows by `added` rows (the same value on every rank) and every
+    /// rank writes its rows at its `runs` (ascending, disjoint; the bytes in run order). Lets
+    /// a batch's rows land in candidate order whichever rank computed them.
+    void append_at(hsize_t added, std::span<const Run> runs, std::span<const std::byte> bytes);
+
+    template <class Row>
+    void append_rows_at(hsize_t added, std::span<const Run> runs, std::span<const Row> rows) {
+        append_at(added, runs, std::as_bytes(rows));
     }
 
     /// Collective read of rows [first, first + count) into `out` (count * row_size bytes).
