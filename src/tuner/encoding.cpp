@@ -40,21 +40,19 @@ Unit Encoding::encode(const hw::HardwareParams& p) const {
     return u;
 }
 
+std::size_t Encoding::nearest(hw::Param p, double x) const {
+    const std::vector<double>& c = coords_[static_cast<std::size_t>(p)];
+    x = std::clamp(x, 0.0, 1.0);
+    const auto hi = std::lower_bound(c.begin(), c.end(), x);
+    auto i = static_cast<std::size_t>(hi - c.begin());
+    if (i == c.size()) return c.size() - 1;
+    if (i > 0 && x - c[i - 1] <= c[i] - x) --i;
+    return i;
+}
+
 hw::HardwareParams Encoding::decode(const Unit& u) const {
     hw::DesignSpace::Index index{};
-    for (std::size_t k = 0; k < hw::kParamCount; ++k) {
-        const std::vector<double>& c = coords_[k];
-        const double x = std::clamp(u[k], 0.0, 1.0);
-        // The nearest coordinate; ties go to the smaller value.
-        const auto hi = std::lower_bound(c.begin(), c.end(), x);
-        std::size_t i = static_cast<std::size_t>(hi - c.begin());
-        if (i == c.size()) {
-            i = c.size() - 1;
-        } else if (i > 0 && x - c[i - 1] <= c[i] - x) {
-            --i;
-        }
-        index[k] = i;
-    }
+    for (std::size_t k = 0; k < hw::kParamCount; ++k) index[k] = nearest(hw::kAllParams[k], u[k]);
     return space_.at(index);
 }
 

@@ -37,6 +37,7 @@ protected:
     [[nodiscard]] Rng batch_rng(std::int64_t batch) const {
         return Rng(context_.seed, stream_).split(static_cast<std::uint64_t>(batch));
     }
+    [[nodiscard]] std::uint64_t stream() const { return stream_; }
 
     ProposerContext context_;
     ProposerOptions options_;
@@ -59,5 +60,12 @@ inline constexpr std::uint64_t kEvolutionStream = 0x45564F4C;  // "EVOL"
 
 [[nodiscard]] std::unique_ptr<Proposer> make_random(const ProposerContext& context,
                                                     const ProposerOptions& options);
+/// "gp" or "nicepim".
+[[nodiscard]] std::unique_ptr<Proposer> make_bayes(std::string_view name, const ProposerContext& context,
+                                                   const ProposerOptions& options);
+[[nodiscard]] std::unique_ptr<Proposer> make_annealing(const ProposerContext& context,
+                                                       const ProposerOptions& options);
+[[nodiscard]] std::unique_ptr<Proposer> make_evolution(const ProposerContext& context,
+                                                       const ProposerOptions& options);
 
 }  // namespace pimdse::tuner

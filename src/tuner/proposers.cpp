@@ -8,13 +8,48 @@
 namespace pimdse::tuner {
 
 const std::vector<std::string_view>& proposer_names() {
-    static const std::vector<std::string_view> names{"random"};
+    static const std::vector<std::string_view> names{"random", "gp", "nicepim", "annealing", "evolution"};
     return names;
 }
 
+namespace {
+
+void require(bool ok, const char* what) {
+    if (ok) return;
+    std::string msg = "tuner::make_proposer: invalid option: ";
+    msg += what;
+    throw std::invalid_argument(msg);
+}
+
+void validate(const ProposerContext& c, const ProposerOptions& o) {
+    require(c.samples_per_round >= 1, "samples_per_round >= 1");
+    require(o.initial_random >= 0, "initial_random >= 0");
+    require(o.ucb_kappa >= 0, "ucb_kappa >= 0");
+    require(!o.hidden.empty(), "hidden has at least one layer");
+    for (int w : o.hidden) require(w >= 1, "hidden layer widths >= 1");
+    require(o.fit_max >= 2, "fit_max >= 2");
+    require(o.fit_best >= 0 && o.fit_best <= o.fit_max, "0 <= fit_best <= fit_max");
+    require(o.gp_steps >= 0 && o.dkl_steps >= 0, "gp_steps, dkl_steps >= 0");
+    require(o.gp_learning_rate > 0 && o.dkl_learning_rate > 0, "learning rates > 0");
+    require(o.failure_margin >= 0, "failure_margin >= 0");
+    require(o.local_fraction >= 0 && o.local_fraction <= 1, "local_fraction in [0, 1]");
+    require(o.local_step > 0, "local_step > 0");
+    require(o.anneal_initial_temperature >= 0, "anneal_initial_temperature >= 0");
+    require(o.anneal_cooling > 0 && o.anneal_cooling <= 1, "anneal_cooling in (0, 1]");
+    require(o.anneal_step > 0, "anneal_step > 0");
+    require(o.evolution_parents >= 2, "evolution_parents >= 2");
+    require(o.evolution_mutation_step > 0, "evolution_mutation_step > 0");
+}
+
+}  // namespace
+
 std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerContext& context,
                                         const ProposerOptions& options) {
+    validate(context, options);
     if (name == "random") return make_random(context, options);
+    if (name == "gp" || name == "nicepim") return make_bayes(name, context, options);
+    if (name == "annealing") return make_annealing(context, options);
+    if (name == "evolution") return make_evolution(context, options);
     std::string msg = "tuner::make_proposer: unknown proposer '";
     msg += name;
     msg += "' (known: ";

@@ -38,6 +38,9 @@ public:
     [[nodiscard]] hw::HardwareParams decode(const Unit& u) const;
     /// The coordinate of the `index`-th value of parameter `p`.
     [[nodiscard]] double coordinate(hw::Param p, std::size_t index) const;
+    /// The index of parameter `p`'s value nearest to coordinate x (clamped to [0, 1]); ties go
+    /// to the smaller value.
+    [[nodiscard]] std::size_t nearest(hw::Param p, double x) const;
 
 private:
     hw::DesignSpace space_;

@@ -21,13 +21,15 @@ struct ProposerOptions {
     AcquisitionKind acquisition = AcquisitionKind::expected_improvement;
     double ucb_kappa = 2.0;                ///< UCB on the minimised target: mean - kappa * sd
     std::vector<int> hidden{256, 64, 16};  ///< "nicepim": MLP layer widths; the last is the feature size
-    int fit_max = 768;                     ///< at most this many observations in one GP fit
-    int fit_best = 384;                    ///< of which the lowest-cost ones; the rest uniformly drawn
-    int gp_steps = 150;                    ///< Adam steps of a plain GP fit
+    int fit_max = 256;                     ///< at most this many observations in one GP fit
+    int fit_best = 128;                    ///< of which the lowest-cost ones; the rest uniformly drawn
+    int gp_steps = 100;                    ///< Adam steps of a plain GP fit
     double gp_learning_rate = 0.05;
-    int dkl_steps = 200;  ///< Adam steps of a deep-kernel fit
+    int dkl_steps = 150;  ///< Adam steps of a deep-kernel fit
     double dkl_learning_rate = 0.005;
-    double failure_margin = 0.5;  ///< failed/infeasible target: worst log cost + margin * (log-cost range)
+    double failure_margin = 0.5;   ///< failed/infeasible target: worst log cost + margin * (log-cost range)
+    double local_fraction = 0.25;  ///< share of the scored samples that are mutants of the 8 best points
+    double local_step = 0.1;       ///< sd of those mutants' Gaussian step in the encoding
 
     // ---- "annealing" ------------------------------------------------------------------------
     double anneal_initial_temperature = 1.0;  ///< in units of the observed log costs' standard deviation

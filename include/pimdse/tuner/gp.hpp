@@ -1,0 +1,81 @@
+#pragma once
+// Gaussian-process regression on Eigen (docs/tuner.md, "Models"): stationary kernels with ARD
+// length scales, the log marginal likelihood with its analytic gradient through the Cholesky
+// factor (Rasmussen & Williams 2006, Eq. 2.30 and 5.9), and the posterior used for the
+// acquisition. Inputs are rows of a matrix: the encoding for "gp", MLP features for "nicepim".
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
+#include "pimdse/tuner/proposers.hpp"
+
+namespace pimdse::tuner {
+
+using Matrix = Eigen::MatrixXd;
+using Vector = Eigen::VectorXd;
+
+/// k(a, b) = sf2 * g(r^2), r^2 = sum_d (a_d - b_d)^2 / l_d^2, plus sn2 on the diagonal of the
+/// training covariance. RBF: g = exp(-r^2 / 2); Matern-5/2: g = (1 + sqrt5 r + 5 r^2 / 3) exp(-sqrt5 r).
+/// Hyperparameters are held in log space: theta = [log l_1 .. log l_D, log sf2, log sn2].
+class Kernel {
+public:
+    Kernel(KernelKind kind, int dim);
+
+    [[nodiscard]] KernelKind kind() const { return kind_; }
+    [[nodiscard]] int dim() const { return dim_; }
+    [[nodiscard]] Vector& theta() { return theta_; }
+    [[nodiscard]] const Vector& theta() const { return theta_; }
+    [[nodiscard]] double signal_variance() const;
+    /// sn2 plus the fixed floor kNoiseFloor that keeps the Cholesky factor well conditioned.
+    [[nodiscard]] double noise_variance() const;
+
+    /// The noise-free covariance sf2 * g between the rows of a and of b.
+    [[nodiscard]] Matrix cross(const Matrix& a, const Matrix& b) const;
+
+    /// g and dg/d(r^2) at r^2.
+    [[nodiscard]] double shape(double r2) const;
+    [[nodiscard]] double shape_derivative(double r2) const;
+
+    static constexpr double kNoiseFloor = 1e-6;
+
+private:
+    KernelKind kind_;
+    int dim_;
+    Vector theta_;
+};
+
+struct LmlGradient {
+    double value = 0;
+    Vector d_theta;   ///< d LML / d theta (log space)
+    Matrix d_inputs;  ///< d LML / d X, when asked for (deep kernels backpropagate it)
+};
+
+/// log p(y | X, theta) = -1/2 y^T K^-1 y - 1/2 log|K| - n/2 log 2pi and its gradient:
+/// dLML/dtheta_j = 1/2 tr((alpha alpha^T - K^-1) dK/dtheta_j), alpha = K^-1 y.
+/// Throws std::runtime_error when K is not positive definite.
+[[nodiscard]] LmlGradient log_marginal_likelihood(const Kernel& kernel, const Matrix& x, const Vector& y,
+                                                  bool input_gradient);
+
+/// The posterior of a GP conditioned on (X, y) with fixed hyperparameters.
+class GpPosterior {
+public:
+    /// Throws std::runtime_error when K is not positive definite.
+    GpPosterior(const Kernel& kernel, Matrix x, const Vector& y);
+
+    /// Posterior mean and variance of the latent function (no noise) at the rows of xs.
+    void predict(const Matrix& xs, Vector& mean, Vector& variance) const;
+    /// L^-1 K(X, xs): column j gives the variance reduction at xs_j and, by inner products,
+    /// the posterior covariance between test points (the Kriging believer needs it).
+    [[nodiscard]] Matrix whitened_cross(const Matrix& xs) const;
+
+    [[nodiscard]] const Kernel& kernel() const { return kernel_; }
+    [[nodiscard]] const Matrix& inputs() const { return x_; }
+
+private:
+    Kernel kernel_;
+    Matrix x_;
+    Eigen::LLT<Matrix> llt_;
+    Vector alpha_;
+};
+
+}  // namespace pimdse::tuner

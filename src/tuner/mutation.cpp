@@ -1,0 +1,71 @@
+#include "mutation.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace pimdse::tuner {
+
+hw::HardwareParams mutate(const Encoding& encoding, const hw::HardwareParams& from, Rng& rng, double step,
+                          const ParamWeights& weights) {
+    const hw::DesignSpace& space = encoding.space();
+    ParamWeights w{};
+    double total = 0;
+    for (std::size_t k = 0; k < hw::kParamCount; ++k) {
+        const bool movable = space.range(hw::kAllParams[k]).size() > 1;
+        w[k] = movable ? std::max(weights[k], 0.0) : 0.0;
+        total += w[k];
+    }
+    if (total <= 0) {
+        for (std::size_t k = 0; k < hw::kParamCount; ++k) {
+            w[k] = space.range(hw::kAllParams[k]).size() > 1 ? 1.0 : 0.0;
+            total += w[k];
+        }
+    }
+    hw::HardwareParams out = from;
+    if (total <= 0) return out;  // a space of one point
+    const auto index = space.index_of(from);
+    hw::DesignSpace::Index idx = index ? *index : hw::DesignSpace::Index{};
+    do {
+        // Roulette over the remaining weights.
+        double r = rng.uniform01() * total;
+        std::size_t k = 0;
+        while (k + 1 < hw::kParamCount && (w[k] <= 0 || r >= w[k])) {
+            if (w[k] > 0) r -= w[k];
+            ++k;
+        }
+        if (w[k] <= 0) break;  // rounding left nothing to pick
+        total -= w[k];
+        w[k] = 0;
+        const hw::Param p = hw::kAllParams[k];
+        const auto n = static_cast<std::int64_t>(space.range(p).size());
+        const double u = encoding.coordinate(p, idx[k]);
+        const double z = rng.normal();
+        auto to = static_cast<std::int64_t>(encoding.nearest(p, u + step * z));
+        if (to == static_cast<std::int64_t>(idx[k])) to += z >= 0 ? 1 : -1;  // at least one step
+        if (to < 0 || to >= n)
+            to = static_cast<std::int64_t>(idx[k]) - (z >= 0 ? 1 : -1);  // bounce off the edge
+        idx[k] = static_cast<std::size_t>(std::clamp<std::int64_t>(to, 0, n - 1));
+    } while (total > 0 && rng.uniform01() < 0.5);
+    return space.at(idx);
+}
+
+std::vector<hw::HardwareParams> mutants(const LegalSampler& sampler, const Encoding& encoding,
+                                        const std::vector<hw::HardwareParams>& parents, int count, Rng& rng,
+                                        double step, const ParamWeights& weights, PointSet& exclude,
+                                        int attempts) {
+    std::vector<hw::HardwareParams> out;
+    if (parents.empty()) return out;
+    for (int i = 0; i < count; ++i) {
+        const hw::HardwareParams& parent = parents[static_cast<std::size_t>(i) % parents.size()];
+        for (int a = 0; a < attempts; ++a) {
+            const hw::HardwareParams child = mutate(encoding, parent, rng, step, weights);
+            if (exclude.contains(child) || !sampler.legal(child)) continue;
+            exclude.insert(child);
+            out.push_back(child);
+            break;
+        }
+    }
+    return out;
+}
+
+}  // namespace pimdse::tuner
