@@ -612,7 +612,6 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         result.evaluated_now = done_now;
         result.batches = next_batch;
     } else {
-        try {
         for (;;) {
             const boost::mpi::status s = wait_for(world, 0, boost::mpi::any_tag);
             if (s.tag() == kTagWork) {
@@ -636,7 +635,6 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 break;
             }
         }
-        } catch (const std::exception& e) { std::fprintf(stderr, "DEBUG worker %d: %s\n", rank, e.what()); throw; }
     }
     // Every rank learns the outcome (the CLI prints on rank 0 only).
     boost::mpi::broadcast(world, result.evaluations, 0);

@@ -1,6 +1,7 @@
 #include "pimdse/io/hdf5.hpp"
 
 #include <array>
+#include <cstdlib>
 #include <numeric>
 
 #include "pimdse/core/error.hpp"
@@ -22,7 +23,7 @@ namespace {
 // HDF5 prints its error stack to stderr by default; we report through IoError instead.
 void silence_hdf5_error_stack() {
     static const bool done = [] {
-        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+        if (std::getenv("PIMDSE_HDF5_ERRORS") == nullptr) H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
         return true;
     }();
     (void)done;
@@ -175,7 +176,8 @@ namespace {
 
 // A 1-D numeric attribute, overwritten in place when its length is unchanged.
 void write_array_attribute(hid_t file, const std::string& file_name, const std::string& object,
-                           const std::string& key, hid_t file_type, hid_t mem_type, const void* data, hsize_t n) {
+                           const std::string& key, hid_t file_type, hid_t mem_type, const void* data,
+                           hsize_t n) {
     const std::string context = file_name + ":" + object + "@" + key;
     Handle obj = open_object(file, object, context);
     if (check(H5Aexists(obj.id(), key.c_str()), context, "H5Aexists") > 0) {
@@ -189,8 +191,8 @@ void write_array_attribute(hid_t file, const std::string& file_name, const std::
         check(H5Adelete(obj.id(), key.c_str()), context, "H5Adelete");
     }
     Handle space(check(H5Screate_simple(1, &n, nullptr), context, "H5Screate_simple"), H5Sclose);
-    Handle attr(check(H5Acreate2(obj.id(), key.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT), context,
-                      "H5Acreate2"),
+    Handle attr(check(H5Acreate2(obj.id(), key.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT),
+                      context, "H5Acreate2"),
                 H5Aclose);
     check(H5Awrite(attr.id(), mem_type, data), context, "H5Awrite");
 }
