@@ -10,10 +10,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
@@ -58,56 +60,64 @@ eval::EvalContext make_context(const io::Config& config) {
 }
 
 std::vector<std::string> config_differences(const std::string& stored, const std::string& now) {
-    // What a resumed run may change: the budget (to extend a sweep), the wall time (a new
-    // allocation) and where the file lives.
-    const auto lines = [](const std::string& text) {
-        std::vector<std::string> out;
-        std::istringstream in(text);
+    // Lines of to_yaml with their top-level section, minus what a resumed run may change: the
+    // budget (to extend a sweep), the wall time (a new allocation) and where the file lives.
+    struct Line {
+        std::string section;
+        std::string text;
+    };
+    const auto lines = [](const std::string& yaml) {
+        std::vector<Line> out;
+        std::istringstream in(yaml);
         std::string line;
         std::string section;
         while (std::getline(in, line)) {
-            if (!line.empty() && line[0] != ' ' && line[0] != '#') section = line;
-            const bool skipped = line.rfind("  budget:", 0) == 0 || line.rfind("  wall_time:", 0) == 0 ||
-                                 line.rfind("  # wall_time:", 0) == 0 ||
-                                 (section == "output:" && line.rfind("  path:", 0) == 0);
-            if (!skipped) out.push_back(line);
+            if (!line.empty() && line[0] != ' ' && line[0] != '#') section = line.substr(0, line.find(':'));
+            const std::size_t first = line.find_first_not_of(' ');
+            const std::string text = first == std::string::npos ? "" : line.substr(first);
+            const bool skipped =
+                (section == "sweep" && (text.rfind("budget:", 0) == 0 || text.rfind("wall_time:", 0) == 0 ||
+                                        text.rfind("# wall_time:", 0) == 0)) ||
+                (section == "output" && text.rfind("path:", 0) == 0);
+            if (!skipped && !text.empty()) out.push_back({section, text});
         }
         return out;
     };
-    const std::vector<std::string> a = lines(stored);
-    const std::vector<std::string> b = lines(now);
+    const std::vector<Line> a = lines(stored);
+    const std::vector<Line> b = lines(now);
+    const auto same = [&](std::size_t i, std::size_t j) {
+        return a[i].section == b[j].section && a[i].text == b[j].text;
+    };
     std::vector<std::string> diffs;
     std::size_t i = 0;
     std::size_t j = 0;
     while (i < a.size() || j < b.size()) {
-        if (i < a.size() && j < b.size() && a[i] == b[j]) {
+        if (i < a.size() && j < b.size() && same(i, j)) {
             ++i, ++j;
             continue;
         }
-        // Resynchronise on the next line the two share (sections are in a fixed order).
-        std::size_t ni = i;
-        std::size_t nj = j;
+        // Resynchronise on the nearest line the two share (sections come in a fixed order).
+        std::size_t ni = a.size();
+        std::size_t nj = b.size();
         bool found = false;
         for (std::size_t d = 1; d < a.size() + b.size() && !found; ++d) {
             for (std::size_t k = 0; k <= d && !found; ++k) {
-                if (i + k < a.size() && j + (d - k) < b.size() && a[i + k] == b[j + (d - k)]) {
+                if (i + k < a.size() && j + (d - k) < b.size() && same(i + k, j + (d - k))) {
                     ni = i + k, nj = j + (d - k), found = true;
                 }
             }
         }
-        if (!found) ni = a.size(), nj = b.size();
-        std::string what = "stored {";
-        for (std::size_t k = i; k < ni; ++k) {
-            what += k > i ? " | " : "";
-            what += a[k];
-        }
-        what += " } now {";
-        for (std::size_t k = j; k < nj; ++k) {
-            what += k > j ? " | " : "";
-            what += b[k];
-        }
-        what += " }";
-        diffs.push_back(what);
+        const auto span_text = [](const std::vector<Line>& v, std::size_t from, std::size_t to) {
+            if (from == to) return std::string("(nothing)");
+            std::string t;
+            for (std::size_t k = from; k < to; ++k) {
+                t += k > from ? " | " : "";
+                t += v[k].text;
+            }
+            return "'" + t + "'";
+        };
+        const std::string& section = i < a.size() ? a[i].section : b[j].section;
+        diffs.push_back("in " + section + ": stored " + span_text(a, i, ni) + ", now " + span_text(b, j, nj));
         i = ni, j = nj;
     }
     return diffs;
@@ -201,7 +211,7 @@ io::CandidateRecord run_one(const eval::EvalContext& ctx, const io::Config& conf
     r.cost = e.cost;
     r.rank = rank;
     r.seconds = e.seconds;
-    io::count_rows(e, ctx.workloads, r);
+    io::count_rows(e, r);
     mine.push_back(std::move(e));
     return r;
 }
@@ -233,8 +243,9 @@ tuner::Outcome outcome_of(eval::Status s) {
     return tuner::Outcome::failed;
 }
 
-// Rank 0's view of the sweep: proposer, archive, best cost; rebuilt on resume by replaying
-// the stored batches in order, which gives exactly the state the interrupted run had.
+// Rank 0's view of the sweep: proposer, archive and its history, best cost; rebuilt on resume
+// by replaying the stored batches in order, which gives exactly the state the interrupted run
+// had.
 class Tuner {
 public:
     Tuner(const io::Config& config, std::unique_ptr<tuner::Proposer> proposer)
@@ -245,10 +256,11 @@ public:
 
     [[nodiscard]] tuner::Proposer& proposer() { return *proposer_; }
 
-    /// Tells the proposer and the archive one batch (sorted by id).
-    void observe(const std::vector<io::CandidateRecord>& batch) {
+    /// Tells the proposer and the archive batch `batch`'s results (sorted by id).
+    void observe(std::int64_t batch, const std::vector<io::CandidateRecord>& results) {
+        ok_in_last_ = 0;
         std::vector<tuner::Observation> obs;
-        for (const io::CandidateRecord& c : batch) {
+        for (const io::CandidateRecord& c : results) {
             tuner::Observation o;
             o.candidate = c.id;
             o.params = c.params;
@@ -265,6 +277,7 @@ public:
             obs.push_back(std::move(o));
             records_[c.id] = c;
         }
+        update_history(batch);
         // The automatic reference point (docs/config.md): fixed by the first batch with an
         // ok candidate, 1.1 x its worst value of each objective.
         if (reference_.empty()) {
@@ -281,35 +294,55 @@ public:
             }
         }
         proposer_->observe(obs);
-        evaluations_ += static_cast<std::int64_t>(batch.size());
+        evaluations_ += static_cast<std::int64_t>(results.size());
     }
 
-    void start_batch() { ok_in_last_ = 0; }
     [[nodiscard]] std::int64_t ok_in_last() const { return ok_in_last_; }
     [[nodiscard]] double best_cost() const { return best_cost_; }
     [[nodiscard]] std::int64_t best() const { return best_; }
     [[nodiscard]] std::int64_t evaluations() const { return evaluations_; }
-    [[nodiscard]] const std::vector<double>& reference() const { return reference_; }
     [[nodiscard]] std::size_t front_size() const { return archive_.front().size(); }
     [[nodiscard]] double hypervolume() const {
         if (reference_.empty()) return 0.0;
         return tuner::hypervolume(archive_.front(), reference_);
     }
-    [[nodiscard]] std::vector<io::ParetoRecord> front() const {
-        std::vector<io::ParetoRecord> out;
-        for (const tuner::ParetoPoint& p : archive_.front()) {
-            const io::CandidateRecord& c = records_.at(p.candidate);
-            out.push_back({c.id, c.latency_seconds, c.energy_joules, c.area_mm2, c.cost});
-        }
+    /// The reference point as the batch rows store it: NaN where unset or unused.
+    [[nodiscard]] std::array<double, 3> reference() const {
+        std::array<double, 3> out;
+        out.fill(std::numeric_limits<double>::quiet_NaN());
+        for (std::size_t k = 0; k < reference_.size() && k < out.size(); ++k) out[k] = reference_[k];
         return out;
     }
+    /// Every candidate that joined the front, in joining order (the /pareto table).
+    [[nodiscard]] const std::vector<io::ParetoRecord>& history() const { return history_; }
 
 private:
+    // The front after `batch` against the one before: leavers get left_batch, joiners a row.
+    void update_history(std::int64_t batch) {
+        std::map<std::int64_t, bool> now;
+        for (const tuner::ParetoPoint& p : archive_.front()) now[p.candidate] = false;
+        for (io::ParetoRecord& h : history_) {
+            if (h.left_batch >= 0) continue;
+            auto it = now.find(h.candidate);
+            if (it == now.end()) {
+                h.left_batch = batch;
+            } else {
+                it->second = true;  // still on the front
+            }
+        }
+        for (const auto& [id, kept] : now) {
+            if (kept) continue;
+            const io::CandidateRecord& c = records_.at(id);
+            history_.push_back({c.id, batch, -1, c.latency_seconds, c.energy_joules, c.area_mm2, c.cost});
+        }
+    }
+
     const io::Config& config_;
     std::unique_ptr<tuner::Proposer> proposer_;
     tuner::ParetoArchive archive_;
     std::vector<double> reference_;
     std::map<std::int64_t, io::CandidateRecord> records_;
+    std::vector<io::ParetoRecord> history_;
     double best_cost_ = kInfinity;
     std::int64_t best_ = -1;
     std::int64_t evaluations_ = 0;
@@ -359,6 +392,58 @@ void check_output_for_fresh_run(const fs::path& out, bool force) {
 
 }  // namespace
 
+namespace {
+
+// The progress line of one batch (rank 0).
+std::string progress_line(std::int64_t batch, const Tuner& t, std::int64_t budget, std::int64_t done_now,
+                          double seconds) {
+    const double rate = static_cast<double>(done_now) / std::max(seconds, 1e-9);
+    const double eta = static_cast<double>(budget - t.evaluations()) / rate;
+    char line[256];
+    std::snprintf(
+        line, sizeof line,
+        "batch %lld: %lld/%lld evaluations, %.2f eval/s, best cost %.6g (candidate %lld), front %zu, "
+        "ETA %s\n",
+        static_cast<long long>(batch), static_cast<long long>(t.evaluations()),
+        static_cast<long long>(budget), rate, t.best_cost(), static_cast<long long>(t.best()), t.front_size(),
+        seconds_text(eta).c_str());
+    return line;
+}
+
+// Rank 0 of a resumed run: the stored sweep must be this configuration's, and its workload
+// files must be unchanged; then the stored batches are replayed into the tuner.
+void check_and_replay(const io::StoredSweep& stored, const io::Config& config, const ExploreOptions& options,
+                      const fs::path& out, Tuner& tuner) {
+    std::vector<std::string> diffs = config_differences(stored.resolved_config, io::to_yaml(config));
+    for (std::size_t n = 0; n < stored.workloads.size() && n < config.workloads.size(); ++n) {
+        std::ifstream in(config.workloads[n].network, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        if (text.str() != stored.workloads[n].source) {
+            diffs.push_back("the network file " + config.workloads[n].network.string() +
+                            " differs from the text stored in the file");
+        }
+    }
+    if (!diffs.empty()) {
+        std::string what = "differs from the configuration the sweep in " + out.string() +
+                           " was started with; refusing to resume: ";
+        for (std::size_t i = 0; i < diffs.size(); ++i) {
+            what += i ? "; " : "";
+            what += diffs[i];
+        }
+        throw ConfigError(SourceLocation{options.config.string(), 0, 0}, "", what);
+    }
+    std::size_t k = 0;
+    for (std::int64_t b = 0; b < stored.batches; ++b) {
+        std::vector<io::CandidateRecord> batch;
+        while (k < stored.candidates.size() && stored.candidates[k].batch == b)
+            batch.push_back(stored.candidates[k++]);
+        tuner.observe(b, batch);
+    }
+}
+
+}  // namespace
+
 ExploreResult explore(const ExploreOptions& options, const boost::mpi::communicator& world) {
     const auto started = Clock::now();
     const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
@@ -380,92 +465,60 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         try {
             proposer = tuner::make_proposer(io::to_string(config.sweep.proposer), pc);
         } catch (const std::invalid_argument& e) {
-            std::string names;
-            for (std::string_view n : tuner::proposer_names()) {
-                names += names.empty() ? "" : ", ";
-                names += n;
-            }
-            std::string problem = "expected a proposer this build implements (";
-            problem += names;
-            problem += "), got ";
-            problem += io::to_string(config.sweep.proposer);
-            throw ConfigError(SourceLocation{options.config.string(), 0, 0}, "sweep.proposer", problem);
+            throw ConfigError(SourceLocation{options.config.string(), 0, 0}, "sweep.proposer", e.what());
         }
         tuner_state = std::make_unique<Tuner>(config, std::move(proposer));
     });
     const std::optional<std::chrono::seconds> wall_time =
         options.wall_time ? options.wall_time : config.sweep.wall_time;
 
+    // ---- the output file ---------------------------------------------------------------------
     std::optional<io::Store> store;
-    if (options.resume) {
-        agree(world, true, [&] {
-            if (!fs::exists(out)) throw IoError(out.string() + ": no such file to resume");
-        });
-        agree(world, false, [&] { store.emplace(io::Store::open_for_resume(out, world)); });
-    } else {
-        agree(world, true, [&] {
-            check_output_for_fresh_run(out, options.force);
-            if (options.force) fs::remove(out);
-        });
-        agree(world, false, [&] { store.emplace(io::Store::create(out, config, ctx.workloads, world)); });
-    }
-
     // A fresh run that fails before its first batch leaves no file behind.
     const auto discard_fresh_file = [&] {
         if (options.resume) return;
+        const bool made = store.has_value();
         store.reset();
         if (rank == 0) {
             std::error_code ec;
-            fs::remove(out, ec);
+            fs::path part = out;
+            part += ".part";
+            fs::remove(part, ec);
+            if (made) fs::remove(out, ec);
         }
     };
-
-    // Resume: the stored configuration must be this one; replay the stored batches.
     std::int64_t next_batch = 0;
     std::int64_t next_id = 0;
     double wall_before = 0;
     try {
-        agree(world, false, [&] {
-            const io::StoredSweep stored = store->read();
-            if (!options.resume) return;
-            if (rank != 0) return;
-            const std::vector<std::string> diffs =
-                config_differences(stored.resolved_config, io::to_yaml(config));
-            if (!diffs.empty()) {
-                std::string what = out.string();
-                what += ": the configuration differs from the one stored in the file; refusing to resume (";
-                what += options.config.string();
-                what += "): ";
-                for (std::size_t i = 0; i < diffs.size(); ++i) {
-                    what += i ? "; " : "";
-                    what += diffs[i];
+        if (options.resume) {
+            agree(world, true, [&] {
+                std::error_code ec;
+                if (!fs::exists(out, ec)) {
+                    throw IoError(out.string() +
+                                  ": no such file to resume (start the sweep without --resume)");
                 }
-                throw IoError(what);
-            }
-            std::size_t k = 0;
-            for (std::int64_t b = 0; b < stored.batches; ++b) {
-                std::vector<io::CandidateRecord> batch;
-                while (k < stored.candidates.size() && stored.candidates[k].batch == b)
-                    batch.push_back(stored.candidates[k++]);
-                tuner_state->start_batch();
-                tuner_state->observe(batch);
-            }
-            next_batch = stored.batches;
-            next_id = static_cast<std::int64_t>(stored.candidates.size());
-            if (!stored.tuner.empty()) wall_before = stored.tuner.back().wall_seconds;
-            (void)wall_before;
-        });
-        agree(world, false, [&] {
-            if (options.resume) {
-                // Refresh /pareto from the replay (it may hold an uncommitted batch's front).
-                const std::vector<io::ParetoRecord> front =
-                    rank == 0 ? tuner_state->front() : std::vector<io::ParetoRecord>{};
-                const std::vector<double> reference =
-                    rank == 0 ? tuner_state->reference() : std::vector<double>{};
-                store->rewrite_front(front, reference);
-            }
-            store->note_run(size);
-        });
+                if (!fs::is_regular_file(out, ec)) throw IoError(out.string() + ": not a regular file");
+                io::Store::repair_for_resume(out);
+            });
+            agree(world, false, [&] { store.emplace(io::Store::open_for_resume(out, world)); });
+            agree(world, false, [&] {
+                const io::StoredSweep stored = store->read();
+                if (rank != 0) return;
+                check_and_replay(stored, config, options, out, *tuner_state);
+                next_batch = stored.batches;
+                next_id = static_cast<std::int64_t>(stored.candidates.size());
+                if (!stored.tuner.empty()) wall_before = stored.tuner.back().wall_seconds;
+            });
+            // The replayed history undoes what an interrupted batch may have written to /pareto.
+            agree(world, false, [&] {
+                store->rewrite_pareto(rank == 0 ? tuner_state->history() : std::vector<io::ParetoRecord>{});
+            });
+        } else {
+            agree(world, true, [&] { check_output_for_fresh_run(out, options.force); });
+            agree(world, false, [&] { store.emplace(io::Store::create(out, config, ctx.workloads, world)); });
+        }
+        agree(world, false, [&] { store->note_run(size); });
     } catch (const CollectiveError&) {
         discard_fresh_file();
         throw;
@@ -477,16 +530,12 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     if (progress) {
         *progress << "pimdse explore: " << config.sweep.budget << " evaluations in batches of "
                   << config.sweep.batch_size << ", proposer " << io::to_string(config.sweep.proposer) << ", "
-                  << size;
-        if (size == 1) {
-            *progress << " rank (rank 0 evaluates)";
-        } else {
-            *progress << " ranks (" << size - 1 << " evaluating)";
-        }
-        *progress << ", objectives " << objective_names(config) << '\n';
+                  << size << (size == 1 ? " rank (rank 0 evaluates)" : " ranks (rank 0 proposes, ")
+                  << (size == 1 ? "" : std::to_string(size - 1) + " evaluate)") << ", objectives "
+                  << objective_names(config) << ", output " << out.string() << '\n';
         if (options.resume) {
-            *progress << "resuming " << out.string() << " after " << next_batch << " batches, "
-                      << (rank == 0 ? tuner_state->evaluations() : 0) << " evaluations\n";
+            *progress << "resuming after " << next_batch << " batches, " << tuner_state->evaluations()
+                      << " evaluations\n";
         }
         *progress << std::flush;
     }
@@ -494,9 +543,9 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     // ---- the batches ------------------------------------------------------------------------
     std::vector<eval::Evaluation> mine;
     double write_total = 0;
-    double last_batch_seconds = 0;
     if (rank == 0) {
         std::int64_t done_now = 0;
+        double last_batch_seconds = 0;
         try {
             for (;;) {
                 const std::int64_t done = tuner_state->evaluations();
@@ -515,37 +564,35 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 const std::vector<hw::HardwareParams> points =
                     tuner_state->proposer().propose(next_batch, count);
                 const tuner::ProposalStats stats = tuner_state->proposer().last_stats();
-                if (points.empty()) break;  // the space has no legal unseen point left
-                tuner_state->start_batch();
+                if (points.empty()) {
+                    result.space_exhausted = true;
+                    break;
+                }
 
+                // Candidates go one at a time to whichever rank is free (rank 0 itself alone).
                 std::vector<io::CandidateRecord> results;
                 const auto eval_start = Clock::now();
+                std::deque<Work> queue;
+                for (std::size_t i = 0; i < points.size(); ++i) {
+                    queue.push_back(make_work(next_id + static_cast<std::int64_t>(i), next_batch, points[i]));
+                }
                 if (size == 1) {
-                    for (std::size_t i = 0; i < points.size(); ++i) {
-                        const Work w =
-                            make_work(next_id + static_cast<std::int64_t>(i), next_batch, points[i]);
-                        results.push_back(run_one(ctx, config, w, 0, mine));
-                    }
+                    for (const Work& w : queue) results.push_back(run_one(ctx, config, w, 0, mine));
                 } else {
-                    std::deque<Work> queue;
-                    for (std::size_t i = 0; i < points.size(); ++i) {
-                        queue.push_back(
-                            make_work(next_id + static_cast<std::int64_t>(i), next_batch, points[i]));
-                    }
                     int busy = 0;
                     for (int worker = 1; worker < size && !queue.empty(); ++worker, ++busy) {
                         world.send(worker, kTagWork, to_bytes(std::vector<Work>{queue.front()}));
                         queue.pop_front();
                     }
                     while (busy > 0) {
-                        const boost::mpi::status s = wait_for(world, boost::mpi::any_source, kTagResult);
+                        const boost::mpi::status st = wait_for(world, boost::mpi::any_source, kTagResult);
                         std::vector<char> bytes;
-                        world.recv(s.source(), kTagResult, bytes);
+                        world.recv(st.source(), kTagResult, bytes);
                         for (const io::CandidateRecord& r : from_bytes<io::CandidateRecord>(bytes))
                             results.push_back(r);
                         --busy;
                         if (!queue.empty()) {
-                            world.send(s.source(), kTagWork, to_bytes(std::vector<Work>{queue.front()}));
+                            world.send(st.source(), kTagWork, to_bytes(std::vector<Work>{queue.front()}));
                             queue.pop_front();
                             ++busy;
                         }
@@ -556,7 +603,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 std::sort(
                     results.begin(), results.end(),
                     [](const io::CandidateRecord& a, const io::CandidateRecord& b) { return a.id < b.id; });
-                tuner_state->observe(results);
+                tuner_state->observe(next_batch, results);
 
                 io::BatchRecord row;
                 row.batch = next_batch;
@@ -568,6 +615,8 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 row.best_candidate = tuner_state->best();
                 row.hypervolume = tuner_state->hypervolume();
                 row.front_size = static_cast<std::int64_t>(tuner_state->front_size());
+                row.reference = tuner_state->reference();
+                row.samples = stats.samples;
                 row.fit_seconds = stats.fit_seconds;
                 row.propose_seconds = stats.propose_seconds;
                 row.evaluate_seconds = evaluate_seconds;
@@ -576,35 +625,22 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 for (int worker = 1; worker < size; ++worker)
                     world.send(worker, kTagBatchEnd, to_bytes(results));
                 const auto write_start = Clock::now();
-                (void)store->write_batch(mine, results, ctx.workloads, row, tuner_state->front(),
-                                         tuner_state->reference());
+                store->write_batch(mine, results, ctx.workloads, row, tuner_state->history());
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
                 next_id += static_cast<std::int64_t>(results.size());
                 ++next_batch;
                 done_now += static_cast<std::int64_t>(results.size());
                 last_batch_seconds = std::chrono::duration<double>(Clock::now() - batch_start).count();
-
                 if (progress) {
-                    const double t = elapsed();
-                    const double rate = static_cast<double>(done_now) / std::max(t, 1e-9);
-                    const double eta =
-                        static_cast<double>(config.sweep.budget - tuner_state->evaluations()) / rate;
-                    char line[256];
-                    std::snprintf(
-                        line, sizeof line,
-                        "batch %lld: %lld/%lld evaluations, %.2f eval/s, best cost %.6g (candidate %lld), "
-                        "front %zu, ETA %s\n",
-                        static_cast<long long>(next_batch - 1),
-                        static_cast<long long>(tuner_state->evaluations()),
-                        static_cast<long long>(config.sweep.budget), rate, tuner_state->best_cost(),
-                        static_cast<long long>(tuner_state->best()), tuner_state->front_size(),
-                        seconds_text(eta).c_str());
-                    *progress << line << std::flush;
+                    *progress << progress_line(next_batch - 1, *tuner_state, config.sweep.budget, done_now,
+                                               elapsed())
+                              << std::flush;
                 }
             }
         } catch (...) {
-            if (next_batch == 0 && size == 1) discard_fresh_file();  // H5Fclose is collective
+            if (next_batch == 0 && size == 1 && !options.resume)
+                discard_fresh_file();  // H5Fclose is collective
             throw;
         }
         for (int worker = 1; worker < size; ++worker) world.send(worker, kTagStop, 0);
@@ -613,20 +649,20 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         result.batches = next_batch;
     } else {
         for (;;) {
-            const boost::mpi::status s = wait_for(world, 0, boost::mpi::any_tag);
-            if (s.tag() == kTagWork) {
+            const boost::mpi::status st = wait_for(world, 0, boost::mpi::any_tag);
+            if (st.tag() == kTagWork) {
                 std::vector<char> bytes;
                 world.recv(0, kTagWork, bytes);
                 std::vector<io::CandidateRecord> done;
                 for (const Work& w : from_bytes<Work>(bytes))
                     done.push_back(run_one(ctx, config, w, rank, mine));
                 world.send(0, kTagResult, to_bytes(done));
-            } else if (s.tag() == kTagBatchEnd) {
+            } else if (st.tag() == kTagBatchEnd) {
                 std::vector<char> bytes;
                 world.recv(0, kTagBatchEnd, bytes);
                 const std::vector<io::CandidateRecord> layout = from_bytes<io::CandidateRecord>(bytes);
                 const auto write_start = Clock::now();
-                (void)store->write_batch(mine, layout, ctx.workloads, io::BatchRecord{}, {}, {});
+                store->write_batch(mine, layout, ctx.workloads, io::BatchRecord{}, {});
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
             } else {
@@ -647,7 +683,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                                               : "the space has no legal unseen point left")
                   << ": " << result.evaluations << " evaluations in " << result.batches << " batches, "
                   << out.string() << '\n';
-        char line[160];
+        char line[200];
         std::snprintf(line, sizeof line,
                       "this run: %lld evaluations in %.2f s, HDF5 writes %.3f s (%.2f%% of the wall time)\n",
                       static_cast<long long>(result.evaluated_now), result.wall_seconds, result.write_seconds,

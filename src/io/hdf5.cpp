@@ -1,5 +1,6 @@
 #include "pimdse/io/hdf5.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdlib>
 #include <numeric>
@@ -86,15 +87,19 @@ File::File(const std::filesystem::path& path, Mode mode, MPI_Comm comm) : name_(
     switch (mode) {
         case Mode::create_exclusive:
             id = H5Fcreate(name_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.id());
-            if (id < 0) throw IoError(name_ + ": cannot create the file (does it exist already?)");
+            if (id < 0)
+                throw IoError(name_ +
+                              ": cannot create the file (it exists, or its directory is not writable)");
             break;
         case Mode::create_truncate:
-            id = check(H5Fcreate(name_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), name_, "H5Fcreate");
+            id = H5Fcreate(name_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id());
+            if (id < 0) throw IoError(name_ + ": cannot create the file (is its directory writable?)");
             break;
         case Mode::read_write:
         case Mode::read_only:
             id = H5Fopen(name_.c_str(), mode == Mode::read_only ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl.id());
-            if (id < 0) throw IoError(name_ + ": cannot open as an HDF5 file");
+            if (id < 0)
+                throw IoError(name_ + ": cannot open as an HDF5 file (not HDF5, damaged or unreadable)");
             break;
     }
     file_ = Handle(id, H5Fclose);
@@ -104,17 +109,45 @@ void File::flush() {
     check(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL), name_, "H5Fflush");
 }
 
+void File::rename(const std::filesystem::path& path) {
+    flush();
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    int failed = 0;
+    std::string why;
+    if (rank == 0) {
+        std::error_code ec;
+        std::filesystem::rename(name_, path, ec);
+        failed = ec ? 1 : 0;
+        why = ec.message();
+    }
+    MPI_Bcast(&failed, 1, MPI_INT, 0, comm_);
+    if (failed != 0)
+        throw IoError(name_ + ": cannot rename to " + path.string() + (why.empty() ? "" : ": " + why));
+    name_ = path.string();
+}
+
 namespace {
 
 Handle open_object(hid_t file, const std::string& object, const std::string& context) {
     return Handle(check(H5Oopen(file, object.c_str(), H5P_DEFAULT), context, "H5Oopen"), H5Oclose);
 }
 
+// A scalar attribute; an existing one of the same type is overwritten in place (no
+// delete-then-create), otherwise replaced.
 void write_attribute(hid_t file, const std::string& file_name, const std::string& object,
                      const std::string& key, hid_t type, const void* data) {
     const std::string context = file_name + ":" + object + "@" + key;
     Handle obj = open_object(file, object, context);
     if (check(H5Aexists(obj.id(), key.c_str()), context, "H5Aexists") > 0) {
+        Handle attr(check(H5Aopen(obj.id(), key.c_str(), H5P_DEFAULT), context, "H5Aopen"), H5Aclose);
+        Handle stored(check(H5Aget_type(attr.id()), context, "H5Aget_type"), H5Tclose);
+        Handle space(check(H5Aget_space(attr.id()), context, "H5Aget_space"), H5Sclose);
+        if (H5Tequal(stored.id(), type) > 0 && H5Sget_simple_extent_type(space.id()) == H5S_SCALAR) {
+            check(H5Awrite(attr.id(), type, data), context, "H5Awrite");
+            return;
+        }
+        attr.reset();
         check(H5Adelete(obj.id(), key.c_str()), context, "H5Adelete");
     }
     Handle space(check(H5Screate(H5S_SCALAR), context, "H5Screate"), H5Sclose);
@@ -224,15 +257,6 @@ std::vector<std::int64_t> File::int_array_attribute(const std::string& object, c
     return read_array_attribute<std::int64_t>(file_.id(), name_, object, key, H5T_INTEGER, H5T_NATIVE_INT64);
 }
 
-void File::set_attribute(const std::string& object, const std::string& key, std::span<const double> values) {
-    write_array_attribute(file_.id(), name_, object, key, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(),
-                          values.size());
-}
-
-std::vector<double> File::double_array_attribute(const std::string& object, const std::string& key) const {
-    return read_array_attribute<double>(file_.id(), name_, object, key, H5T_FLOAT, H5T_NATIVE_DOUBLE);
-}
-
 bool File::has_attribute(const std::string& object, const std::string& key) const {
     if (!exists(object) && object != "/") return false;
     const std::string context = name_ + ":" + object + "@" + key;
@@ -247,6 +271,51 @@ void File::create_groups(const std::string& path) {
     Handle g(check(H5Gcreate2(file_.id(), path.c_str(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT), context,
                    "H5Gcreate2"),
              H5Gclose);
+}
+
+void File::write_text(const std::string& path, const std::string& text) {
+    const std::string context = name_ + ":" + path;
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    // One fixed-length string (at least one byte: HDF5 has no zero-length strings).
+    Handle type = string_type(std::max<std::size_t>(text.size(), 1), context);
+    Handle space(check(H5Screate(H5S_SCALAR), context, "H5Screate"), H5Sclose);
+    Handle lcpl = property_list(H5P_LINK_CREATE, context);
+    check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
+    Handle ds(check(H5Dcreate2(file_.id(), path.c_str(), type.id(), space.id(), lcpl.id(), H5P_DEFAULT,
+                               H5P_DEFAULT),
+                    context, "H5Dcreate2"),
+              H5Dclose);
+    // Collective transfer; rank 0 writes the bytes, the others select nothing.
+    Handle file_space(check(H5Dget_space(ds.id()), context, "H5Dget_space"), H5Sclose);
+    Handle mem_space(check(H5Screate(H5S_SCALAR), context, "H5Screate"), H5Sclose);
+    if (rank != 0) {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
+    }
+    std::string padded = text;
+    padded.resize(std::max<std::size_t>(text.size(), 1), '\0');
+    Handle dxpl = collective_transfer(context);
+    check(H5Dwrite(ds.id(), type.id(), mem_space.id(), file_space.id(), dxpl.id(), padded.data()), context,
+          "H5Dwrite");
+}
+
+std::string File::read_text(const std::string& path) const {
+    const std::string context = name_ + ":" + path;
+    hid_t id = H5Dopen2(file_.id(), path.c_str(), H5P_DEFAULT);
+    if (id < 0) throw IoError(context + ": no such dataset");
+    Handle ds(id, H5Dclose);
+    Handle stored(check(H5Dget_type(ds.id()), context, "H5Dget_type"), H5Tclose);
+    if (H5Tget_class(stored.id()) != H5T_STRING || H5Tis_variable_str(stored.id()) > 0) {
+        throw IoError(context + ": expected a fixed-length string");
+    }
+    const std::size_t size = H5Tget_size(stored.id());
+    Handle mem = string_type(size, context);
+    std::string out(size, '\0');
+    Handle dxpl = collective_transfer(context);
+    check(H5Dread(ds.id(), mem.id(), H5S_ALL, H5S_ALL, dxpl.id(), out.data()), context, "H5Dread");
+    out.resize(out.find('\0') == std::string::npos ? out.size() : out.find('\0'));
+    return out;
 }
 
 bool File::exists(const std::string& path) const {
@@ -401,8 +470,35 @@ void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
           context, "H5Dread");
 }
 
+void Table::replace(hsize_t new_rows, std::span<const std::byte> bytes) {
+    const std::string context = file_->name() + ":" + path_;
+    const hsize_t old_rows = rows();
+    if (new_rows < old_rows) throw IoError(context + ": a table of a parallel file never shrinks");
+    if (!bytes.empty() && bytes.size() != new_rows * row_size_) {
+        throw IoError(context + ": replace needs every row or none");
+    }
+    if (new_rows == 0) return;
+    if (new_rows > old_rows) check(H5Dset_extent(dataset_.id(), &new_rows), context, "H5Dset_extent");
+    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
+    Handle mem_space(check(H5Screate_simple(1, &new_rows, nullptr), context, "H5Screate_simple"), H5Sclose);
+    if (bytes.empty()) {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
+    }
+    Handle dxpl = collective_transfer(context);
+    const std::byte dummy{};
+    check(H5Dwrite(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
+                   bytes.empty() ? static_cast<const void*>(&dummy) : bytes.data()),
+          context, "H5Dwrite");
+}
+
 void Table::truncate(hsize_t new_rows) {
     const std::string context = file_->name() + ":" + path_;
+    int size = 0;
+    MPI_Comm_size(file_->comm(), &size);
+    // HDF5 1.10 shrinks a chunked dataset on rank 0's metadata cache only, which leaves the
+    // other ranks' caches stale (MPI_ERR_TRUNCATE in a later collective): serial files only.
+    if (size != 1) throw IoError(context + ": truncate needs a file opened by one process");
     if (new_rows > rows()) throw IoError(context + ": truncate cannot grow a table");
     check(H5Dset_extent(dataset_.id(), &new_rows), context, "H5Dset_extent");
 }

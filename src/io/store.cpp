@@ -4,12 +4,16 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstring>
 #include <ctime>
+#include <fstream>
 #include <limits>
+#include <sstream>
+#include <type_traits>
 #include <utility>
 
 #include "pimdse/build_info.hpp"
@@ -29,6 +33,8 @@ using h5::Table;
 constexpr std::size_t kMessageChars = 256;
 constexpr std::size_t kNameChars = 64;
 constexpr std::size_t kReasonChars = 160;
+constexpr std::size_t kPathChars = 256;
+constexpr std::size_t kMembersChars = 512;
 
 template <std::size_t N>
 void put(char (&field)[N], std::string_view text) {
@@ -36,19 +42,30 @@ void put(char (&field)[N], std::string_view text) {
     std::memcpy(field, text.data(), std::min(N, text.size()));
 }
 
-std::vector<std::string> names_of(std::span<const std::string_view> names) {
-    return {names.begin(), names.end()};
+template <std::size_t N>
+std::string get(const char (&field)[N]) {
+    return {field, strnlen(field, N)};
 }
+
+std::int32_t to_i32(std::int64_t v) {
+    return static_cast<std::int32_t>(v);
+}
+
+// ---- enumerations stored in the file (values are append only) ---------------------------
 
 const std::vector<std::string>& status_names() {
     static const std::vector<std::string> names{"ok", "infeasible", "failed", "timeout"};
     return names;
 }
 const std::vector<std::string>& proposer_enum() {
-    static const std::vector<std::string> names = names_of(proposer_names());
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (std::string_view n : proposer_names()) out.emplace_back(n);
+        return out;
+    }();
     return names;
 }
-const std::vector<std::string>& layer_status_names() {
+const std::vector<std::string>& network_status_names() {
     static const std::vector<std::string> names{"ok", "infeasible"};
     return names;
 }
@@ -61,6 +78,61 @@ const std::vector<std::string>& kind_names() {
                                                 "concat", "norm",   "softmax", "activation"};
     return names;
 }
+const std::vector<std::string>& sharing_kind_names() {
+    static const std::vector<std::string> names{"inputs", "weights", "partial_sums"};
+    return names;
+}
+const std::vector<std::string>& method_names() {
+    static const std::vector<std::string> names{"snake", "ilp", "tsp", "shp"};
+    return names;
+}
+const std::vector<std::string>& outcome_names() {
+    static const std::vector<std::string> names{"optimal",         "gap_reached", "time_limit_incumbent",
+                                                "model_too_large", "failed",      "baseline"};
+    return names;
+}
+
+// ---- a compound type with the meaning and unit of every field ----------------------------
+
+template <class T>
+hid_t native_type() {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+        return H5T_NATIVE_INT64;
+    } else if constexpr (std::is_same_v<T, std::int32_t>) {
+        return H5T_NATIVE_INT32;
+    } else {
+        static_assert(std::is_same_v<T, double>);
+        return H5T_NATIVE_DOUBLE;
+    }
+}
+
+// Each field's attribute on its dataset: "<meaning> [<unit>]" (docs/output.md).
+struct Schema {
+    CompoundType type;
+    std::vector<std::pair<std::string, std::string>> docs;
+
+    explicit Schema(std::size_t row_size) : type(row_size) {}
+    Schema& num(const char* name, std::size_t offset, hid_t native, std::string doc) {
+        type.add(name, offset, native);
+        docs.emplace_back(name, std::move(doc));
+        return *this;
+    }
+    Schema& text(const char* name, std::size_t offset, std::size_t length, std::string doc) {
+        type.add_string(name, offset, length);
+        docs.emplace_back(name, std::move(doc));
+        return *this;
+    }
+    Schema& enumeration(const char* name, std::size_t offset, const std::vector<std::string>& names,
+                        std::string doc) {
+        type.add_enum(name, offset, names);
+        docs.emplace_back(name, std::move(doc));
+        return *this;
+    }
+};
+
+// name, offset and HDF5 type of a numeric field of a row struct.
+#define PIMDSE_COL(Row, field) #field, offsetof(Row, field), native_type < decltype(Row::field)>()
+#define PIMDSE_AT(Row, field) #field, offsetof(Row, field)
 
 // ---- rows --------------------------------------------------------------------------------
 
@@ -75,37 +147,40 @@ struct CandidateRow {
     double latency_s;
     double energy_j;
     double cost;
-    std::int64_t metric_rows, layer_rows, segment_rows;
+    std::int64_t metric_rows, layer_rows, segment_rows, schedule_rows;
     double eval_seconds;
     std::int32_t rank;
     char message[kMessageChars];
 };
 
-CompoundType candidate_type() {
-    CompoundType t(sizeof(CandidateRow));
-    t.add("candidate", offsetof(CandidateRow, candidate), H5T_NATIVE_INT64)
-        .add("batch", offsetof(CandidateRow, batch), H5T_NATIVE_INT64)
-        .add_enum("proposer", offsetof(CandidateRow, proposer), proposer_enum())
-        .add("node_rows", offsetof(CandidateRow, node_rows), H5T_NATIVE_INT32)
-        .add("node_cols", offsetof(CandidateRow, node_cols), H5T_NATIVE_INT32)
-        .add("pe_rows", offsetof(CandidateRow, pe_rows), H5T_NATIVE_INT32)
-        .add("pe_cols", offsetof(CandidateRow, pe_cols), H5T_NATIVE_INT32)
-        .add("ibuf_kib", offsetof(CandidateRow, ibuf_kib), H5T_NATIVE_INT32)
-        .add("wbuf_kib", offsetof(CandidateRow, wbuf_kib), H5T_NATIVE_INT32)
-        .add("obuf_kib", offsetof(CandidateRow, obuf_kib), H5T_NATIVE_INT32)
-        .add_enum("status", offsetof(CandidateRow, status), status_names())
-        .add("area_mm2", offsetof(CandidateRow, area_mm2), H5T_NATIVE_DOUBLE)
-        .add("area_total_mm2", offsetof(CandidateRow, area_total_mm2), H5T_NATIVE_DOUBLE)
-        .add("latency_s", offsetof(CandidateRow, latency_s), H5T_NATIVE_DOUBLE)
-        .add("energy_j", offsetof(CandidateRow, energy_j), H5T_NATIVE_DOUBLE)
-        .add("cost", offsetof(CandidateRow, cost), H5T_NATIVE_DOUBLE)
-        .add("metric_rows", offsetof(CandidateRow, metric_rows), H5T_NATIVE_INT64)
-        .add("layer_rows", offsetof(CandidateRow, layer_rows), H5T_NATIVE_INT64)
-        .add("segment_rows", offsetof(CandidateRow, segment_rows), H5T_NATIVE_INT64)
-        .add("eval_seconds", offsetof(CandidateRow, eval_seconds), H5T_NATIVE_DOUBLE)
-        .add("rank", offsetof(CandidateRow, rank), H5T_NATIVE_INT32)
-        .add_string("message", offsetof(CandidateRow, message), kMessageChars);
-    return t;
+Schema candidate_schema() {
+    using R = CandidateRow;
+    Schema s(sizeof(R));
+    s.num(PIMDSE_COL(R, candidate), "candidate id, 0, 1, 2, ... over the sweep, in proposal order")
+        .num(PIMDSE_COL(R, batch), "the batch that proposed it")
+        .enumeration(PIMDSE_AT(R, proposer), proposer_enum(), "the proposer that proposed it")
+        .num(PIMDSE_COL(R, node_rows), "NA_row: rows of the PIM-node array")
+        .num(PIMDSE_COL(R, node_cols), "NA_col: columns of the PIM-node array")
+        .num(PIMDSE_COL(R, pe_rows), "PEA_row: rows of each node's PE array")
+        .num(PIMDSE_COL(R, pe_cols), "PEA_col: columns of each node's PE array")
+        .num(PIMDSE_COL(R, ibuf_kib), "input buffer of each node [KiB]")
+        .num(PIMDSE_COL(R, wbuf_kib), "weight buffer of each node [KiB]")
+        .num(PIMDSE_COL(R, obuf_kib), "output buffer of each node [KiB]")
+        .enumeration(PIMDSE_AT(R, status), status_names(), "how the evaluation ended")
+        .num(PIMDSE_COL(R, area_mm2), "NN engines of all nodes, what the area budget covers [mm2]")
+        .num(PIMDSE_COL(R, area_total_mm2), "all nodes with routers and DRAM controllers [mm2]")
+        .num(PIMDSE_COL(R, latency_s), "latency summed over the workloads costed [s]")
+        .num(PIMDSE_COL(R, energy_j), "energy summed over the workloads costed [J]")
+        .num(PIMDSE_COL(R, cost),
+             "NicePIM Eq. 1 over all workloads; inf unless status is ok [J^alpha s^beta]")
+        .num(PIMDSE_COL(R, metric_rows), "its rows in /metrics")
+        .num(PIMDSE_COL(R, layer_rows), "its rows in /mappings/layers")
+        .num(PIMDSE_COL(R, segment_rows), "its rows in /mappings/segments")
+        .num(PIMDSE_COL(R, schedule_rows), "its rows in /schedules")
+        .num(PIMDSE_COL(R, eval_seconds), "wall time of the evaluation; timing, differs between runs [s]")
+        .num(PIMDSE_COL(R, rank), "the MPI rank that evaluated it; differs between runs")
+        .text(PIMDSE_AT(R, message), kMessageChars, "why, unless ok (at most 256 bytes)");
+    return s;
 }
 
 struct MetricRow {
@@ -123,31 +198,34 @@ struct MetricRow {
     char reason[kReasonChars];
 };
 
-CompoundType metric_type() {
-    CompoundType t(sizeof(MetricRow));
-    t.add("candidate", offsetof(MetricRow, candidate), H5T_NATIVE_INT64)
-        .add("network", offsetof(MetricRow, network), H5T_NATIVE_INT32)
-        .add_string("network_name", offsetof(MetricRow, network_name), kNameChars)
-        .add_enum("status", offsetof(MetricRow, status), layer_status_names())
-        .add("latency_cycles", offsetof(MetricRow, latency_cycles), H5T_NATIVE_DOUBLE)
-        .add("latency_s", offsetof(MetricRow, latency_s), H5T_NATIVE_DOUBLE)
-        .add("energy_pj", offsetof(MetricRow, energy_pj), H5T_NATIVE_DOUBLE)
-        .add("energy_pe_pj", offsetof(MetricRow, energy_pe_pj), H5T_NATIVE_DOUBLE)
-        .add("energy_sram_pj", offsetof(MetricRow, energy_sram_pj), H5T_NATIVE_DOUBLE)
-        .add("energy_dram_pj", offsetof(MetricRow, energy_dram_pj), H5T_NATIVE_DOUBLE)
-        .add("energy_noc_pj", offsetof(MetricRow, energy_noc_pj), H5T_NATIVE_DOUBLE)
-        .add("pe_utilisation", offsetof(MetricRow, pe_utilisation), H5T_NATIVE_DOUBLE)
-        .add("cost", offsetof(MetricRow, cost), H5T_NATIVE_DOUBLE)
-        .add("segments", offsetof(MetricRow, segments), H5T_NATIVE_INT32)
-        .add_string("reason", offsetof(MetricRow, reason), kReasonChars);
-    return t;
+Schema metric_schema() {
+    using R = MetricRow;
+    Schema s(sizeof(R));
+    s.num(PIMDSE_COL(R, candidate), "candidate id")
+        .num(PIMDSE_COL(R, network), "workload index (row of /workloads/networks)")
+        .text(PIMDSE_AT(R, network_name), kNameChars, "the network's name")
+        .enumeration(PIMDSE_AT(R, status), network_status_names(), "the timeline's status of this network")
+        .num(PIMDSE_COL(R, latency_cycles), "latency of one inference of the batch [node clock cycles]")
+        .num(PIMDSE_COL(R, latency_s), "the same at the node clock [s]")
+        .num(PIMDSE_COL(R, energy_pj), "energy [pJ]")
+        .num(PIMDSE_COL(R, energy_pe_pj), "of which PE arrays [pJ]")
+        .num(PIMDSE_COL(R, energy_sram_pj), "of which SRAM buffers [pJ]")
+        .num(PIMDSE_COL(R, energy_dram_pj), "of which DRAM port and row activations [pJ]")
+        .num(PIMDSE_COL(R, energy_noc_pj), "of which NoC (sharing and redistribution) [pJ]")
+        .num(PIMDSE_COL(R, pe_utilisation), "network MACs / (latency x PEs of all nodes), 0..1")
+        .num(PIMDSE_COL(R, cost),
+             "this network's term of NicePIM Eq. 1; inf when infeasible [J^alpha s^beta]")
+        .num(PIMDSE_COL(R, segments), "segments (timesteps) of the network")
+        .text(PIMDSE_AT(R, reason), kReasonChars, "why infeasible (at most 160 bytes)");
+    return s;
 }
 
 struct LayerRow {
     std::int64_t candidate;
     std::int32_t network, layer, segment, branch;
     std::int32_t region_row, region_col, region_rows, region_cols;
-    std::int32_t parts[sim::kPartDims][2];  // (Ph, Pw) of B, P, Q, K, C
+    std::int32_t part_b_h, part_b_w, part_p_h, part_p_w, part_q_h, part_q_w, part_k_h, part_k_w, part_c_h,
+        part_c_w;
     char order[8];
     std::int32_t wr;
     std::int32_t dl_in_order, dl_in_group, dl_out_order, dl_out_group;
@@ -157,41 +235,54 @@ struct LayerRow {
     std::int32_t status;
 };
 
-CompoundType layer_type() {
-    CompoundType t(sizeof(LayerRow));
-    t.add("candidate", offsetof(LayerRow, candidate), H5T_NATIVE_INT64)
-        .add("network", offsetof(LayerRow, network), H5T_NATIVE_INT32)
-        .add("layer", offsetof(LayerRow, layer), H5T_NATIVE_INT32)
-        .add("segment", offsetof(LayerRow, segment), H5T_NATIVE_INT32)
-        .add("branch", offsetof(LayerRow, branch), H5T_NATIVE_INT32)
-        .add("region_row", offsetof(LayerRow, region_row), H5T_NATIVE_INT32)
-        .add("region_col", offsetof(LayerRow, region_col), H5T_NATIVE_INT32)
-        .add("region_rows", offsetof(LayerRow, region_rows), H5T_NATIVE_INT32)
-        .add("region_cols", offsetof(LayerRow, region_cols), H5T_NATIVE_INT32);
-    static const std::array<const char*, 10> part_names{"part_b_h", "part_b_w", "part_p_h", "part_p_w",
-                                                        "part_q_h", "part_q_w", "part_k_h", "part_k_w",
-                                                        "part_c_h", "part_c_w"};
-    for (std::size_t i = 0; i < part_names.size(); ++i) {
-        t.add(part_names[i], offsetof(LayerRow, parts) + i * sizeof(std::int32_t), H5T_NATIVE_INT32);
+Schema layer_schema() {
+    using R = LayerRow;
+    Schema s(sizeof(R));
+    s.num(PIMDSE_COL(R, candidate), "candidate id")
+        .num(PIMDSE_COL(R, network), "workload index")
+        .num(PIMDSE_COL(R, layer), "layer index in the network (row of /workloads/<net>/layers)")
+        .num(PIMDSE_COL(R, segment), "its segment (timestep)")
+        .num(PIMDSE_COL(R, branch), "its branch within the segment")
+        .num(PIMDSE_COL(R, region_row), "region: first row of the node array")
+        .num(PIMDSE_COL(R, region_col), "region: first column")
+        .num(PIMDSE_COL(R, region_rows), "region: rows")
+        .num(PIMDSE_COL(R, region_cols), "region: columns");
+    const std::array<std::pair<const char*, std::size_t>, 10> parts{{
+        {"part_b_h", offsetof(R, part_b_h)},
+        {"part_b_w", offsetof(R, part_b_w)},
+        {"part_p_h", offsetof(R, part_p_h)},
+        {"part_p_w", offsetof(R, part_p_w)},
+        {"part_q_h", offsetof(R, part_q_h)},
+        {"part_q_w", offsetof(R, part_q_w)},
+        {"part_k_h", offsetof(R, part_k_h)},
+        {"part_k_w", offsetof(R, part_k_w)},
+        {"part_c_h", offsetof(R, part_c_h)},
+        {"part_c_w", offsetof(R, part_c_w)},
+    }};
+    for (const auto& [name, offset] : parts) {
+        const std::string n(name);
+        s.num(name, offset, H5T_NATIVE_INT32,
+              std::string("LM: partitions of loop ") + static_cast<char>(std::toupper(n[5])) + " along the " +
+                  (n[7] == 'h' ? "region's height (Ph)" : "region's width (Pw)"));
     }
-    t.add_string("order", offsetof(LayerRow, order), sizeof(LayerRow::order))
-        .add("wr", offsetof(LayerRow, wr), H5T_NATIVE_INT32)
-        .add_enum("dl_in_order", offsetof(LayerRow, dl_in_order), layout_names())
-        .add("dl_in_group", offsetof(LayerRow, dl_in_group), H5T_NATIVE_INT32)
-        .add_enum("dl_out_order", offsetof(LayerRow, dl_out_order), layout_names())
-        .add("dl_out_group", offsetof(LayerRow, dl_out_group), H5T_NATIVE_INT32)
-        .add("latency_cycles", offsetof(LayerRow, latency_cycles), H5T_NATIVE_DOUBLE)
-        .add("redistribution_cycles", offsetof(LayerRow, redistribution_cycles), H5T_NATIVE_DOUBLE)
-        .add("sharing_cycles", offsetof(LayerRow, sharing_cycles), H5T_NATIVE_DOUBLE)
-        .add("compute_cycles", offsetof(LayerRow, compute_cycles), H5T_NATIVE_DOUBLE)
-        .add("energy_pj", offsetof(LayerRow, energy_pj), H5T_NATIVE_DOUBLE)
-        .add("energy_pe_pj", offsetof(LayerRow, energy_pe_pj), H5T_NATIVE_DOUBLE)
-        .add("energy_sram_pj", offsetof(LayerRow, energy_sram_pj), H5T_NATIVE_DOUBLE)
-        .add("energy_dram_pj", offsetof(LayerRow, energy_dram_pj), H5T_NATIVE_DOUBLE)
-        .add("energy_noc_pj", offsetof(LayerRow, energy_noc_pj), H5T_NATIVE_DOUBLE)
-        .add("pe_utilisation", offsetof(LayerRow, pe_utilisation), H5T_NATIVE_DOUBLE)
-        .add_enum("status", offsetof(LayerRow, status), layer_status_names());
-    return t;
+    s.text(PIMDSE_AT(R, order), sizeof(R::order), "LM: spatial order of the partitions, outermost first")
+        .num(PIMDSE_COL(R, wr), "WR: full copies of the layer's weights in the region")
+        .enumeration(PIMDSE_AT(R, dl_in_order), layout_names(), "DL of the input: layout order")
+        .num(PIMDSE_COL(R, dl_in_group), "DL of the input: channel group n of BCHW[Cn]")
+        .enumeration(PIMDSE_AT(R, dl_out_order), layout_names(), "DL of the output: layout order")
+        .num(PIMDSE_COL(R, dl_out_group), "DL of the output: channel group")
+        .num(PIMDSE_COL(R, latency_cycles), "redistribution + sharing + compute [node clock cycles]")
+        .num(PIMDSE_COL(R, redistribution_cycles), "gathering the inputs from the producers [cycles]")
+        .num(PIMDSE_COL(R, sharing_cycles), "the layer's data-sharing events [cycles]")
+        .num(PIMDSE_COL(R, compute_cycles), "the slowest node of the region [cycles]")
+        .num(PIMDSE_COL(R, energy_pj), "energy [pJ]")
+        .num(PIMDSE_COL(R, energy_pe_pj), "of which PE arrays [pJ]")
+        .num(PIMDSE_COL(R, energy_sram_pj), "of which SRAM buffers [pJ]")
+        .num(PIMDSE_COL(R, energy_dram_pj), "of which DRAM [pJ]")
+        .num(PIMDSE_COL(R, energy_noc_pj), "of which NoC [pJ]")
+        .num(PIMDSE_COL(R, pe_utilisation), "MACs / (compute x PEs per node x region nodes), 0..1")
+        .enumeration(PIMDSE_AT(R, status), network_status_names(), "the layer's status");
+    return s;
 }
 
 struct SegmentRow {
@@ -201,19 +292,66 @@ struct SegmentRow {
     double segment_latency_cycles;
 };
 
-CompoundType segment_type() {
-    CompoundType t(sizeof(SegmentRow));
-    t.add("candidate", offsetof(SegmentRow, candidate), H5T_NATIVE_INT64)
-        .add("network", offsetof(SegmentRow, network), H5T_NATIVE_INT32)
-        .add("segment", offsetof(SegmentRow, segment), H5T_NATIVE_INT32)
-        .add("branch", offsetof(SegmentRow, branch), H5T_NATIVE_INT32)
-        .add("region", offsetof(SegmentRow, region), H5T_NATIVE_INT32)
-        .add("region_row", offsetof(SegmentRow, region_row), H5T_NATIVE_INT32)
-        .add("region_col", offsetof(SegmentRow, region_col), H5T_NATIVE_INT32)
-        .add("region_rows", offsetof(SegmentRow, region_rows), H5T_NATIVE_INT32)
-        .add("region_cols", offsetof(SegmentRow, region_cols), H5T_NATIVE_INT32)
-        .add("segment_latency_cycles", offsetof(SegmentRow, segment_latency_cycles), H5T_NATIVE_DOUBLE);
-    return t;
+Schema segment_schema() {
+    using R = SegmentRow;
+    Schema s(sizeof(R));
+    s.num(PIMDSE_COL(R, candidate), "candidate id")
+        .num(PIMDSE_COL(R, network), "workload index")
+        .num(PIMDSE_COL(R, segment), "segment (timestep) index")
+        .num(PIMDSE_COL(R, branch), "branch within the segment")
+        .num(PIMDSE_COL(R, region), "SM: index of the branch's region among the segment's regions")
+        .num(PIMDSE_COL(R, region_row), "region: first row of the node array")
+        .num(PIMDSE_COL(R, region_col), "region: first column")
+        .num(PIMDSE_COL(R, region_rows), "region: rows")
+        .num(PIMDSE_COL(R, region_cols), "region: columns")
+        .num(PIMDSE_COL(R, segment_latency_cycles), "latency of the whole segment [node clock cycles]");
+    return s;
+}
+
+struct ScheduleRow {
+    std::int64_t candidate;
+    std::int32_t network, layer, event;
+    std::int32_t kind, method, outcome;
+    std::int32_t sets, members;
+    std::int64_t bytes_per_node;
+    std::int64_t max_link_flits, max_channel_flits;
+    std::int32_t steps, max_hops;
+    std::int64_t flit_hops;
+    double latency_cycles, energy_pj;
+    std::int64_t tsp_max_link_flits, shp_max_link_flits, bound_flits;
+    double gap, solve_seconds;
+    char members_text[kMembersChars];
+    char reason[kReasonChars];
+};
+
+Schema schedule_schema() {
+    using R = ScheduleRow;
+    Schema s(sizeof(R));
+    s.num(PIMDSE_COL(R, candidate), "candidate id")
+        .num(PIMDSE_COL(R, network), "workload index")
+        .num(PIMDSE_COL(R, layer), "layer index in the network")
+        .num(PIMDSE_COL(R, event), "index of the event among the layer's data-sharing events")
+        .enumeration(PIMDSE_AT(R, kind), sharing_kind_names(), "what the event moves (NicePIM VII)")
+        .enumeration(PIMDSE_AT(R, method), method_names(), "how the cycles were chosen")
+        .enumeration(PIMDSE_AT(R, outcome), outcome_names(), "how the schedule was settled")
+        .num(PIMDSE_COL(R, sets), "sharing sets moved at once")
+        .num(PIMDSE_COL(R, members), "members of the largest set")
+        .num(PIMDSE_COL(R, bytes_per_node), "share of the common data each member holds [bytes]")
+        .num(PIMDSE_COL(R, max_link_flits), "heaviest mesh link in the busiest step, NicePIM Eq. 4 [flits]")
+        .num(PIMDSE_COL(R, max_channel_flits), "heaviest channel incl. injection/ejection [flits]")
+        .num(PIMDSE_COL(R, steps), "steps of the event")
+        .num(PIMDSE_COL(R, max_hops), "longest route of any transfer [hops]")
+        .num(PIMDSE_COL(R, flit_hops), "flits x hops over all transfers")
+        .num(PIMDSE_COL(R, latency_cycles), "latency of the event [node clock cycles]")
+        .num(PIMDSE_COL(R, energy_pj), "NoC energy of the event [pJ]")
+        .num(PIMDSE_COL(R, tsp_max_link_flits), "heaviest link of the TSP baseline on the event [flits]")
+        .num(PIMDSE_COL(R, shp_max_link_flits), "heaviest link of the SHP baseline on the event [flits]")
+        .num(PIMDSE_COL(R, bound_flits), "proven lower bound of the heaviest link [flits]")
+        .num(PIMDSE_COL(R, gap), "relative gap of the ILP, 0..1")
+        .num(PIMDSE_COL(R, solve_seconds), "time to schedule the event; timing [s]")
+        .text(PIMDSE_AT(R, members_text), kMembersChars, "node ids of each set, sets separated by ';'")
+        .text(PIMDSE_AT(R, reason), kReasonChars, "why the outcome is not optimal");
+    return s;
 }
 
 struct BatchRow {
@@ -224,41 +362,81 @@ struct BatchRow {
     std::int64_t best_candidate;
     double hypervolume;
     std::int64_t front_size;
+    double hv_reference_1, hv_reference_2, hv_reference_3;
+    std::int64_t samples;
     double fit_seconds, propose_seconds, evaluate_seconds, write_seconds, wall_seconds;
 };
 
-CompoundType batch_type() {
-    CompoundType t(sizeof(BatchRow));
-    t.add("batch", offsetof(BatchRow, batch), H5T_NATIVE_INT64)
-        .add_enum("proposer", offsetof(BatchRow, proposer), proposer_enum())
-        .add("candidates", offsetof(BatchRow, candidates), H5T_NATIVE_INT64)
-        .add("evaluations", offsetof(BatchRow, evaluations), H5T_NATIVE_INT64)
-        .add("ok", offsetof(BatchRow, ok), H5T_NATIVE_INT64)
-        .add("best_cost", offsetof(BatchRow, best_cost), H5T_NATIVE_DOUBLE)
-        .add("best_candidate", offsetof(BatchRow, best_candidate), H5T_NATIVE_INT64)
-        .add("hypervolume", offsetof(BatchRow, hypervolume), H5T_NATIVE_DOUBLE)
-        .add("front_size", offsetof(BatchRow, front_size), H5T_NATIVE_INT64)
-        .add("fit_seconds", offsetof(BatchRow, fit_seconds), H5T_NATIVE_DOUBLE)
-        .add("propose_seconds", offsetof(BatchRow, propose_seconds), H5T_NATIVE_DOUBLE)
-        .add("evaluate_seconds", offsetof(BatchRow, evaluate_seconds), H5T_NATIVE_DOUBLE)
-        .add("write_seconds", offsetof(BatchRow, write_seconds), H5T_NATIVE_DOUBLE)
-        .add("wall_seconds", offsetof(BatchRow, wall_seconds), H5T_NATIVE_DOUBLE);
-    return t;
+Schema batch_schema() {
+    using R = BatchRow;
+    Schema s(sizeof(R));
+    s.num(PIMDSE_COL(R, batch), "batch index")
+        .enumeration(PIMDSE_AT(R, proposer), proposer_enum(), "the proposer of the batch")
+        .num(PIMDSE_COL(R, candidates), "candidates in the batch")
+        .num(PIMDSE_COL(R, evaluations), "evaluations done after the batch")
+        .num(PIMDSE_COL(R, ok), "candidates of the batch with status ok")
+        .num(PIMDSE_COL(R, best_cost), "lowest Eq. 1 cost so far; inf while none is ok [J^alpha s^beta]")
+        .num(PIMDSE_COL(R, best_candidate), "its candidate id; -1 while none is ok")
+        .num(PIMDSE_COL(R, hypervolume),
+             "of the front against the reference point (units: product of the objectives' units)")
+        .num(PIMDSE_COL(R, front_size), "candidates on the front after the batch")
+        .num(PIMDSE_COL(R, hv_reference_1), "reference point, first objective (root attribute objectives)")
+        .num(PIMDSE_COL(R, hv_reference_2), "reference point, second objective")
+        .num(PIMDSE_COL(R, hv_reference_3), "reference point, third objective; NaN with two objectives")
+        .num(PIMDSE_COL(R, samples), "points the proposer sampled and scored")
+        .num(PIMDSE_COL(R, fit_seconds), "fitting the proposer's model; timing [s]")
+        .num(PIMDSE_COL(R, propose_seconds), "proposing the batch, excluding the fit; timing [s]")
+        .num(PIMDSE_COL(R, evaluate_seconds), "from dispatch to the batch's last result; timing [s]")
+        .num(PIMDSE_COL(R, write_seconds),
+             "rank 0's writes of the batch's candidate tables, before this row; timing [s]")
+        .num(PIMDSE_COL(R, wall_seconds), "since the sweep started, over all runs; timing [s]");
+    return s;
 }
 
 struct ParetoRow {
     std::int64_t candidate;
+    std::int64_t joined_batch, left_batch;
     double latency_s, energy_j, area_mm2, cost;
 };
 
-CompoundType pareto_type() {
-    CompoundType t(sizeof(ParetoRow));
-    t.add("candidate", offsetof(ParetoRow, candidate), H5T_NATIVE_INT64)
-        .add("latency_s", offsetof(ParetoRow, latency_s), H5T_NATIVE_DOUBLE)
-        .add("energy_j", offsetof(ParetoRow, energy_j), H5T_NATIVE_DOUBLE)
-        .add("area_mm2", offsetof(ParetoRow, area_mm2), H5T_NATIVE_DOUBLE)
-        .add("cost", offsetof(ParetoRow, cost), H5T_NATIVE_DOUBLE);
-    return t;
+Schema pareto_schema() {
+    using R = ParetoRow;
+    Schema s(sizeof(R));
+    s.num(PIMDSE_COL(R, candidate), "candidate id")
+        .num(PIMDSE_COL(R, joined_batch), "on the front from the end of this batch")
+        .num(PIMDSE_COL(R, left_batch), "dominated from the end of this batch; -1 while on the front")
+        .num(PIMDSE_COL(R, latency_s), "latency over the workloads [s]")
+        .num(PIMDSE_COL(R, energy_j), "energy over the workloads [J]")
+        .num(PIMDSE_COL(R, area_mm2), "NN-engine area [mm2]")
+        .num(PIMDSE_COL(R, cost), "NicePIM Eq. 1 [J^alpha s^beta]");
+    return s;
+}
+
+struct NetworkRow {
+    std::int32_t network;
+    char name[kNameChars];
+    char group[kNameChars];
+    char file[kPathChars];
+    double weight;
+    std::int32_t batch;
+    std::int32_t layers, segments;
+    std::int64_t macs, weights;
+};
+
+Schema network_schema() {
+    using R = NetworkRow;
+    Schema s(sizeof(R));
+    s.num(PIMDSE_COL(R, network), "workload index (the network field of the other tables)")
+        .text(PIMDSE_AT(R, name), kNameChars, "the network's name")
+        .text(PIMDSE_AT(R, group), kNameChars, "its group: /workloads/<group>/layers and /source")
+        .text(PIMDSE_AT(R, file), kPathChars, "the network file as configured")
+        .num(PIMDSE_COL(R, weight), "gamma of NicePIM Eq. 1")
+        .num(PIMDSE_COL(R, batch), "batch size")
+        .num(PIMDSE_COL(R, layers), "layers")
+        .num(PIMDSE_COL(R, segments), "segments (timesteps)")
+        .num(PIMDSE_COL(R, macs), "multiply-accumulates of one batch")
+        .num(PIMDSE_COL(R, weights), "weight elements");
+    return s;
 }
 
 struct WorkloadLayerRow {
@@ -271,72 +449,84 @@ struct WorkloadLayerRow {
     char name[kNameChars];
 };
 
-CompoundType workload_layer_type() {
-    CompoundType t(sizeof(WorkloadLayerRow));
-    t.add("layer", offsetof(WorkloadLayerRow, layer), H5T_NATIVE_INT32)
-        .add_string("name", offsetof(WorkloadLayerRow, name), kNameChars)
-        .add_enum("kind", offsetof(WorkloadLayerRow, kind), kind_names());
-    const std::array<std::pair<const char*, std::size_t>, 14> dims{
-        {{"B", offsetof(WorkloadLayerRow, B)},
-         {"K", offsetof(WorkloadLayerRow, K)},
-         {"C", offsetof(WorkloadLayerRow, C)},
-         {"P", offsetof(WorkloadLayerRow, P)},
-         {"Q", offsetof(WorkloadLayerRow, Q)},
-         {"R", offsetof(WorkloadLayerRow, R)},
-         {"S", offsetof(WorkloadLayerRow, S)},
-         {"H", offsetof(WorkloadLayerRow, H)},
-         {"W", offsetof(WorkloadLayerRow, W)},
-         {"stride_h", offsetof(WorkloadLayerRow, stride_h)},
-         {"stride_w", offsetof(WorkloadLayerRow, stride_w)},
-         {"groups", offsetof(WorkloadLayerRow, groups)},
-         {"macs", offsetof(WorkloadLayerRow, macs)},
-         {"weights", offsetof(WorkloadLayerRow, weights)}}};
-    for (const auto& [name, offset] : dims) t.add(name, offset, H5T_NATIVE_INT64);
-    t.add("segment", offsetof(WorkloadLayerRow, segment), H5T_NATIVE_INT32)
-        .add("branch", offsetof(WorkloadLayerRow, branch), H5T_NATIVE_INT32);
-    return t;
+Schema workload_layer_schema() {
+    using R = WorkloadLayerRow;
+    Schema s(sizeof(R));
+    s.num(PIMDSE_COL(R, layer), "layer index (topological order)")
+        .text(PIMDSE_AT(R, name), kNameChars, "layer name")
+        .enumeration(PIMDSE_AT(R, kind), kind_names(), "layer kind")
+        .num(PIMDSE_COL(R, B), "loop bound: batch")
+        .num(PIMDSE_COL(R, K), "loop bound: output channels")
+        .num(PIMDSE_COL(R, C), "loop bound: input channels (per group)")
+        .num(PIMDSE_COL(R, P), "loop bound: output rows")
+        .num(PIMDSE_COL(R, Q), "loop bound: output columns")
+        .num(PIMDSE_COL(R, R), "loop bound: kernel rows")
+        .num(PIMDSE_COL(R, S), "loop bound: kernel columns")
+        .num(PIMDSE_COL(R, H), "input rows")
+        .num(PIMDSE_COL(R, W), "input columns")
+        .num(PIMDSE_COL(R, stride_h), "vertical stride")
+        .num(PIMDSE_COL(R, stride_w), "horizontal stride")
+        .num(PIMDSE_COL(R, groups), "channel groups")
+        .num(PIMDSE_COL(R, macs), "multiply-accumulates")
+        .num(PIMDSE_COL(R, weights), "weight elements")
+        .num(PIMDSE_COL(R, segment), "segment (timestep) of the decomposition")
+        .num(PIMDSE_COL(R, branch), "branch within the segment");
+    return s;
 }
 
-// ---- schema ------------------------------------------------------------------------------
+#undef PIMDSE_COL
+#undef PIMDSE_AT
+
+// ---- the tables of a sweep ---------------------------------------------------------------
 
 struct TableSpec {
     const char* path;
-    CompoundType (*type)();
+    Schema (*schema)();
     hsize_t chunk;
     const char* meaning;
 };
 
-const std::array<TableSpec, 6> kTables{{
-    {"/candidates", candidate_type, 256,
-     "one row per evaluated candidate: id, batch, proposer, the 7 hardware parameters, area (mm2), status, "
-     "message, total latency (s) and energy (J) over the workloads, NicePIM Eq. 1 cost, row counts in the "
-     "other tables, evaluation wall seconds and the evaluating rank (the last two depend on the run)"},
-    {"/metrics", metric_type, 1024,
-     "one row per (candidate, network costed): latency in cycles and seconds, energy in pJ and its PE, SRAM, "
-     "DRAM and NoC parts, PE utilisation, this network's term of Eq. 1, segment count, status and reason"},
-    {"/mappings/layers", layer_type, 4096,
-     "one row per (candidate, network, layer): segment, branch, region (row, col, rows, cols), LM partitions "
-     "(Ph, Pw) of B, P, Q, K, C and their spatial order, WR, DL of input and output (order, channel group), "
-     "latency in cycles and its redistribution, sharing and compute parts, energy in pJ and its parts, PE "
-     "utilisation, status"},
-    {"/mappings/segments", segment_type, 4096,
-     "one row per (candidate, network, segment, branch): the branch's region index and rectangle, the "
-     "segment's "
-     "latency in cycles"},
-    {"/tuner/batches", batch_type, 64,
-     "one row per batch, written by rank 0: proposer, candidates, evaluations done, ok count, best Eq. 1 "
-     "cost "
-     "and candidate so far, hypervolume and size of the front; seconds of fit, propose, evaluate, write and "
-     "wall "
-     "since the run started (timing fields depend on the run)"},
-    {"/pareto", pareto_type, 64,
-     "the current Pareto front over the configured objectives: candidate ids with latency (s), energy (J), "
-     "area (mm2) and Eq. 1 cost"},
+// The batch tables, in the order of the commit record (after its batch count).
+const std::array<TableSpec, 7> kTables{{
+    {"/candidates", candidate_schema, 256, "one row per evaluated candidate, in id order"},
+    {"/metrics", metric_schema, 1024, "one row per (candidate, workload network costed)"},
+    {"/mappings/layers", layer_schema, 4096,
+     "one row per (candidate, network, layer): the layer's region, LM, WR, DL and cost"},
+    {"/mappings/segments", segment_schema, 4096,
+     "one row per (candidate, network, segment, branch): SM, the branch's region"},
+    {"/schedules", schedule_schema, 4096,
+     "one row per data-sharing event of a candidate's layers: sets, chosen cycles' link loads, baselines, "
+     "solver outcome"},
+    {"/tuner/batches", batch_schema, 64,
+     "one row per batch, written by rank 0: proposer, progress, best cost, front size and hypervolume"},
+    {"/pareto", pareto_schema, 256,
+     "every candidate that joined the Pareto front over the objectives, with the batches it joined and left; "
+     "the current front is left_batch == -1"},
 }};
-enum TableIndex : std::size_t { kCandidates, kMetrics, kLayers, kSegments, kBatches, kPareto };
+enum TableIndex : std::size_t { kCandidates, kMetrics, kLayers, kSegments, kSchedules, kBatches, kPareto };
+constexpr std::size_t kCommitSize = 1 + kTables.size();
 
-// The root attribute `commit`: [batches, candidates, metrics, layer rows, segment rows].
+// Why /schedules is empty in this version (docs/output.md).
+constexpr const char* kSchedulesNote =
+    "empty in this version: the evaluation costs each data-sharing event with the snake-ring "
+    "placeholder inside the network timeline and records no per-event schedule; rows appear once the "
+    "Data-Scheduler records its events (eval::NetworkResult::schedules)";
+
 constexpr const char* kCommit = "commit";
+
+void write_docs(File& f, const std::string& path, const Schema& schema, const std::string& meaning) {
+    f.set_attribute(path, "meaning", meaning);
+    for (const auto& [field, doc] : schema.docs) f.set_attribute(path, field, doc);
+}
+
+// The same text on every rank: rank 0's.
+std::string broadcast_text(std::string text, MPI_Comm comm) {
+    auto n = static_cast<std::uint64_t>(text.size());
+    MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm);
+    text.resize(static_cast<std::size_t>(n));
+    if (n > 0) MPI_Bcast(text.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
+    return text;
+}
 
 std::string utc_now() {
     const std::time_t t = std::time(nullptr);
@@ -347,40 +537,54 @@ std::string utc_now() {
     return buf;
 }
 
-std::int32_t to_i32(std::int64_t v) {
-    return static_cast<std::int32_t>(v);
+std::string read_file_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw IoError(path.string() + ": cannot read the network file");
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+int rank_of(MPI_Comm comm) {
+    int r = 0;
+    MPI_Comm_rank(comm, &r);
+    return r;
 }
 
 }  // namespace
 
-void count_rows(const eval::Evaluation& e, const std::vector<eval::Workload>& workloads, CandidateRecord& r) {
+void count_rows(const eval::Evaluation& e, CandidateRecord& r) {
     r.metric_rows = static_cast<std::int64_t>(e.networks.size());
     r.layer_rows = 0;
     r.segment_rows = 0;
-    for (std::size_t n = 0; n < e.networks.size(); ++n) {
-        r.layer_rows += workloads[n].network.size();
-        for (const auto& s : e.networks[n].mapping.segments) {
+    r.schedule_rows = 0;
+    for (const eval::NetworkResult& n : e.networks) {
+        r.layer_rows += static_cast<std::int64_t>(n.mapping.layers.size());
+        for (const sim::SegmentMapping& s : n.mapping.segments) {
             r.segment_rows += static_cast<std::int64_t>(s.branch_region.size());
         }
+        r.schedule_rows += static_cast<std::int64_t>(n.schedules.size());
     }
 }
 
 struct Store::Impl {
     std::filesystem::path path;
     File file;
-    std::vector<CompoundType> types;
+    std::vector<Schema> schemas;
     std::vector<Table> tables;
-    std::vector<std::int64_t> commit;  // see kCommit
+    std::vector<std::int64_t> commit;  // [batches, rows of each of kTables]
 
     Impl(const std::filesystem::path& p, File::Mode mode, MPI_Comm comm) : path(p), file(p, mode, comm) {}
 
     void open_tables() {
+        schemas.reserve(kTables.size());
         for (const TableSpec& spec : kTables) {
-            types.push_back(spec.type());
-            tables.push_back(Table::open(file, spec.path, types.back()));
+            schemas.push_back(spec.schema());
+            tables.push_back(Table::open(file, spec.path, schemas.back().type));
         }
     }
 
+    // Throws IoError naming the file unless it is a readable sweep file of this format.
     void check_sweep_file() {
         const std::string name = file.name();
         if (!file.has_attribute("/", "format") || file.string_attribute("/", "format") != kStoreFormatName) {
@@ -395,10 +599,24 @@ struct Store::Impl {
         if (!file.has_attribute("/", kCommit))
             throw IoError(name + ": no commit record (a broken sweep file)");
         commit = file.int_array_attribute("/", kCommit);
-        if (commit.size() != 5) throw IoError(name + ": the commit record has the wrong length");
+        if (commit.size() != kCommitSize) throw IoError(name + ": the commit record has the wrong length");
+        for (const char* object : {"/config/source", "/config/resolved", "/workloads/networks"}) {
+            if (!file.exists(object))
+                throw IoError(name + ": " + object + " is missing (a broken sweep file)");
+        }
         for (const TableSpec& spec : kTables) {
             if (!file.exists(spec.path))
                 throw IoError(name + ": " + spec.path + " is missing (a broken sweep file)");
+        }
+    }
+
+    // Every table holds at least its committed rows.
+    void check_rows_cover_commit() {
+        for (std::size_t t = 0; t < kTables.size(); ++t) {
+            if (tables[t].rows() < static_cast<hsize_t>(commit[t + 1])) {
+                throw IoError(file.name() + ": " + kTables[t].path +
+                              " has fewer rows than its commit record");
+            }
         }
     }
 
@@ -419,14 +637,19 @@ const std::filesystem::path& Store::path() const {
 
 Store Store::create(const std::filesystem::path& path, const Config& config,
                     const std::vector<eval::Workload>& workloads, MPI_Comm comm) {
-    auto impl = std::make_unique<Impl>(path, File::Mode::create_exclusive, comm);
+    const int rank = rank_of(comm);
+    // Written as <path>.part and renamed once it holds an empty, committed sweep, so that
+    // `path` never names a half-made file (a run killed while creating leaves only the .part).
+    std::filesystem::path part = path;
+    part += ".part";
+    auto impl = std::make_unique<Impl>(part, File::Mode::create_truncate, comm);
     File& f = impl->file;
     f.set_attribute("/", "format", std::string(kStoreFormatName));
     f.set_attribute("/", "format_version", kStoreFormatVersion);
     f.set_attribute("/", "pimdse_version", std::string(build_info::version));
     f.set_attribute("/", "git_revision", std::string(build_info::git_revision));
     f.set_attribute("/", "seed", static_cast<std::int64_t>(config.sweep.seed));
-    f.set_attribute("/", "created", utc_now());
+    f.set_attribute("/", "created", broadcast_text(rank == 0 ? utc_now() : "", comm));
     f.set_attribute("/", "proposer", std::string(to_string(config.sweep.proposer)));
     std::string objectives;
     for (Objective o : config.engine.objectives) {
@@ -434,34 +657,57 @@ Store Store::create(const std::filesystem::path& path, const Config& config,
         objectives += to_string(o);
     }
     f.set_attribute("/", "objectives", objectives);
+    f.set_attribute("/", "ranks", std::int64_t{0});
+    f.set_attribute("/", "runs", std::int64_t{0});
 
     f.create_groups("/config");
     f.set_attribute("/config", "source_file", config.source_file.string());
-    f.set_attribute("/config", "source_text", config.source_text);
-    f.set_attribute("/config", "resolved", to_yaml(config));
+    f.write_text("/config/source", broadcast_text(config.source_text, comm));
+    f.set_attribute("/config/source", "meaning", std::string("the exact text of the configuration file"));
+    f.write_text("/config/resolved", broadcast_text(to_yaml(config), comm));
+    f.set_attribute("/config/resolved", "meaning",
+                    std::string("the configuration with every default filled in (pimdse config check)"));
 
+    // Workloads: a table of the networks, and per network its layers and its file's text.
     f.create_groups("/workloads");
-    const CompoundType wl_type = workload_layer_type();
+    std::vector<NetworkRow> networks;
+    std::vector<std::string> groups;
     for (std::size_t n = 0; n < workloads.size(); ++n) {
         const eval::Workload& w = workloads[n];
-        std::string group = "/workloads/";
-        group += w.network.name();
-        if (f.exists(group)) {
-            group += '_';
-            group += std::to_string(n);
+        std::string group = w.network.name();
+        const bool taken =
+            group == "networks" || std::find(groups.begin(), groups.end(), group) != groups.end();
+        if (taken || group.empty() || group.find('/') != std::string::npos || group.size() >= kNameChars) {
+            group = "network_" + std::to_string(n);
         }
-        f.create_groups(group);
-        f.set_attribute(group, "index", static_cast<std::int64_t>(n));
-        f.set_attribute(group, "batch", static_cast<std::int64_t>(w.network.batch()));
-        f.set_attribute(group, "weight", w.weight);
-        f.set_attribute(group, "file", config.workloads[n].network.string());
-        f.set_attribute(group, "segments", static_cast<std::int64_t>(w.segmentation.segments.size()));
+        groups.push_back(group);
+        NetworkRow row{};
+        row.network = to_i32(static_cast<std::int64_t>(n));
+        put(row.name, w.network.name());
+        put(row.group, group);
+        put(row.file, config.workloads[n].network.string());
+        row.weight = w.weight;
+        row.batch = to_i32(w.network.batch());
+        row.layers = to_i32(w.network.size());
+        row.segments = to_i32(static_cast<std::int64_t>(w.segmentation.segments.size()));
+        for (workload::LayerIndex i = 0; i < w.network.size(); ++i) {
+            row.macs += w.network.layer(i).macs();
+            row.weights += w.network.layer(i).weights();
+        }
+        networks.push_back(row);
+    }
+    {
+        const Schema s = network_schema();
+        Table t = Table::create(f, "/workloads/networks", s.type, 64);
+        (void)t.append_rows<NetworkRow>(rank == 0 ? std::span<const NetworkRow>(networks)
+                                                  : std::span<const NetworkRow>());
+        write_docs(f, "/workloads/networks", s, "one row per workload network, in the configured order");
+    }
+    const Schema layer_s = workload_layer_schema();
+    for (std::size_t n = 0; n < workloads.size(); ++n) {
+        const eval::Workload& w = workloads[n];
+        const std::string group = "/workloads/" + groups[n];
         std::vector<WorkloadLayerRow> rows;
-        const int rank = [&] {
-            int r = 0;
-            MPI_Comm_rank(comm, &r);
-            return r;
-        }();
         if (rank == 0) {
             for (workload::LayerIndex i = 0; i < w.network.size(); ++i) {
                 const workload::Layer& l = w.network.layer(i);
@@ -479,27 +725,28 @@ Store Store::create(const std::filesystem::path& path, const Config& config,
                 rows.push_back(row);
             }
         }
-        Table t = Table::create(f, group + "/layers", wl_type, 256);
+        Table t = Table::create(f, group + "/layers", layer_s.type, 256);
         (void)t.append_rows<WorkloadLayerRow>(rows);
-        f.set_attribute(group + "/layers", "meaning",
-                        std::string("one row per layer of the network: loop bounds B K C P Q R S, input H W, "
-                                    "strides, groups, MACs, weight elements, segment and branch"));
+        write_docs(f, group + "/layers", layer_s, "one row per layer of the network, with the batch applied");
+        f.write_text(group + "/source",
+                     broadcast_text(rank == 0 ? read_file_text(config.workloads[n].network) : "", comm));
+        f.set_attribute(group + "/source", "meaning", std::string("the exact text of the network file"));
     }
 
     for (const TableSpec& spec : kTables) {
-        impl->types.push_back(spec.type());
-        impl->tables.push_back(Table::create(f, spec.path, impl->types.back(), spec.chunk));
-        f.set_attribute(spec.path, "meaning", std::string(spec.meaning));
+        impl->schemas.push_back(spec.schema());
+        impl->tables.push_back(Table::create(f, spec.path, impl->schemas.back().type, spec.chunk));
+        write_docs(f, spec.path, impl->schemas.back(), spec.meaning);
     }
-    f.set_attribute("/candidates", "units",
-                    std::string("area_mm2, area_total_mm2: mm2; latency_s: s; energy_j: J; eval_seconds: s"));
-    f.set_attribute("/metrics", "units",
-                    std::string("latency_cycles: node clock cycles; latency_s: s; energy_*_pj: pJ"));
-    f.set_attribute("/mappings/layers", "units", std::string("*_cycles: node clock cycles; energy_*_pj: pJ"));
-    f.set_attribute("/pareto", "units", std::string("latency_s: s; energy_j: J; area_mm2: mm2"));
-    impl->commit = {0, 0, 0, 0, 0};
+    f.set_attribute("/schedules", "note", std::string(kSchedulesNote));
+    f.set_attribute("/", "commit_fields",
+                    std::string("batches, then committed rows of /candidates, /metrics, /mappings/layers, "
+                                "/mappings/segments, /schedules, /tuner/batches, /pareto"));
+    impl->commit.assign(kCommitSize, 0);
     f.flush();
     impl->write_commit();
+    f.rename(path);
+    impl->path = path;
     return Store(std::move(impl));
 }
 
@@ -507,39 +754,53 @@ Store Store::open_read_only(const std::filesystem::path& path, MPI_Comm comm) {
     auto impl = std::make_unique<Impl>(path, File::Mode::read_only, comm);
     impl->check_sweep_file();
     impl->open_tables();
+    impl->check_rows_cover_commit();
     return Store(std::move(impl));
+}
+
+void Store::repair_for_resume(const std::filesystem::path& path) {
+    Impl s(path, File::Mode::read_write, MPI_COMM_SELF);
+    s.check_sweep_file();
+    s.open_tables();
+    s.check_rows_cover_commit();
+    bool cut = false;
+    for (std::size_t t = 0; t < kTables.size(); ++t) {
+        const auto rows = static_cast<hsize_t>(s.commit[t + 1]);
+        if (s.tables[t].rows() > rows) {
+            s.tables[t].truncate(rows);
+            cut = true;
+        }
+    }
+    if (cut) s.file.flush();
 }
 
 Store Store::open_for_resume(const std::filesystem::path& path, MPI_Comm comm) {
     auto impl = std::make_unique<Impl>(path, File::Mode::read_write, comm);
     impl->check_sweep_file();
     impl->open_tables();
-    const std::vector<std::int64_t>& c = impl->commit;
-    const std::array<std::pair<TableIndex, std::int64_t>, 5> committed{
-        {{kBatches, c[0]}, {kCandidates, c[1]}, {kMetrics, c[2]}, {kLayers, c[3]}, {kSegments, c[4]}}};
-    for (const auto& [t, rows] : committed) {
-        Table& table = impl->tables[t];
-        if (table.rows() < static_cast<hsize_t>(rows)) {
+    for (std::size_t t = 0; t < kTables.size(); ++t) {
+        if (impl->tables[t].rows() != static_cast<hsize_t>(impl->commit[t + 1])) {
             throw IoError(impl->file.name() + ": " + kTables[t].path +
-                          " has fewer rows than its commit record");
+                          " holds rows past its commit record (repair_for_resume first)");
         }
-        if (table.rows() > static_cast<hsize_t>(rows)) table.truncate(static_cast<hsize_t>(rows));
     }
-    impl->file.flush();
     return Store(std::move(impl));
 }
 
 void Store::note_run(int ranks) {
-    impl_->file.set_attribute("/", "ranks", static_cast<std::int64_t>(ranks));
-    impl_->file.set_attribute("/", "last_started", utc_now());
-    impl_->file.flush();
+    File& f = impl_->file;
+    const std::int64_t runs = f.has_attribute("/", "runs") ? f.int_attribute("/", "runs") : 0;
+    f.set_attribute("/", "ranks", static_cast<std::int64_t>(ranks));
+    f.set_attribute("/", "runs", runs + 1);
+    f.set_attribute("/", "last_started", broadcast_text(rank_of(f.comm()) == 0 ? utc_now() : "", f.comm()));
+    f.flush();
 }
 
 StoredSweep Store::read() const {
     Impl& s = *impl_;
     StoredSweep out;
-    out.resolved_config = s.file.string_attribute("/config", "resolved");
-    for (const char* key : {"format_version", "seed", "ranks"}) {
+    out.resolved_config = s.file.read_text("/config/resolved");
+    for (const char* key : {"format_version", "seed", "ranks", "runs"}) {
         if (s.file.has_attribute("/", key))
             out.info.emplace_back(key, std::to_string(s.file.int_attribute("/", key)));
     }
@@ -547,9 +808,18 @@ StoredSweep Store::read() const {
          {"pimdse_version", "git_revision", "created", "last_started", "proposer", "objectives"}) {
         if (s.file.has_attribute("/", key)) out.info.emplace_back(key, s.file.string_attribute("/", key));
     }
+
+    const Schema net_s = network_schema();
+    const Table networks = Table::open(s.file, "/workloads/networks", net_s.type);
+    for (const NetworkRow& r : networks.read_rows<NetworkRow>(0, networks.rows())) {
+        StoredWorkload w{get(r.name), get(r.group), get(r.file), ""};
+        w.source = s.file.read_text("/workloads/" + w.group + "/source");
+        out.workloads.push_back(std::move(w));
+    }
+
     out.batches = s.commit[0];
-    const auto cands = s.tables[kCandidates].read_rows<CandidateRow>(0, static_cast<hsize_t>(s.commit[1]));
-    for (const CandidateRow& r : cands) {
+    for (const CandidateRow& r :
+         s.tables[kCandidates].read_rows<CandidateRow>(0, static_cast<hsize_t>(s.commit[1 + kCandidates]))) {
         CandidateRecord c;
         c.id = r.candidate;
         c.batch = r.batch;
@@ -563,11 +833,12 @@ StoredSweep Store::read() const {
         c.metric_rows = r.metric_rows;
         c.layer_rows = r.layer_rows;
         c.segment_rows = r.segment_rows;
+        c.schedule_rows = r.schedule_rows;
         c.seconds = r.eval_seconds;
         out.candidates.push_back(c);
     }
-    const auto batches = s.tables[kBatches].read_rows<BatchRow>(0, static_cast<hsize_t>(s.commit[0]));
-    for (const BatchRow& r : batches) {
+    for (const BatchRow& r :
+         s.tables[kBatches].read_rows<BatchRow>(0, static_cast<hsize_t>(s.commit[1 + kBatches]))) {
         BatchRecord b;
         b.batch = r.batch;
         b.proposer = static_cast<Proposer>(r.proposer);
@@ -578,6 +849,8 @@ StoredSweep Store::read() const {
         b.best_candidate = r.best_candidate;
         b.hypervolume = r.hypervolume;
         b.front_size = r.front_size;
+        b.reference = {r.hv_reference_1, r.hv_reference_2, r.hv_reference_3};
+        b.samples = r.samples;
         b.fit_seconds = r.fit_seconds;
         b.propose_seconds = r.propose_seconds;
         b.evaluate_seconds = r.evaluate_seconds;
@@ -585,55 +858,70 @@ StoredSweep Store::read() const {
         b.wall_seconds = r.wall_seconds;
         out.tuner.push_back(b);
     }
-    const Table& pareto = s.tables[kPareto];
-    for (const ParetoRow& r : pareto.read_rows<ParetoRow>(0, pareto.rows())) {
-        out.front.push_back({r.candidate, r.latency_s, r.energy_j, r.area_mm2, r.cost});
-    }
-    if (s.file.has_attribute("/tuner", "reference")) {
-        out.reference = s.file.double_array_attribute("/tuner", "reference");
+    for (const ParetoRow& r :
+         s.tables[kPareto].read_rows<ParetoRow>(0, static_cast<hsize_t>(s.commit[1 + kPareto]))) {
+        out.pareto.push_back(
+            {r.candidate, r.joined_batch, r.left_batch, r.latency_s, r.energy_j, r.area_mm2, r.cost});
     }
     return out;
 }
 
 namespace {
 
-void broadcast_from_root(std::vector<double>& values, MPI_Comm comm) {
-    auto n = static_cast<std::uint64_t>(values.size());
-    MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm);
-    values.resize(static_cast<std::size_t>(n));
-    if (n > 0) MPI_Bcast(values.data(), static_cast<int>(n), MPI_DOUBLE, 0, comm);
-}
-
-void add_network_rows(const eval::Evaluation& e, std::span<const eval::Workload> workloads,
-                      std::vector<LayerRow>& layers, std::vector<SegmentRow>& segments) {
+void add_rows(const eval::Evaluation& e, std::vector<MetricRow>& metrics, std::vector<LayerRow>& layers,
+              std::vector<SegmentRow>& segments, std::vector<ScheduleRow>& schedules,
+              std::span<const eval::Workload> workloads) {
     for (std::size_t n = 0; n < e.networks.size(); ++n) {
         const eval::NetworkResult& nr = e.networks[n];
         const eval::Workload& w = workloads[n];
+        const sim::NetworkCost& cost = nr.cost;
+        const auto network = to_i32(static_cast<std::int64_t>(n));
+
+        MetricRow m{};
+        m.candidate = e.candidate;
+        m.network = network;
+        m.status = static_cast<std::int32_t>(cost.status);
+        m.latency_cycles = cost.latency.value();
+        m.latency_s = cost.seconds;
+        m.energy_pj = cost.energy.total().value();
+        m.energy_pe_pj = cost.energy.pe.value();
+        m.energy_sram_pj = cost.energy.sram.value();
+        m.energy_dram_pj = cost.energy.dram.value();
+        m.energy_noc_pj = cost.energy.noc.value();
+        m.pe_utilisation = cost.pe_utilisation;
+        m.cost = nr.cost_term;
+        m.segments = to_i32(static_cast<std::int64_t>(cost.segments.size()));
+        put(m.network_name, w.network.name());
+        put(m.reason, cost.reason);
+        metrics.push_back(m);
+
         for (workload::LayerIndex i = 0; i < w.network.size(); ++i) {
             const auto li = static_cast<std::size_t>(i);
-            const sim::LayerMapping& m = nr.mapping.layers[li];
-            const sim::LayerCost& c = nr.cost.layers[li];
+            const sim::LayerMapping& lm = nr.mapping.layers[li];
+            const sim::LayerCost& c = cost.layers[li];
             const sim::Region& region = sim::layer_region(w.segmentation, nr.mapping, i);
             LayerRow r{};
             r.candidate = e.candidate;
-            r.network = to_i32(static_cast<std::int64_t>(n));
+            r.network = network;
             r.layer = to_i32(i);
             r.segment = w.segmentation.segment_of[li];
             r.branch = w.segmentation.branch_of[li];
             r.region_row = region.row, r.region_col = region.col;
             r.region_rows = region.rows, r.region_cols = region.cols;
+            const auto part = [&](sim::PartDim d) { return lm.part(d); };
+            r.part_b_h = part(sim::PartDim::b).h, r.part_b_w = part(sim::PartDim::b).w;
+            r.part_p_h = part(sim::PartDim::p).h, r.part_p_w = part(sim::PartDim::p).w;
+            r.part_q_h = part(sim::PartDim::q).h, r.part_q_w = part(sim::PartDim::q).w;
+            r.part_k_h = part(sim::PartDim::k).h, r.part_k_w = part(sim::PartDim::k).w;
+            r.part_c_h = part(sim::PartDim::c).h, r.part_c_w = part(sim::PartDim::c).w;
             std::string order;
-            for (std::size_t d = 0; d < sim::kPartDims; ++d) {
-                r.parts[d][0] = m.parts[d].h;
-                r.parts[d][1] = m.parts[d].w;
-                order += sim::to_string(m.order[d]);
-            }
+            for (sim::PartDim d : lm.order) order += sim::to_string(d);
             put(r.order, order);
-            r.wr = m.wr;
-            r.dl_in_order = static_cast<std::int32_t>(m.dl_in.order);
-            r.dl_in_group = m.dl_in.group;
-            r.dl_out_order = static_cast<std::int32_t>(m.dl_out.order);
-            r.dl_out_group = m.dl_out.group;
+            r.wr = lm.wr;
+            r.dl_in_order = static_cast<std::int32_t>(lm.dl_in.order);
+            r.dl_in_group = lm.dl_in.group;
+            r.dl_out_order = static_cast<std::int32_t>(lm.dl_out.order);
+            r.dl_out_group = lm.dl_out.group;
             r.latency_cycles = c.latency.value();
             r.redistribution_cycles = c.redistribution.value();
             r.sharing_cycles = c.sharing.value();
@@ -647,60 +935,103 @@ void add_network_rows(const eval::Evaluation& e, std::span<const eval::Workload>
             r.status = static_cast<std::int32_t>(c.status);
             layers.push_back(r);
         }
+
         for (std::size_t sg = 0; sg < nr.mapping.segments.size(); ++sg) {
             const sim::SegmentMapping& sm = nr.mapping.segments[sg];
             for (std::size_t b = 0; b < sm.branch_region.size(); ++b) {
-                const auto ri = static_cast<std::size_t>(sm.branch_region[b]);
-                const sim::Region& region = sm.regions.at(ri);
+                const sim::Region& region = sm.regions.at(static_cast<std::size_t>(sm.branch_region[b]));
                 SegmentRow r{};
                 r.candidate = e.candidate;
-                r.network = to_i32(static_cast<std::int64_t>(n));
+                r.network = network;
                 r.segment = to_i32(static_cast<std::int64_t>(sg));
                 r.branch = to_i32(static_cast<std::int64_t>(b));
                 r.region = sm.branch_region[b];
                 r.region_row = region.row, r.region_col = region.col;
                 r.region_rows = region.rows, r.region_cols = region.cols;
-                r.segment_latency_cycles = sg < nr.cost.segments.size() ? nr.cost.segments[sg].value() : 0.0;
+                r.segment_latency_cycles = sg < cost.segments.size() ? cost.segments[sg].value() : 0.0;
                 segments.push_back(r);
             }
+        }
+
+        for (const eval::ScheduleEntry& se : nr.schedules) {
+            ScheduleRow r{};
+            r.candidate = e.candidate;
+            r.network = network;
+            r.layer = se.layer;
+            r.event = se.event;
+            r.kind = static_cast<std::int32_t>(se.kind);
+            r.method = static_cast<std::int32_t>(se.method);
+            r.outcome = static_cast<std::int32_t>(se.outcome);
+            r.sets = se.sets;
+            r.members = se.members;
+            r.bytes_per_node = se.bytes_per_node;
+            r.max_link_flits = se.cost.max_link_flits;
+            r.max_channel_flits = se.cost.max_channel_flits;
+            r.steps = se.cost.steps;
+            r.max_hops = se.cost.max_hops;
+            r.flit_hops = se.cost.flit_hops;
+            r.latency_cycles = se.cost.latency.value();
+            r.energy_pj = se.cost.energy.value();
+            r.tsp_max_link_flits = se.tsp_max_link_flits;
+            r.shp_max_link_flits = se.shp_max_link_flits;
+            r.bound_flits = se.bound_flits;
+            r.gap = se.gap;
+            r.solve_seconds = se.solve_seconds;
+            put(r.members_text, se.members_text);
+            put(r.reason, se.reason);
+            schedules.push_back(r);
         }
     }
 }
 
+std::vector<ParetoRow> pareto_rows(std::span<const ParetoRecord> pareto) {
+    std::vector<ParetoRow> rows;
+    rows.reserve(pareto.size());
+    for (const ParetoRecord& p : pareto) {
+        rows.push_back({p.candidate, p.joined_batch, p.left_batch, p.latency_seconds, p.energy_joules,
+                        p.area_mm2, p.cost});
+    }
+    return rows;
+}
+
+// The history's length, from rank 0 to every rank (a collective write needs it everywhere).
+hsize_t broadcast_rows(std::size_t rows, MPI_Comm comm) {
+    auto n = static_cast<std::uint64_t>(rows);
+    MPI_Bcast(&n, 1, MPI_UINT64_T, 0, comm);
+    return n;
+}
+
 }  // namespace
 
-double Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const CandidateRecord> layout,
-                          std::span<const eval::Workload> workloads, const BatchRecord& tuner,
-                          std::span<const ParetoRecord> front, std::span<const double> reference) {
+void Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const CandidateRecord> layout,
+                        std::span<const eval::Workload> workloads, const BatchRecord& tuner,
+                        std::span<const ParetoRecord> pareto) {
     Impl& s = *impl_;
     const auto start = std::chrono::steady_clock::now();
-    int rank = 0;
-    MPI_Comm_rank(s.file.comm(), &rank);
+    const int rank = rank_of(s.file.comm());
 
     // Where each candidate's rows go: candidate-id order, whichever rank computed them.
-    std::array<hsize_t, 4> added{};
-    std::array<std::vector<h5::Table::Run>, 4> runs;
+    constexpr std::size_t kPerCandidate = 5;  // candidates, metrics, layers, segments, schedules
+    std::array<hsize_t, kPerCandidate> added{};
+    std::array<std::vector<h5::Table::Run>, kPerCandidate> runs;
     std::vector<CandidateRow> cand_rows;
     std::vector<MetricRow> metric_rows;
     std::vector<LayerRow> layer_rows;
     std::vector<SegmentRow> segment_rows;
+    std::vector<ScheduleRow> schedule_rows;
     for (const CandidateRecord& c : layout) {
-        const std::array<hsize_t, 4> counts{1, static_cast<hsize_t>(c.metric_rows),
-                                            static_cast<hsize_t>(c.layer_rows),
-                                            static_cast<hsize_t>(c.segment_rows)};
+        const std::array<hsize_t, kPerCandidate> counts{
+            1, static_cast<hsize_t>(c.metric_rows), static_cast<hsize_t>(c.layer_rows),
+            static_cast<hsize_t>(c.segment_rows), static_cast<hsize_t>(c.schedule_rows)};
         if (c.rank == rank) {
-            for (std::size_t t = 0; t < 4; ++t) {
-                if (counts[t] > 0) runs[t].push_back({added[t], counts[t]});
-            }
             const auto it = std::find_if(mine.begin(), mine.end(),
                                          [&](const eval::Evaluation& e) { return e.candidate == c.id; });
             if (it == mine.end()) {
-                std::string what = s.file.name();
-                what += ": rank ";
-                what += std::to_string(rank);
-                what += " lacks the evaluation of candidate ";
-                what += std::to_string(c.id);
-                throw IoError(what);
+                throw IoError(s.file.name() + ": rank " + std::to_string(rank) +
+                              " lacks the evaluation of candidate " + std::to_string(c.id));
+            }
+            for (std::size_t t = 0; t < kPerCandidate; ++t) {
+                if (counts[t] > 0) runs[t].push_back({added[t], counts[t]});
             }
             const eval::Evaluation& e = *it;
             CandidateRow r{};
@@ -716,45 +1047,23 @@ double Store::write_batch(std::span<const eval::Evaluation> mine, std::span<cons
             r.latency_s = e.latency_seconds;
             r.energy_j = e.energy_joules;
             r.cost = e.cost;
-            r.metric_rows = c.metric_rows, r.layer_rows = c.layer_rows, r.segment_rows = c.segment_rows;
+            r.metric_rows = c.metric_rows, r.layer_rows = c.layer_rows;
+            r.segment_rows = c.segment_rows, r.schedule_rows = c.schedule_rows;
             r.eval_seconds = e.seconds;
             r.rank = rank;
             put(r.message, e.message);
             cand_rows.push_back(r);
-            for (std::size_t n = 0; n < e.networks.size(); ++n) {
-                const eval::NetworkResult& nr = e.networks[n];
-                const sim::NetworkCost& cost = nr.cost;
-                MetricRow m{};
-                m.candidate = c.id;
-                m.network = to_i32(static_cast<std::int64_t>(n));
-                m.status = static_cast<std::int32_t>(cost.status);
-                m.latency_cycles = cost.latency.value();
-                m.latency_s = cost.seconds;
-                m.energy_pj = cost.energy.total().value();
-                m.energy_pe_pj = cost.energy.pe.value();
-                m.energy_sram_pj = cost.energy.sram.value();
-                m.energy_dram_pj = cost.energy.dram.value();
-                m.energy_noc_pj = cost.energy.noc.value();
-                m.pe_utilisation = cost.pe_utilisation;
-                m.cost = nr.cost_term;
-                m.segments = to_i32(static_cast<std::int64_t>(cost.segments.size()));
-                put(m.network_name, workloads[n].network.name());
-                put(m.reason, cost.reason);
-                metric_rows.push_back(m);
-            }
-            add_network_rows(e, workloads, layer_rows, segment_rows);
+            add_rows(e, metric_rows, layer_rows, segment_rows, schedule_rows, workloads);
         }
-        for (std::size_t t = 0; t < 4; ++t) added[t] += counts[t];
+        for (std::size_t t = 0; t < kPerCandidate; ++t) added[t] += counts[t];
     }
     s.tables[kCandidates].append_rows_at<CandidateRow>(added[0], runs[0], cand_rows);
     s.tables[kMetrics].append_rows_at<MetricRow>(added[1], runs[1], metric_rows);
     s.tables[kLayers].append_rows_at<LayerRow>(added[2], runs[2], layer_rows);
     s.tables[kSegments].append_rows_at<SegmentRow>(added[3], runs[3], segment_rows);
+    s.tables[kSchedules].append_rows_at<ScheduleRow>(added[4], runs[4], schedule_rows);
 
     std::vector<BatchRow> batch_rows;
-    std::vector<ParetoRow> pareto_rows;
-    const double write_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (rank == 0) {
         BatchRow b{};
         b.batch = tuner.batch;
@@ -766,52 +1075,40 @@ double Store::write_batch(std::span<const eval::Evaluation> mine, std::span<cons
         b.best_candidate = tuner.best_candidate;
         b.hypervolume = tuner.hypervolume;
         b.front_size = tuner.front_size;
+        b.hv_reference_1 = tuner.reference[0];
+        b.hv_reference_2 = tuner.reference[1];
+        b.hv_reference_3 = tuner.reference[2];
+        b.samples = tuner.samples;
         b.fit_seconds = tuner.fit_seconds;
         b.propose_seconds = tuner.propose_seconds;
         b.evaluate_seconds = tuner.evaluate_seconds;
-        b.write_seconds = write_seconds;
+        b.write_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         b.wall_seconds = tuner.wall_seconds;
         batch_rows.push_back(b);
-        for (const ParetoRecord& p : front) {
-            pareto_rows.push_back({p.candidate, p.latency_seconds, p.energy_joules, p.area_mm2, p.cost});
-        }
     }
     (void)s.tables[kBatches].append_rows<BatchRow>(batch_rows);
-    s.tables[kPareto].truncate(0);
-    (void)s.tables[kPareto].append_rows<ParetoRow>(pareto_rows);
-    // Attribute writes are collective with equal data on every rank: rank 0's reference.
-    std::vector<double> ref(reference.begin(), reference.end());
-    broadcast_from_root(ref, s.file.comm());
-    // The reference point is fixed once known (docs/config.md), so it is written once.
-    if (!ref.empty() && !s.file.has_attribute("/tuner", "reference")) {
-        s.file.set_attribute("/tuner", "reference", std::span<const double>(ref));
-    }
+    const hsize_t pareto_count = broadcast_rows(pareto.size(), s.file.comm());
+    const std::vector<ParetoRow> prow = rank == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{};
+    s.tables[kPareto].replace_rows<ParetoRow>(pareto_count, prow);
     s.file.flush();
 
     s.commit[0] += 1;
-    for (std::size_t t = 0; t < 4; ++t) s.commit[t + 1] += static_cast<std::int64_t>(added[t]);
+    for (std::size_t t = 0; t < kPerCandidate; ++t) s.commit[1 + t] += static_cast<std::int64_t>(added[t]);
+    s.commit[1 + kBatches] += 1;
+    s.commit[1 + kPareto] = static_cast<std::int64_t>(pareto_count);
     s.write_commit();
-    return write_seconds;
 }
 
-void Store::rewrite_front(std::span<const ParetoRecord> front, std::span<const double> reference) {
+void Store::rewrite_pareto(std::span<const ParetoRecord> pareto) {
     Impl& s = *impl_;
-    int rank = 0;
-    MPI_Comm_rank(s.file.comm(), &rank);
-    std::vector<ParetoRow> rows;
-    if (rank == 0) {
-        for (const ParetoRecord& p : front) {
-            rows.push_back({p.candidate, p.latency_seconds, p.energy_joules, p.area_mm2, p.cost});
-        }
+    const hsize_t count = broadcast_rows(pareto.size(), s.file.comm());
+    if (count != static_cast<hsize_t>(s.commit[1 + kPareto])) {
+        throw IoError(s.file.name() +
+                      ": the replayed Pareto history disagrees with the committed /pareto rows");
     }
-    s.tables[kPareto].truncate(0);
-    (void)s.tables[kPareto].append_rows<ParetoRow>(rows);
-    std::vector<double> ref(reference.begin(), reference.end());
-    broadcast_from_root(ref, s.file.comm());
-    // The reference point is fixed once known (docs/config.md), so it is written once.
-    if (!ref.empty() && !s.file.has_attribute("/tuner", "reference")) {
-        s.file.set_attribute("/tuner", "reference", std::span<const double>(ref));
-    }
+    const std::vector<ParetoRow> rows =
+        rank_of(s.file.comm()) == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{};
+    s.tables[kPareto].replace_rows<ParetoRow>(count, rows);
     s.file.flush();
 }
 

@@ -34,10 +34,11 @@ struct ExploreResult {
     std::int64_t evaluations = 0;    ///< in the file, over all runs
     std::int64_t batches = 0;        ///< in the file
     std::int64_t evaluated_now = 0;  ///< by this run
-    bool budget_reached = false;     ///< false: stopped on wall time or an exhausted space
-    bool wall_time_stop = false;
-    double wall_seconds = 0;   ///< this run
-    double write_seconds = 0;  ///< this run's HDF5 writes, flushes and commits (rank 0)
+    bool budget_reached = false;
+    bool wall_time_stop = false;   ///< stopped cleanly before the wall time; resumable
+    bool space_exhausted = false;  ///< the proposer found no legal unseen point
+    double wall_seconds = 0;       ///< this run
+    double write_seconds = 0;      ///< this run's HDF5 writes, flushes and commits (rank 0)
     std::filesystem::path output;
 };
 

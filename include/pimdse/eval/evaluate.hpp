@@ -66,11 +66,49 @@ struct Candidate {
     hw::HardwareParams params;
 };
 
+/// How a data-sharing event was scheduled, as the /schedules table stores it (docs/output.md).
+/// The values are stored in output files: append only.
+enum class ScheduleMethod : std::int32_t { snake, ilp, tsp, shp };
+inline constexpr std::size_t kScheduleMethodCount = 4;
+/// How its schedule was settled (the Data-Scheduler's statuses); append only.
+enum class ScheduleOutcome : std::int32_t {
+    optimal,
+    gap_reached,
+    time_limit_incumbent,
+    model_too_large,
+    failed,
+    baseline,
+};
+inline constexpr std::size_t kScheduleOutcomeCount = 6;
+
+/// One scheduled data-sharing event of one layer (NicePIM VII), for the /schedules table.
+/// The evaluation records none while the timeline schedules with the snake-ring placeholder
+/// (docs/output.md, "/schedules"); the Data-Scheduler fills them when it records.
+struct ScheduleEntry {
+    workload::LayerIndex layer = 0;
+    std::int32_t event = 0;  ///< index among the layer's events
+    sim::SharingKind kind = sim::SharingKind::inputs;
+    ScheduleMethod method = ScheduleMethod::snake;
+    ScheduleOutcome outcome = ScheduleOutcome::baseline;
+    std::int32_t sets = 0;     ///< sharing sets moved at once
+    std::int32_t members = 0;  ///< members of the largest set
+    std::int64_t bytes_per_node = 0;
+    std::string members_text;  ///< "0,1,4,5;2,3,6,7": each set's node ids, in cycle order if any
+    sim::ShareCost cost;
+    std::int64_t tsp_max_link_flits = 0;  ///< the TSP baseline on the same event
+    std::int64_t shp_max_link_flits = 0;  ///< the SHP baseline on the same event
+    std::int64_t bound_flits = 0;         ///< proven lower bound of the heaviest link
+    double gap = 0;                       ///< relative gap of the ILP
+    double solve_seconds = 0;             ///< timing: depends on the machine and the cache
+    std::string reason;                   ///< why not optimal
+};
+
 /// One workload's result: its mapping and the timeline's cost of it.
 struct NetworkResult {
     sim::NetworkMapping mapping;
     sim::NetworkCost cost;
-    double cost_term = 0;  ///< this network's term of Eq. 1 (+inf when infeasible)
+    double cost_term = 0;                  ///< this network's term of Eq. 1 (+inf when infeasible)
+    std::vector<ScheduleEntry> schedules;  ///< per data-sharing event, when recorded (none today)
 };
 
 struct Evaluation {

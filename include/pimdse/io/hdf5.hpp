@@ -77,7 +77,12 @@ public:
     [[nodiscard]] MPI_Comm comm() const noexcept { return comm_; }
     /// Make everything written so far durable and consistent on disk (collective).
     void flush();
+    /// Collective: flushes, then rank 0 renames the file to `path` (replacing what is there);
+    /// the file stays open under its new name. Throws IoError on every rank if it fails.
+    void rename(const std::filesystem::path& path);
 
+    /// Scalar attributes (collective: the same value on every rank). An existing attribute of
+    /// the same type is overwritten in place, otherwise replaced.
     void set_attribute(const std::string& object, const std::string& key, const std::string& value);
     void set_attribute(const std::string& object, const std::string& key, std::int64_t value);
     void set_attribute(const std::string& object, const std::string& key, double value);
@@ -89,15 +94,16 @@ public:
                        std::span<const std::int64_t> values);
     [[nodiscard]] std::vector<std::int64_t> int_array_attribute(const std::string& object,
                                                                 const std::string& key) const;
-    /// As the integer array: overwritten in place when the length is unchanged.
-    void set_attribute(const std::string& object, const std::string& key, std::span<const double> values);
-    [[nodiscard]] std::vector<double> double_array_attribute(const std::string& object,
-                                                             const std::string& key) const;
     [[nodiscard]] bool has_attribute(const std::string& object, const std::string& key) const;
 
     /// Create the group `path` and any missing parents.
     void create_groups(const std::string& path);
     [[nodiscard]] bool exists(const std::string& path) const;
+
+    /// Collective: a scalar fixed-length string dataset at `path` (parents created) holding
+    /// `text`, which must be the same on every rank; rank 0 writes it.
+    void write_text(const std::string& path, const std::string& text);
+    [[nodiscard]] std::string read_text(const std::string& path) const;
 
 private:
     Handle file_;
@@ -150,7 +156,18 @@ public:
         return out;
     }
 
-    /// Collective: drop rows past `rows` (used by resume to discard an incomplete batch).
+    /// Collective: the table's rows become exactly `rows` rows written from row 0 by the
+    /// ranks that pass them (`rows * row size` bytes); the others pass none. The table may only
+    /// grow (`rows` >= rows()): see truncate.
+    void replace(hsize_t rows, std::span<const std::byte> bytes);
+
+    template <class Row>
+    void replace_rows(hsize_t rows, std::span<const Row> data) {
+        replace(rows, std::as_bytes(data));
+    }
+
+    /// Drop rows past `rows` (resume discards an interrupted batch). Only on a file opened by
+    /// one process: HDF5 1.10 shrinks chunked datasets inconsistently across ranks.
     void truncate(hsize_t rows);
 
 private:

@@ -7,10 +7,13 @@
 //
 // Consistency: a batch's rows are written, the file flushed, and only then the commit record
 // (the root attribute `commit`: batches and the row count of every table) is overwritten in
-// place and flushed again. A reader or a resumed run ignores rows past the commit record.
+// place and flushed again. Readers ignore rows past the commit record; a resumed run first
+// cuts them off (repair_for_resume, one process: HDF5 1.10 cannot shrink a dataset
+// consistently in parallel). No table ever shrinks while the file is open in parallel.
 
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -40,15 +43,16 @@ struct CandidateRecord {
     double latency_seconds = 0;
     double energy_joules = 0;
     double cost = 0;
-    std::int32_t rank = 0;          ///< the rank that evaluated it
-    std::int64_t metric_rows = 0;   ///< rows in /metrics
-    std::int64_t layer_rows = 0;    ///< rows in /mappings/layers
-    std::int64_t segment_rows = 0;  ///< rows in /mappings/segments
+    std::int32_t rank = 0;           ///< the rank that evaluated it
+    std::int64_t metric_rows = 0;    ///< rows in /metrics
+    std::int64_t layer_rows = 0;     ///< rows in /mappings/layers
+    std::int64_t segment_rows = 0;   ///< rows in /mappings/segments
+    std::int64_t schedule_rows = 0;  ///< rows in /schedules
     double seconds = 0;
 };
 
-/// Rows of /metrics, /mappings/layers and /mappings/segments an evaluation produces.
-void count_rows(const eval::Evaluation& e, const std::vector<eval::Workload>& workloads, CandidateRecord& r);
+/// Rows of /metrics, /mappings/layers, /mappings/segments and /schedules an evaluation produces.
+void count_rows(const eval::Evaluation& e, CandidateRecord& r);
 
 /// One row of /tuner/batches (written by rank 0).
 struct BatchRecord {
@@ -61,43 +65,60 @@ struct BatchRecord {
     std::int64_t best_candidate = -1;
     double hypervolume = 0;  ///< of the front, against the reference point
     std::int64_t front_size = 0;
+    /// The hypervolume's reference point, one value per objective (NaN before it is fixed and
+    /// for an unused third objective).
+    std::array<double, 3> reference{};
+    std::int64_t samples = 0;     ///< points the proposer sampled and scored
     double fit_seconds = 0;       ///< proposer model fit (timing)
     double propose_seconds = 0;   ///< proposer sampling and scoring (timing)
     double evaluate_seconds = 0;  ///< wall time from dispatch to the batch's last result (timing)
-    double write_seconds = 0;     ///< this batch's table writes before the tuner row (timing)
+    double write_seconds = 0;     ///< set by write_batch: its candidate tables, before this row (timing)
     double wall_seconds = 0;      ///< since this run started (timing)
 };
 
-/// One row of /pareto.
+/// One row of /pareto: a candidate that joined the front after some batch.
 struct ParetoRecord {
     std::int64_t candidate = 0;
+    std::int64_t joined_batch = 0;  ///< on the front after this batch
+    std::int64_t left_batch = -1;   ///< dominated after this batch; -1: still on the front
     double latency_seconds = 0;
     double energy_joules = 0;
     double area_mm2 = 0;
     double cost = 0;
 };
 
-/// What rank 0 reads back from a committed file: enough to replay the proposer and archive.
+/// A workload as the file stores it.
+struct StoredWorkload {
+    std::string name;
+    std::string group;   ///< /workloads/<group>
+    std::string file;    ///< the network file as configured
+    std::string source;  ///< its exact text
+};
+
+/// What a committed file holds, read back: enough to replay the proposer and the archive.
 struct StoredSweep {
     /// Root attributes as text: format_version, pimdse_version, git_revision, created, seed,
-    /// proposer, objectives, ranks, last_started.
+    /// proposer, objectives, ranks, runs, last_started.
     std::vector<std::pair<std::string, std::string>> info;
     std::string resolved_config;  ///< to_yaml of the configuration the file was made with
+    std::vector<StoredWorkload> workloads;
     std::int64_t batches = 0;
     std::vector<CandidateRecord> candidates;  ///< in id order
     std::vector<BatchRecord> tuner;
-    std::vector<ParetoRecord> front;
-    std::vector<double> reference;  ///< the hypervolume reference point once fixed; empty before
+    std::vector<ParetoRecord> pareto;  ///< every candidate that joined the front, in joining order
 };
 
 class Store {
 public:
-    /// Collective. Creates `path` exclusively (it must not exist) and writes the file
-    /// attributes, the configuration and the workloads.
+    /// Collective. Writes the file attributes, the configuration, the workloads and the empty
+    /// tables to `<path>.part`, then renames it to `path` (replacing any file there: the caller
+    /// decides whether that is allowed).
     static Store create(const std::filesystem::path& path, const Config& config,
                         const std::vector<eval::Workload>& workloads, MPI_Comm comm);
-    /// Collective. Opens an existing sweep file read-write, checks that it is one, and drops
-    /// rows past its commit record (an interrupted batch).
+    /// One process (no MPI communicator involved): checks that `path` is a sweep file and
+    /// drops the rows past its commit record (an interrupted batch). Run before open_for_resume.
+    static void repair_for_resume(const std::filesystem::path& path);
+    /// Collective. Opens a repaired sweep file read-write.
     static Store open_for_resume(const std::filesystem::path& path, MPI_Comm comm);
     /// Opens a sweep file read-only on `comm` (MPI_COMM_SELF for a serial reader); throws
     /// IoError naming the file when it is not a pimdse sweep file.
@@ -107,21 +128,21 @@ public:
     Store& operator=(Store&&) noexcept;
     ~Store();
 
-    /// Collective. Everything committed (candidates, tuner rows, front, reference).
+    /// Collective. Everything committed (candidates, tuner rows, Pareto history).
     [[nodiscard]] StoredSweep read() const;
 
     /// Collective. Writes one batch: `mine` are this rank's evaluations, `layout` every
-    /// candidate of the batch in id order (the same on every rank); `tuner` and `front` are
-    /// rank 0's (ignored elsewhere). Then flushes and commits. Returns the seconds spent
-    /// writing tables (before the flush and commit).
-    double write_batch(std::span<const eval::Evaluation> mine, std::span<const CandidateRecord> layout,
-                       std::span<const eval::Workload> workloads, const BatchRecord& tuner,
-                       std::span<const ParetoRecord> front, std::span<const double> reference);
+    /// candidate of the batch in id order (the same on every rank); `tuner` and `pareto` (the
+    /// whole Pareto history) are rank 0's, ignored elsewhere. Then flushes and commits.
+    void write_batch(std::span<const eval::Evaluation> mine, std::span<const CandidateRecord> layout,
+                     std::span<const eval::Workload> workloads, const BatchRecord& tuner,
+                     std::span<const ParetoRecord> pareto);
 
-    /// Collective. Replaces /pareto with `front` (rank 0's rows) and the reference point.
-    void rewrite_front(std::span<const ParetoRecord> front, std::span<const double> reference);
+    /// Collective. Rewrites /pareto with rank 0's `pareto` (the history replayed on resume,
+    /// which may undo an interrupted batch's updates) and flushes.
+    void rewrite_pareto(std::span<const ParetoRecord> pareto);
 
-    /// Collective: records this run's start (rank count, time) as attributes.
+    /// Collective: records this run's start (rank count, time, run count) as attributes.
     void note_run(int ranks);
 
     [[nodiscard]] const std::filesystem::path& path() const;
