@@ -14,6 +14,7 @@
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/engine/explore.hpp"
+#include "pimdse/io/config.hpp"
 
 namespace pimdse::cli {
 
@@ -27,43 +28,6 @@ struct ExploreCliOptions {
     std::string wall_time;
 };
 
-// Seconds, or a number with s/m/h/d, or [D-]HH:MM:SS (the spellings of sweep.wall_time).
-std::optional<std::chrono::seconds> parse_wall_time(const std::string& text) {
-    const auto digits = [](const std::string& s) {
-        return !s.empty() && s.size() < 12 && s.find_first_not_of("0123456789") == std::string::npos;
-    };
-    if (digits(text)) return std::chrono::seconds(std::stoll(text));
-    if (text.size() >= 2 && digits(text.substr(0, text.size() - 1))) {
-        const long long n = std::stoll(text.substr(0, text.size() - 1));
-        switch (text.back()) {
-            case 's':
-                return std::chrono::seconds(n);
-            case 'm':
-                return std::chrono::seconds(n * 60);
-            case 'h':
-                return std::chrono::seconds(n * 3600);
-            case 'd':
-                return std::chrono::seconds(n * 86400);
-            default:
-                return std::nullopt;
-        }
-    }
-    std::string rest = text;
-    long long days = 0;
-    if (const auto dash = rest.find('-'); dash != std::string::npos) {
-        if (!digits(rest.substr(0, dash))) return std::nullopt;
-        days = std::stoll(rest.substr(0, dash));
-        rest = rest.substr(dash + 1);
-    }
-    if (rest.size() < 8 || rest[rest.size() - 3] != ':' || rest[rest.size() - 6] != ':') return std::nullopt;
-    const std::string h = rest.substr(0, rest.size() - 6);
-    const std::string m = rest.substr(rest.size() - 5, 2);
-    const std::string s = rest.substr(rest.size() - 2, 2);
-    if (!digits(h) || !digits(m) || !digits(s) || std::stoll(m) >= 60 || std::stoll(s) >= 60)
-        return std::nullopt;
-    return std::chrono::seconds(days * 86400 + std::stoll(h) * 3600 + std::stoll(m) * 60 + std::stoll(s));
-}
-
 int run_explore(const ExploreCliOptions& o) {
     // abort_on_exception = false: errors are handled below, rank by rank.
     boost::mpi::environment env(false);
@@ -75,8 +39,9 @@ int run_explore(const ExploreCliOptions& o) {
     options.force = o.force;
     options.progress = &std::cout;
     if (!o.wall_time.empty()) {
-        options.wall_time = parse_wall_time(o.wall_time);
-        if (!options.wall_time || options.wall_time->count() <= 0) {
+        const std::optional<std::int64_t> seconds = io::parse_duration(o.wall_time);
+        if (seconds && *seconds > 0) options.wall_time = std::chrono::seconds(*seconds);
+        if (!options.wall_time) {
             if (world.rank() == 0) {
                 std::cerr << "pimdse: error: --wall-time: expected a positive duration (seconds, 90m, 12h, "
                              "12:00:00), got '"

@@ -91,12 +91,11 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
     for (const io::ParetoRecord& p : s.pareto) {
         if (p.left_batch < 0) front.push_back(p);
     }
-    std::cout << "\nPareto front over " << (s.tuner.empty() ? std::string("?") : [&] {
-        for (const auto& [key, value] : s.info) {
-            if (key == "objectives") return value;
-        }
-        return std::string("?");
-    }()) << " (" << front.size() << " candidates";
+    std::string objectives = "?";
+    for (const auto& [key, value] : s.info) {
+        if (key == "objectives") objectives = value;
+    }
+    std::cout << "\nPareto front over " << objectives << " (" << front.size() << " candidates";
     if (!s.tuner.empty() && std::isfinite(s.tuner.back().reference[0])) {
         std::cout << "; hypervolume " << format_line("%.6g", s.tuner.back().hypervolume) << " against";
         for (double r : s.tuner.back().reference) {

@@ -330,43 +330,6 @@ CostConfig read_cost(const Reader& r, const std::optional<Field>& f) {
     return cost;
 }
 
-// Seconds, or "<n>s", "<n>m", "<n>h", "<n>d", or Slurm's "[D-]HH:MM:SS".
-std::optional<std::int64_t> parse_duration(const std::string& s) {
-    const auto digits = [](std::string_view t) {
-        return !t.empty() && t.size() <= 12 && t.find_first_not_of("0123456789") == std::string_view::npos;
-    };
-    const auto num = [](std::string_view t) { return std::stoll(std::string(t)); };
-    if (digits(s)) return num(s);
-    if (s.size() >= 2 && digits(std::string_view(s).substr(0, s.size() - 1))) {
-        const std::int64_t n = num(std::string_view(s).substr(0, s.size() - 1));
-        switch (s.back()) {
-            case 's':
-                return n;
-            case 'm':
-                return n * 60;
-            case 'h':
-                return n * 3600;
-            case 'd':
-                return n * 86400;
-            default:
-                return std::nullopt;
-        }
-    }
-    std::string_view rest = s;
-    std::int64_t days = 0;
-    if (auto dash = rest.find('-'); dash != std::string_view::npos) {
-        if (!digits(rest.substr(0, dash))) return std::nullopt;
-        days = num(rest.substr(0, dash));
-        rest = rest.substr(dash + 1);
-    }
-    if (rest.size() < 8 || rest[rest.size() - 3] != ':' || rest[rest.size() - 6] != ':') return std::nullopt;
-    const std::string_view h = rest.substr(0, rest.size() - 6);
-    const std::string_view mm = rest.substr(rest.size() - 5, 2);
-    const std::string_view ss = rest.substr(rest.size() - 2, 2);
-    if (!digits(h) || !digits(mm) || !digits(ss) || num(mm) >= 60 || num(ss) >= 60) return std::nullopt;
-    return days * 86400 + num(h) * 3600 + num(mm) * 60 + num(ss);
-}
-
 SweepConfig read_sweep(const Reader& r, const Field& f) {
     Map m(r, f, kSweepKeys);
     SweepConfig s;
@@ -494,6 +457,42 @@ bool has_top_key(const YAML::Node& root, std::string_view key) {
 }
 
 }  // namespace
+
+std::optional<std::int64_t> parse_duration(std::string_view s) {
+    const auto digits = [](std::string_view t) {
+        return !t.empty() && t.size() <= 12 && t.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    const auto num = [](std::string_view t) { return std::stoll(std::string(t)); };
+    if (digits(s)) return num(s);
+    if (s.size() >= 2 && digits(s.substr(0, s.size() - 1))) {
+        const std::int64_t n = num(s.substr(0, s.size() - 1));
+        switch (s.back()) {
+            case 's':
+                return n;
+            case 'm':
+                return n * 60;
+            case 'h':
+                return n * 3600;
+            case 'd':
+                return n * 86400;
+            default:
+                return std::nullopt;
+        }
+    }
+    std::string_view rest = s;
+    std::int64_t days = 0;
+    if (auto dash = rest.find('-'); dash != std::string_view::npos) {
+        if (!digits(rest.substr(0, dash))) return std::nullopt;
+        days = num(rest.substr(0, dash));
+        rest = rest.substr(dash + 1);
+    }
+    if (rest.size() < 8 || rest[rest.size() - 3] != ':' || rest[rest.size() - 6] != ':') return std::nullopt;
+    const std::string_view h = rest.substr(0, rest.size() - 6);
+    const std::string_view mm = rest.substr(rest.size() - 5, 2);
+    const std::string_view ss = rest.substr(rest.size() - 2, 2);
+    if (!digits(h) || !digits(mm) || !digits(ss) || num(mm) >= 60 || num(ss) >= 60) return std::nullopt;
+    return days * 86400 + num(h) * 3600 + num(mm) * 60 + num(ss);
+}
 
 Config parse_config(std::string_view text, const fs::path& file_name) {
     const Reader r(file_name.string());

@@ -61,6 +61,10 @@ struct SweepConfig {
     friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
 };
 
+/// Seconds of a duration as the configuration spells it: seconds ("3600"), a number with a
+/// unit s, m, h or d ("90m"), or Slurm's "[D-]HH:MM:SS"; empty when it is none of these.
+[[nodiscard]] std::optional<std::int64_t> parse_duration(std::string_view text);
+
 /// An objective of the sweep's Pareto archive (all minimised).
 enum class Objective {
     latency,  ///< total latency over the workloads, seconds

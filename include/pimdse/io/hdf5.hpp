@@ -105,6 +105,12 @@ public:
     void write_text(const std::string& path, const std::string& text);
     [[nodiscard]] std::string read_text(const std::string& path) const;
 
+    /// Collective: a fixed 1-D int64 dataset at `path`, created on first use and overwritten in
+    /// place after (same length); rank 0's values are written. Raw data, not metadata, so the
+    /// write reaches the file at once, without a flush.
+    void write_int64s(const std::string& path, std::span<const std::int64_t> values);
+    [[nodiscard]] std::vector<std::int64_t> read_int64s(const std::string& path) const;
+
 private:
     Handle file_;
     std::string name_;

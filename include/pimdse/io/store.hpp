@@ -6,10 +6,11 @@
 // the evaluating rank aside).
 //
 // Consistency: a batch's rows are written, the file flushed, and only then the commit record
-// (the root attribute `commit`: batches and the row count of every table) is overwritten in
-// place and flushed again. Readers ignore rows past the commit record; a resumed run first
-// cuts them off (repair_for_resume, one process: HDF5 1.10 cannot shrink a dataset
-// consistently in parallel). No table ever shrinks while the file is open in parallel.
+// (the dataset /commit: batches and the row count of every table) is overwritten in place,
+// one raw-data write that reaches the file at once. Readers ignore rows past the commit
+// record; a resumed run first cuts them off (repair_for_resume, one process: HDF5 1.10 cannot
+// shrink a dataset consistently in parallel). No table ever shrinks while the file is open
+// in parallel.
 
 #include <mpi.h>
 
