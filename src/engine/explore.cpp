@@ -7,6 +7,7 @@
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -394,6 +395,16 @@ void check_output_for_fresh_run(const fs::path& out, bool force) {
 
 namespace {
 
+// User + system CPU time of this process.
+double cpu_seconds() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    const auto sec = [](const timeval& t) {
+        return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec);
+    };
+    return sec(u.ru_utime) + sec(u.ru_stime);
+}
+
 // The progress line of one batch (rank 0).
 std::string progress_line(std::int64_t batch, const Tuner& t, std::int64_t budget, std::int64_t done_now,
                           double seconds) {
@@ -446,6 +457,7 @@ void check_and_replay(const io::StoredSweep& stored, const io::Config& config, c
 
 ExploreResult explore(const ExploreOptions& options, const boost::mpi::communicator& world) {
     const auto started = Clock::now();
+    const double cpu_at_start = cpu_seconds();
     const auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - started).count(); };
     const int rank = world.rank();
     const int size = world.size();
@@ -677,17 +689,22 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     boost::mpi::broadcast(world, result.batches, 0);
     result.wall_seconds = elapsed();
     result.write_seconds = write_total;
+    result.rank0_cpu_seconds = cpu_seconds() - cpu_at_start;
     if (progress) {
         *progress << (result.budget_reached   ? "budget reached"
                       : result.wall_time_stop ? "stopped before the wall time; continue with --resume"
                                               : "the space has no legal unseen point left")
                   << ": " << result.evaluations << " evaluations in " << result.batches << " batches, "
                   << out.string() << '\n';
-        char line[200];
-        std::snprintf(line, sizeof line,
-                      "this run: %lld evaluations in %.2f s, HDF5 writes %.3f s (%.2f%% of the wall time)\n",
-                      static_cast<long long>(result.evaluated_now), result.wall_seconds, result.write_seconds,
-                      100.0 * result.write_seconds / std::max(result.wall_seconds, 1e-9));
+        char line[256];
+        std::snprintf(
+            line, sizeof line,
+            "this run: %lld evaluations in %.2f s (%.2f eval/s), HDF5 writes %.3f s (%.2f%% of the wall "
+            "time), rank 0 CPU %.2f s\n",
+            static_cast<long long>(result.evaluated_now), result.wall_seconds,
+            static_cast<double>(result.evaluated_now) / std::max(result.wall_seconds, 1e-9),
+            result.write_seconds, 100.0 * result.write_seconds / std::max(result.wall_seconds, 1e-9),
+            result.rank0_cpu_seconds);
         *progress << line << std::flush;
     }
     return result;

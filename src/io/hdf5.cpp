@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 
 #include "pimdse/core/error.hpp"
@@ -72,12 +73,27 @@ CompoundType& CompoundType::add_string(const char* name, std::size_t offset, std
 }
 
 CompoundType& CompoundType::add_enum(const char* name, std::size_t offset,
-                                     const std::vector<std::string>& names) {
+                                     const std::vector<std::string>& names, hid_t base) {
     const std::string context = std::string("compound enum field '") + name + "'";
-    Handle e(check(H5Tenum_create(H5T_NATIVE_INT32), context, "H5Tenum_create"), H5Tclose);
+    Handle e(check(H5Tenum_create(base), context, "H5Tenum_create"), H5Tclose);
     for (std::size_t i = 0; i < names.size(); ++i) {
-        const auto value = static_cast<std::int32_t>(i);
-        check(H5Tenum_insert(e.id(), names[i].c_str(), &value), context, "H5Tenum_insert");
+        // The value in the base type's own width (native byte order).
+        std::array<std::byte, 8> value{};
+        const auto put = [&](auto v) { std::memcpy(value.data(), &v, sizeof v); };
+        switch (H5Tget_size(base)) {
+            case 1:
+                put(static_cast<std::int8_t>(i));
+                break;
+            case 2:
+                put(static_cast<std::int16_t>(i));
+                break;
+            case 4:
+                put(static_cast<std::int32_t>(i));
+                break;
+            default:
+                put(static_cast<std::int64_t>(i));
+        }
+        check(H5Tenum_insert(e.id(), names[i].c_str(), value.data()), context, "H5Tenum_insert");
     }
     members_.push_back(std::move(e));
     check(H5Tinsert(type_.id(), name, offset, members_.back().id()), context, "H5Tinsert");
@@ -486,8 +502,17 @@ void Table::append_at(hsize_t added, std::span<const Run> runs, std::span<const 
         check(H5Screate_simple(1, mine > 0 ? &mine : &one, nullptr), context, "H5Screate_simple"), H5Sclose);
     if (mine > 0) {
         check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        // Adjacent runs merged first: HDF5 builds an OR of many hyperslabs slowly.
+        std::vector<Run> merged;
         for (const Run& r : runs) {
             if (r.count == 0) continue;
+            if (!merged.empty() && merged.back().offset + merged.back().count == r.offset) {
+                merged.back().count += r.count;
+            } else {
+                merged.push_back(r);
+            }
+        }
+        for (const Run& r : merged) {
             const hsize_t start = before + r.offset;
             check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_OR, &start, nullptr, &r.count, nullptr),
                   context, "H5Sselect_hyperslab");

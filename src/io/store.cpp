@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -49,6 +50,15 @@ std::string get(const char (&field)[N]) {
 
 std::int32_t to_i32(std::int64_t v) {
     return static_cast<std::int32_t>(v);
+}
+
+// Region coordinates and partition counts are bounded by the node array (at most the bank
+// array, Table II: 16 x 16); a value past int16 would be a bug upstream.
+std::int16_t to_i16(std::int32_t v) {
+    if (v < std::numeric_limits<std::int16_t>::min() || v > std::numeric_limits<std::int16_t>::max()) {
+        throw IoError("a node-array coordinate or partition count outside int16: " + std::to_string(v));
+    }
+    return static_cast<std::int16_t>(v);
 }
 
 // ---- enumerations stored in the file (values are append only) ---------------------------
@@ -100,6 +110,8 @@ hid_t native_type() {
         return H5T_NATIVE_INT64;
     } else if constexpr (std::is_same_v<T, std::int32_t>) {
         return H5T_NATIVE_INT32;
+    } else if constexpr (std::is_same_v<T, std::int16_t>) {
+        return H5T_NATIVE_INT16;
     } else {
         static_assert(std::is_same_v<T, double>);
         return H5T_NATIVE_DOUBLE;
@@ -125,6 +137,13 @@ struct Schema {
     Schema& enumeration(const char* name, std::size_t offset, const std::vector<std::string>& names,
                         std::string doc) {
         type.add_enum(name, offset, names);
+        docs.emplace_back(name, std::move(doc));
+        return *this;
+    }
+    /// An enum stored in one byte (the many-row /mappings/layers).
+    Schema& enumeration8(const char* name, std::size_t offset, const std::vector<std::string>& names,
+                         std::string doc) {
+        type.add_enum(name, offset, names, H5T_NATIVE_INT8);
         docs.emplace_back(name, std::move(doc));
         return *this;
     }
@@ -220,19 +239,21 @@ Schema metric_schema() {
     return s;
 }
 
+// The bulk of a sweep file (a row per layer of every network of every candidate), so its
+// small-range fields are narrow: region and partitions are bounded by the node array.
 struct LayerRow {
     std::int64_t candidate;
     std::int32_t network, layer, segment, branch;
-    std::int32_t region_row, region_col, region_rows, region_cols;
-    std::int32_t part_b_h, part_b_w, part_p_h, part_p_w, part_q_h, part_q_w, part_k_h, part_k_w, part_c_h,
-        part_c_w;
-    char order[8];
     std::int32_t wr;
-    std::int32_t dl_in_order, dl_in_group, dl_out_order, dl_out_group;
+    std::int32_t dl_in_group, dl_out_group;
+    std::int16_t region_row, region_col, region_rows, region_cols;
+    std::int16_t part_b_h, part_b_w, part_p_h, part_p_w, part_q_h, part_q_w, part_k_h, part_k_w, part_c_h,
+        part_c_w;
+    std::int8_t dl_in_order, dl_out_order, status;
+    char order[5];
     double latency_cycles, redistribution_cycles, sharing_cycles, compute_cycles;
     double energy_pj, energy_pe_pj, energy_sram_pj, energy_dram_pj, energy_noc_pj;
     double pe_utilisation;
-    std::int32_t status;
 };
 
 Schema layer_schema() {
@@ -261,15 +282,15 @@ Schema layer_schema() {
     }};
     for (const auto& [name, offset] : parts) {
         const std::string n(name);
-        s.num(name, offset, H5T_NATIVE_INT32,
+        s.num(name, offset, H5T_NATIVE_INT16,
               std::string("LM: partitions of loop ") + static_cast<char>(std::toupper(n[5])) + " along the " +
                   (n[7] == 'h' ? "region's height (Ph)" : "region's width (Pw)"));
     }
     s.text(PIMDSE_AT(R, order), sizeof(R::order), "LM: spatial order of the partitions, outermost first")
         .num(PIMDSE_COL(R, wr), "WR: full copies of the layer's weights in the region")
-        .enumeration(PIMDSE_AT(R, dl_in_order), layout_names(), "DL of the input: layout order")
+        .enumeration8(PIMDSE_AT(R, dl_in_order), layout_names(), "DL of the input: layout order")
         .num(PIMDSE_COL(R, dl_in_group), "DL of the input: channel group n of BCHW[Cn]")
-        .enumeration(PIMDSE_AT(R, dl_out_order), layout_names(), "DL of the output: layout order")
+        .enumeration8(PIMDSE_AT(R, dl_out_order), layout_names(), "DL of the output: layout order")
         .num(PIMDSE_COL(R, dl_out_group), "DL of the output: channel group")
         .num(PIMDSE_COL(R, latency_cycles), "redistribution + sharing + compute [node clock cycles]")
         .num(PIMDSE_COL(R, redistribution_cycles), "gathering the inputs from the producers [cycles]")
@@ -281,7 +302,7 @@ Schema layer_schema() {
         .num(PIMDSE_COL(R, energy_dram_pj), "of which DRAM [pJ]")
         .num(PIMDSE_COL(R, energy_noc_pj), "of which NoC [pJ]")
         .num(PIMDSE_COL(R, pe_utilisation), "MACs / (compute x PEs per node x region nodes), 0..1")
-        .enumeration(PIMDSE_AT(R, status), network_status_names(), "the layer's status");
+        .enumeration8(PIMDSE_AT(R, status), network_status_names(), "the layer's status");
     return s;
 }
 
@@ -910,19 +931,21 @@ void add_rows(const eval::Evaluation& e, std::vector<MetricRow>& metrics, std::v
             r.layer = to_i32(i);
             r.segment = w.segmentation.segment_of[li];
             r.branch = w.segmentation.branch_of[li];
-            r.region_row = region.row, r.region_col = region.col;
-            r.region_rows = region.rows, r.region_cols = region.cols;
-            const auto part = [&](sim::PartDim d) { return lm.part(d); };
-            r.part_b_h = part(sim::PartDim::b).h, r.part_b_w = part(sim::PartDim::b).w;
-            r.part_p_h = part(sim::PartDim::p).h, r.part_p_w = part(sim::PartDim::p).w;
-            r.part_q_h = part(sim::PartDim::q).h, r.part_q_w = part(sim::PartDim::q).w;
-            r.part_k_h = part(sim::PartDim::k).h, r.part_k_w = part(sim::PartDim::k).w;
-            r.part_c_h = part(sim::PartDim::c).h, r.part_c_w = part(sim::PartDim::c).w;
+            r.region_row = to_i16(region.row), r.region_col = to_i16(region.col);
+            r.region_rows = to_i16(region.rows), r.region_cols = to_i16(region.cols);
+            const auto ph = [&](sim::PartDim d) { return to_i16(lm.part(d).h); };
+            const auto pw = [&](sim::PartDim d) { return to_i16(lm.part(d).w); };
+            r.part_b_h = ph(sim::PartDim::b), r.part_b_w = pw(sim::PartDim::b);
+            r.part_p_h = ph(sim::PartDim::p), r.part_p_w = pw(sim::PartDim::p);
+            r.part_q_h = ph(sim::PartDim::q), r.part_q_w = pw(sim::PartDim::q);
+            r.part_k_h = ph(sim::PartDim::k), r.part_k_w = pw(sim::PartDim::k);
+            r.part_c_h = ph(sim::PartDim::c), r.part_c_w = pw(sim::PartDim::c);
+            static_assert(sizeof r.order == sim::kPartDims);
             for (std::size_t d = 0; d < lm.order.size(); ++d) r.order[d] = sim::to_string(lm.order[d])[0];
             r.wr = lm.wr;
-            r.dl_in_order = static_cast<std::int32_t>(lm.dl_in.order);
+            r.dl_in_order = static_cast<std::int8_t>(lm.dl_in.order);
             r.dl_in_group = lm.dl_in.group;
-            r.dl_out_order = static_cast<std::int32_t>(lm.dl_out.order);
+            r.dl_out_order = static_cast<std::int8_t>(lm.dl_out.order);
             r.dl_out_group = lm.dl_out.group;
             r.latency_cycles = c.latency.value();
             r.redistribution_cycles = c.redistribution.value();
@@ -934,7 +957,7 @@ void add_rows(const eval::Evaluation& e, std::vector<MetricRow>& metrics, std::v
             r.energy_dram_pj = c.energy.dram.value();
             r.energy_noc_pj = c.energy.noc.value();
             r.pe_utilisation = c.pe_utilisation;
-            r.status = static_cast<std::int32_t>(c.status);
+            r.status = static_cast<std::int8_t>(c.status);
             layers.push_back(r);
         }
 
@@ -994,6 +1017,22 @@ std::vector<ParetoRow> pareto_rows(std::span<const ParetoRecord> pareto) {
                         p.area_mm2, p.cost});
     }
     return rows;
+}
+
+// A barrier that sleeps while it waits: ranks that arrive early (rank 0, with no rows to
+// build) must not spin in the first collective call and take a core from the ranks still
+// building their rows (MPI's blocking collectives busy-poll).
+void polite_barrier(MPI_Comm comm) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    MPI_Ibarrier(comm, &request);
+    int done = 0;
+    auto pause = std::chrono::microseconds(20);
+    for (;;) {
+        MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+        if (done != 0) return;
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(1000));
+    }
 }
 
 // The history's length, from rank 0 to every rank (a collective write needs it everywhere).
@@ -1070,6 +1109,7 @@ void Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const 
         cand_rows.push_back(r);
         add_rows(e, metric_rows, layer_rows, segment_rows, schedule_rows, workloads);
     }
+    polite_barrier(s.file.comm());
     s.tables[kCandidates].append_rows_at<CandidateRow>(added[0], runs[0], cand_rows);
     s.tables[kMetrics].append_rows_at<MetricRow>(added[1], runs[1], metric_rows);
     s.tables[kLayers].append_rows_at<LayerRow>(added[2], runs[2], layer_rows);

@@ -18,6 +18,7 @@ Scenarios:
   bad_inputs   missing/malformed configuration, unwritable output, corrupt or foreign HDF5
                for --resume and summary: a clear message, a non-zero exit, no output left
   wall_time    a sweep stopped by its wall time ends cleanly, resumably
+  plots        postprocess/sweep_plots.py draws its two PNGs from a sweep file
 """
 import argparse
 import os
@@ -335,6 +336,20 @@ def scenario_wall_time(s):
         check(f["commit"][0] < 3, "stopped before the budget")
     p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--resume"])
     check("budget reached: 12 evaluations in 3 batches" in p.stdout, "resumed to the end")
+
+
+def scenario_plots(s):
+    out = s.fresh("plots.h5")
+    s.run(["explore", s.data("faults.yaml"), "-o", out])
+    outdir = os.path.join(s.work, "plots")
+    shutil.rmtree(outdir, ignore_errors=True)
+    script = os.path.join(s.source, "postprocess", "sweep_plots.py")
+    p = subprocess.run([sys.executable, script, out, "-o", outdir], capture_output=True, text=True, timeout=120)
+    print(p.stdout + p.stderr)
+    check(p.returncode == 0, "sweep_plots.py failed")
+    for name in ("plots_best_cost.png", "plots_latency_energy.png"):
+        data = open(os.path.join(outdir, name), "rb").read()
+        check(data.startswith(b"\x89PNG") and len(data) > 10000, f"{name} is not a plot")
 
 
 def main():

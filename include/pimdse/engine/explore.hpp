@@ -39,6 +39,7 @@ struct ExploreResult {
     bool space_exhausted = false;  ///< the proposer found no legal unseen point
     double wall_seconds = 0;       ///< this run
     double write_seconds = 0;      ///< this run's HDF5 writes, flushes and commits (rank 0)
+    double rank0_cpu_seconds = 0;  ///< CPU time of this process during the run (rank 0's on rank 0)
     std::filesystem::path output;
 };
 

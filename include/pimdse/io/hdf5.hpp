@@ -57,8 +57,10 @@ public:
     CompoundType& add(const char* name, std::size_t offset, hid_t native_type);
     /// A fixed-length, NUL-padded string field of `length` bytes (char[length] in the row).
     CompoundType& add_string(const char* name, std::size_t offset, std::size_t length);
-    /// An HDF5 enum field over a std::int32_t-backed C++ enum: names[i] has value i.
-    CompoundType& add_enum(const char* name, std::size_t offset, const std::vector<std::string>& names);
+    /// An HDF5 enum field: names[i] has value i, stored as `base` (a native integer type the
+    /// row's field has: std::int32_t by default, H5T_NATIVE_INT8 for std::int8_t).
+    CompoundType& add_enum(const char* name, std::size_t offset, const std::vector<std::string>& names,
+                           hid_t base = H5T_NATIVE_INT32);
     [[nodiscard]] hid_t id() const noexcept { return type_.id(); }
 
 private:
