@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package pimdse builds, tests and post-processes with.
 # Idempotent: does nothing when all are present. Run as root (or through sudo).
+# usage: tools/install-deps.sh [--check]   (--check: list what is missing, exit 1 if anything)
 set -euo pipefail
+check_only=0
+[[ ${1:-} == --check ]] && check_only=1
 
 packages=(
   build-essential cmake pkg-config git clang-format
@@ -20,6 +23,14 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+if ((check_only)); then
+  if ((${#missing[@]})); then
+    echo "install-deps: missing ${missing[*]}"
+    exit 1
+  fi
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
 if ((${#missing[@]})); then
   echo "install-deps: installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive

@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
     pimdse::cli::add_evaluate_command(app, action);
     pimdse::cli::add_map_command(app, action);
     pimdse::cli::add_schedule_command(app, action);
+    pimdse::cli::add_explore_command(app, action);
+    pimdse::cli::add_summary_command(app, action);
 
     try {
         app.parse(argc, argv);

@@ -4,6 +4,7 @@
 
 #include "pimdse/io/config.hpp"
 
+#include <algorithm>
 #include <array>
 #include <fstream>
 #include <limits>
@@ -23,6 +24,11 @@ using yaml::Field;
 using yaml::Map;
 using yaml::Reader;
 
+std::string_view to_string(Objective o) {
+    static const std::array<std::string_view, 4> names{"latency", "energy", "area", "cost"};
+    return names.at(static_cast<std::size_t>(o));
+}
+
 std::string_view to_string(Proposer p) {
     return proposer_names().at(static_cast<std::size_t>(p));
 }
@@ -35,7 +41,7 @@ const std::vector<std::string_view>& proposer_names() {
 bool operator==(const Config& a, const Config& b) {
     return a.constraints == b.constraints && a.technology == b.technology && a.space == b.space &&
            a.workloads == b.workloads && a.cost == b.cost && a.schedule == b.schedule && a.sweep == b.sweep &&
-           a.output == b.output;
+           a.output == b.output && a.engine == b.engine;
 }
 
 bool operator==(const HardwareFile& a, const HardwareFile& b) {
@@ -47,8 +53,8 @@ namespace {
 
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "space", "workloads",
-                                                "cost",        "schedule",   "sweep", "output"};
+const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "space",  "workloads", "cost",
+                                                "schedule",    "sweep",      "output", "engine"};
 const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "schedule"};
 const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
                                                "wall_time", "proposer",   "samples_per_round"};
@@ -349,43 +355,6 @@ sched::ScheduleOptions read_schedule(const Reader& r, const std::optional<Field>
     return o;
 }
 
-// Seconds, or "<n>s", "<n>m", "<n>h", "<n>d", or Slurm's "[D-]HH:MM:SS".
-std::optional<std::int64_t> parse_duration(const std::string& s) {
-    const auto digits = [](std::string_view t) {
-        return !t.empty() && t.size() <= 12 && t.find_first_not_of("0123456789") == std::string_view::npos;
-    };
-    const auto num = [](std::string_view t) { return std::stoll(std::string(t)); };
-    if (digits(s)) return num(s);
-    if (s.size() >= 2 && digits(std::string_view(s).substr(0, s.size() - 1))) {
-        const std::int64_t n = num(std::string_view(s).substr(0, s.size() - 1));
-        switch (s.back()) {
-            case 's':
-                return n;
-            case 'm':
-                return n * 60;
-            case 'h':
-                return n * 3600;
-            case 'd':
-                return n * 86400;
-            default:
-                return std::nullopt;
-        }
-    }
-    std::string_view rest = s;
-    std::int64_t days = 0;
-    if (auto dash = rest.find('-'); dash != std::string_view::npos) {
-        if (!digits(rest.substr(0, dash))) return std::nullopt;
-        days = num(rest.substr(0, dash));
-        rest = rest.substr(dash + 1);
-    }
-    if (rest.size() < 8 || rest[rest.size() - 3] != ':' || rest[rest.size() - 6] != ':') return std::nullopt;
-    const std::string_view h = rest.substr(0, rest.size() - 6);
-    const std::string_view mm = rest.substr(rest.size() - 5, 2);
-    const std::string_view ss = rest.substr(rest.size() - 2, 2);
-    if (!digits(h) || !digits(mm) || !digits(ss) || num(mm) >= 60 || num(ss) >= 60) return std::nullopt;
-    return days * 86400 + num(h) * 3600 + num(mm) * 60 + num(ss);
-}
-
 SweepConfig read_sweep(const Reader& r, const Field& f) {
     Map m(r, f, kSweepKeys);
     SweepConfig s;
@@ -407,6 +376,65 @@ SweepConfig read_sweep(const Reader& r, const Field& f) {
 OutputConfig read_output(const Reader& r, const Field& f, const fs::path& dir) {
     Map m(r, f, {"path"});
     return OutputConfig{resolve(dir, r.string(m.require("path", "the path of the HDF5 output file")))};
+}
+
+// `engine:` (docs/config.md): per-candidate time limit, archive objectives and reference
+// point, and the testing-only fault injection.
+const std::vector<std::string_view> kObjectiveNames{"latency", "energy", "area", "cost"};
+
+EngineConfig read_engine(const Reader& r, const std::optional<Field>& f) {
+    EngineConfig e;
+    if (!f) return e;
+    Map m(r, *f, {"time_limit", "objectives", "reference", "fault_injection"});
+    if (auto v = m.get("time_limit")) {
+        const std::string want = "a positive duration: seconds, or e.g. 90s, 10m, 1h, 00:10:00";
+        if (!v->node.IsScalar()) r.type_error(*v, want);
+        const std::optional<std::int64_t> seconds = parse_duration(v->node.Scalar());
+        if (!seconds || *seconds <= 0) r.value_error(*v, want, yaml::describe(v->node));
+        e.time_limit = std::chrono::seconds(*seconds);
+    }
+    if (auto v = m.get("objectives")) {
+        const std::string want = "a list of 2 or 3 distinct objectives of latency, energy, area, cost";
+        e.objectives.clear();
+        for (const Field& item : r.list(*v, want)) {
+            const auto o = static_cast<Objective>(r.choice(item, kObjectiveNames));
+            if (std::find(e.objectives.begin(), e.objectives.end(), o) != e.objectives.end()) {
+                std::string got = "'";
+                got += to_string(o);
+                got += "' twice";
+                r.value_error(item, want, got);
+            }
+            e.objectives.push_back(o);
+        }
+        if (e.objectives.size() < 2 || e.objectives.size() > 3) {
+            r.value_error(*v, want, std::to_string(e.objectives.size()) + " objectives");
+        }
+    }
+    if (auto v = m.get("reference")) {
+        const std::string want = "a list of one positive number per objective";
+        const std::vector<Field> items = r.list(*v, want);
+        for (const Field& item : items) e.reference.push_back(r.number(item, 0, true));
+        if (e.reference.size() != e.objectives.size()) {
+            r.value_error(*v, want + " (" + std::to_string(e.objectives.size()) + ")",
+                          std::to_string(e.reference.size()) + " numbers");
+        }
+    }
+    if (auto v = m.get("fault_injection")) {
+        Map fi(r, *v, {"throw", "stall"});
+        const auto ids = [&](std::string_view key, std::vector<std::int64_t>& out) {
+            if (auto l = fi.get(key)) {
+                for (const Field& item : r.list(*l, "a list of candidate ids")) {
+                    out.push_back(r.integer(item, 0, kInt64Max));
+                }
+            }
+        };
+        ids("throw", e.fault_throw);
+        ids("stall", e.fault_stall);
+        if (!e.fault_stall.empty() && !e.time_limit) {
+            r.value_error(*v, "engine.time_limit set when fault_injection.stall is used", "no time limit");
+        }
+    }
+    return e;
 }
 
 // Runs last: the only check that touches the file system.
@@ -455,6 +483,42 @@ bool has_top_key(const YAML::Node& root, std::string_view key) {
 
 }  // namespace
 
+std::optional<std::int64_t> parse_duration(std::string_view s) {
+    const auto digits = [](std::string_view t) {
+        return !t.empty() && t.size() <= 12 && t.find_first_not_of("0123456789") == std::string_view::npos;
+    };
+    const auto num = [](std::string_view t) { return std::stoll(std::string(t)); };
+    if (digits(s)) return num(s);
+    if (s.size() >= 2 && digits(s.substr(0, s.size() - 1))) {
+        const std::int64_t n = num(s.substr(0, s.size() - 1));
+        switch (s.back()) {
+            case 's':
+                return n;
+            case 'm':
+                return n * 60;
+            case 'h':
+                return n * 3600;
+            case 'd':
+                return n * 86400;
+            default:
+                return std::nullopt;
+        }
+    }
+    std::string_view rest = s;
+    std::int64_t days = 0;
+    if (auto dash = rest.find('-'); dash != std::string_view::npos) {
+        if (!digits(rest.substr(0, dash))) return std::nullopt;
+        days = num(rest.substr(0, dash));
+        rest = rest.substr(dash + 1);
+    }
+    if (rest.size() < 8 || rest[rest.size() - 3] != ':' || rest[rest.size() - 6] != ':') return std::nullopt;
+    const std::string_view h = rest.substr(0, rest.size() - 6);
+    const std::string_view mm = rest.substr(rest.size() - 5, 2);
+    const std::string_view ss = rest.substr(rest.size() - 2, 2);
+    if (!digits(h) || !digits(mm) || !digits(ss) || num(mm) >= 60 || num(ss) >= 60) return std::nullopt;
+    return days * 86400 + num(h) * 3600 + num(mm) * 60 + num(ss);
+}
+
 Config parse_config(std::string_view text, const fs::path& file_name) {
     const Reader r(file_name.string());
     const Map top(r, r.load(text, yaml::key_list(kConfigKeys)), kConfigKeys);
@@ -470,6 +534,7 @@ Config parse_config(std::string_view text, const fs::path& file_name) {
     c.schedule = read_schedule(r, top.get("schedule"));
     c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + yaml::key_list(kSweepKeys)));
     c.output = read_output(r, top.require("output", "a mapping with the key path"), dir);
+    c.engine = read_engine(r, top.get("engine"));
     check_files_readable(r, c.workloads, pending);
 
     c.source_file = file_name;

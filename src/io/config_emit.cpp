@@ -104,6 +104,39 @@ void write_schedule(std::ostream& out, const sched::ScheduleOptions& o) {
         << "  relative_gap: " << num(o.relative_gap) << "  # ilp: stop at this gap; 0 proves optimality\n";
 }
 
+void write_engine(std::ostream& out, const EngineConfig& e) {
+    out << "engine:\n";
+    if (e.time_limit) {
+        out << "  time_limit: " << e.time_limit->count() << "  # seconds per candidate\n";
+    } else {
+        out << "  # time_limit: none (no limit per candidate)\n";
+    }
+    out << "  objectives: [";
+    for (std::size_t i = 0; i < e.objectives.size(); ++i)
+        out << (i ? ", " : "") << to_string(e.objectives[i]);
+    out << "]\n";
+    if (e.reference.empty()) {
+        out << "  # reference: automatic (1.1 x the worst objectives of the first batch with an ok "
+               "candidate)\n";
+    } else {
+        out << "  reference: [";
+        for (std::size_t i = 0; i < e.reference.size(); ++i) out << (i ? ", " : "") << num(e.reference[i]);
+        out << "]\n";
+    }
+    if (!e.fault_throw.empty() || !e.fault_stall.empty()) {
+        const auto ids = [&](const std::vector<std::int64_t>& v) {
+            out << '[';
+            for (std::size_t i = 0; i < v.size(); ++i) out << (i ? ", " : "") << v[i];
+            out << ']';
+        };
+        out << "  fault_injection: {throw: ";
+        ids(e.fault_throw);
+        out << ", stall: ";
+        ids(e.fault_stall);
+        out << "}  # testing only\n";
+    }
+}
+
 }  // namespace
 
 std::string to_yaml(const Config& c) {
@@ -141,6 +174,7 @@ std::string to_yaml(const Config& c) {
         << "  samples_per_round: " << c.sweep.samples_per_round << '\n';
     out << "output:\n"
         << "  path: " << quoted(c.output.path.string()) << '\n';
+    write_engine(out, c.engine);
     return out.str();
 }
 

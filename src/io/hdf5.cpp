@@ -1,6 +1,9 @@
 #include "pimdse/io/hdf5.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <cstring>
 #include <numeric>
 
 #include "pimdse/core/error.hpp"
@@ -22,7 +25,7 @@ namespace {
 // HDF5 prints its error stack to stderr by default; we report through IoError instead.
 void silence_hdf5_error_stack() {
     static const bool done = [] {
-        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+        if (std::getenv("PIMDSE_HDF5_ERRORS") == nullptr) H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
         return true;
     }();
     (void)done;
@@ -35,6 +38,11 @@ Handle property_list(hid_t cls, const std::string& context) {
 Handle collective_transfer(const std::string& context) {
     Handle dxpl = property_list(H5P_DATASET_XFER, context);
     check(H5Pset_dxpl_mpio(dxpl.id(), H5FD_MPIO_COLLECTIVE), context, "H5Pset_dxpl_mpio");
+    // Collective HDF5 calls, independent MPI-IO underneath: each rank writes a few large
+    // contiguous runs, and two-phase collective buffering cost ten times as much per batch
+    // (docs/output.md, "Parallel writes").
+    check(H5Pset_dxpl_mpio_collective_opt(dxpl.id(), H5FD_MPIO_INDIVIDUAL_IO), context,
+          "H5Pset_dxpl_mpio_collective_opt");
     return dxpl;
 }
 
@@ -65,12 +73,27 @@ CompoundType& CompoundType::add_string(const char* name, std::size_t offset, std
 }
 
 CompoundType& CompoundType::add_enum(const char* name, std::size_t offset,
-                                     const std::vector<std::string>& names) {
+                                     const std::vector<std::string>& names, hid_t base) {
     const std::string context = std::string("compound enum field '") + name + "'";
-    Handle e(check(H5Tenum_create(H5T_NATIVE_INT32), context, "H5Tenum_create"), H5Tclose);
+    Handle e(check(H5Tenum_create(base), context, "H5Tenum_create"), H5Tclose);
     for (std::size_t i = 0; i < names.size(); ++i) {
-        const auto value = static_cast<std::int32_t>(i);
-        check(H5Tenum_insert(e.id(), names[i].c_str(), &value), context, "H5Tenum_insert");
+        // The value in the base type's own width (native byte order).
+        std::array<std::byte, 8> value{};
+        const auto put = [&](auto v) { std::memcpy(value.data(), &v, sizeof v); };
+        switch (H5Tget_size(base)) {
+            case 1:
+                put(static_cast<std::int8_t>(i));
+                break;
+            case 2:
+                put(static_cast<std::int16_t>(i));
+                break;
+            case 4:
+                put(static_cast<std::int32_t>(i));
+                break;
+            default:
+                put(static_cast<std::int64_t>(i));
+        }
+        check(H5Tenum_insert(e.id(), names[i].c_str(), value.data()), context, "H5Tenum_insert");
     }
     members_.push_back(std::move(e));
     check(H5Tinsert(type_.id(), name, offset, members_.back().id()), context, "H5Tinsert");
@@ -85,15 +108,19 @@ File::File(const std::filesystem::path& path, Mode mode, MPI_Comm comm) : name_(
     switch (mode) {
         case Mode::create_exclusive:
             id = H5Fcreate(name_.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.id());
-            if (id < 0) throw IoError(name_ + ": cannot create the file (does it exist already?)");
+            if (id < 0)
+                throw IoError(name_ +
+                              ": cannot create the file (it exists, or its directory is not writable)");
             break;
         case Mode::create_truncate:
-            id = check(H5Fcreate(name_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), name_, "H5Fcreate");
+            id = H5Fcreate(name_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id());
+            if (id < 0) throw IoError(name_ + ": cannot create the file (is its directory writable?)");
             break;
         case Mode::read_write:
         case Mode::read_only:
             id = H5Fopen(name_.c_str(), mode == Mode::read_only ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl.id());
-            if (id < 0) throw IoError(name_ + ": cannot open as an HDF5 file");
+            if (id < 0)
+                throw IoError(name_ + ": cannot open as an HDF5 file (not HDF5, damaged or unreadable)");
             break;
     }
     file_ = Handle(id, H5Fclose);
@@ -103,17 +130,45 @@ void File::flush() {
     check(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL), name_, "H5Fflush");
 }
 
+void File::rename(const std::filesystem::path& path) {
+    flush();
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    int failed = 0;
+    std::string why;
+    if (rank == 0) {
+        std::error_code ec;
+        std::filesystem::rename(name_, path, ec);
+        failed = ec ? 1 : 0;
+        why = ec.message();
+    }
+    MPI_Bcast(&failed, 1, MPI_INT, 0, comm_);
+    if (failed != 0)
+        throw IoError(name_ + ": cannot rename to " + path.string() + (why.empty() ? "" : ": " + why));
+    name_ = path.string();
+}
+
 namespace {
 
 Handle open_object(hid_t file, const std::string& object, const std::string& context) {
     return Handle(check(H5Oopen(file, object.c_str(), H5P_DEFAULT), context, "H5Oopen"), H5Oclose);
 }
 
+// A scalar attribute; an existing one of the same type is overwritten in place (no
+// delete-then-create), otherwise replaced.
 void write_attribute(hid_t file, const std::string& file_name, const std::string& object,
                      const std::string& key, hid_t type, const void* data) {
     const std::string context = file_name + ":" + object + "@" + key;
     Handle obj = open_object(file, object, context);
     if (check(H5Aexists(obj.id(), key.c_str()), context, "H5Aexists") > 0) {
+        Handle attr(check(H5Aopen(obj.id(), key.c_str(), H5P_DEFAULT), context, "H5Aopen"), H5Aclose);
+        Handle stored(check(H5Aget_type(attr.id()), context, "H5Aget_type"), H5Tclose);
+        Handle space(check(H5Aget_space(attr.id()), context, "H5Aget_space"), H5Sclose);
+        if (H5Tequal(stored.id(), type) > 0 && H5Sget_simple_extent_type(space.id()) == H5S_SCALAR) {
+            check(H5Awrite(attr.id(), type, data), context, "H5Awrite");
+            return;
+        }
+        attr.reset();
         check(H5Adelete(obj.id(), key.c_str()), context, "H5Adelete");
     }
     Handle space(check(H5Screate(H5S_SCALAR), context, "H5Screate"), H5Sclose);
@@ -171,6 +226,65 @@ std::int64_t File::int_attribute(const std::string& object, const std::string& k
     return value;
 }
 
+namespace {
+
+// A 1-D numeric attribute, overwritten in place when its length is unchanged.
+void write_array_attribute(hid_t file, const std::string& file_name, const std::string& object,
+                           const std::string& key, hid_t file_type, hid_t mem_type, const void* data,
+                           hsize_t n) {
+    const std::string context = file_name + ":" + object + "@" + key;
+    Handle obj = open_object(file, object, context);
+    if (check(H5Aexists(obj.id(), key.c_str()), context, "H5Aexists") > 0) {
+        Handle attr(check(H5Aopen(obj.id(), key.c_str(), H5P_DEFAULT), context, "H5Aopen"), H5Aclose);
+        Handle space(check(H5Aget_space(attr.id()), context, "H5Aget_space"), H5Sclose);
+        if (H5Sget_simple_extent_npoints(space.id()) == static_cast<hssize_t>(n)) {
+            check(H5Awrite(attr.id(), mem_type, data), context, "H5Awrite");
+            return;
+        }
+        attr.reset();
+        check(H5Adelete(obj.id(), key.c_str()), context, "H5Adelete");
+    }
+    Handle space(check(H5Screate_simple(1, &n, nullptr), context, "H5Screate_simple"), H5Sclose);
+    Handle attr(check(H5Acreate2(obj.id(), key.c_str(), file_type, space.id(), H5P_DEFAULT, H5P_DEFAULT),
+                      context, "H5Acreate2"),
+                H5Aclose);
+    check(H5Awrite(attr.id(), mem_type, data), context, "H5Awrite");
+}
+
+template <class T>
+std::vector<T> read_array_attribute(hid_t file, const std::string& file_name, const std::string& object,
+                                    const std::string& key, H5T_class_t cls, hid_t mem_type) {
+    const std::string context = file_name + ":" + object + "@" + key;
+    Handle attr = open_attribute(file, context, object, key);
+    Handle space(check(H5Aget_space(attr.id()), context, "H5Aget_space"), H5Sclose);
+    const hssize_t n = H5Sget_simple_extent_npoints(space.id());
+    if (n < 0) throw IoError(context + ": H5Sget_simple_extent_npoints failed");
+    Handle stored(check(H5Aget_type(attr.id()), context, "H5Aget_type"), H5Tclose);
+    if (H5Tget_class(stored.id()) != cls) throw IoError(context + ": an attribute of another type");
+    std::vector<T> out(static_cast<std::size_t>(n));
+    if (n > 0) check(H5Aread(attr.id(), mem_type, out.data()), context, "H5Aread");
+    return out;
+}
+
+}  // namespace
+
+void File::set_attribute(const std::string& object, const std::string& key,
+                         std::span<const std::int64_t> values) {
+    write_array_attribute(file_.id(), name_, object, key, H5T_STD_I64LE, H5T_NATIVE_INT64, values.data(),
+                          values.size());
+}
+
+std::vector<std::int64_t> File::int_array_attribute(const std::string& object, const std::string& key) const {
+    return read_array_attribute<std::int64_t>(file_.id(), name_, object, key, H5T_INTEGER, H5T_NATIVE_INT64);
+}
+
+bool File::has_attribute(const std::string& object, const std::string& key) const {
+    if (!exists(object) && object != "/") return false;
+    const std::string context = name_ + ":" + object + "@" + key;
+    Handle obj = open_object(file_.id(), object, context);
+    return check(H5Aexists(obj.id(), key.c_str()), context, "H5Aexists") > 0;
+}
+
 void File::create_groups(const std::string& path) {
     const std::string context = name_ + ":" + path;
     Handle lcpl = property_list(H5P_LINK_CREATE, context);
@@ -178,6 +292,99 @@ void File::create_groups(const std::string& path) {
     Handle g(check(H5Gcreate2(file_.id(), path.c_str(), lcpl.id(), H5P_DEFAULT, H5P_DEFAULT), context,
                    "H5Gcreate2"),
              H5Gclose);
+}
+
+void File::write_text(const std::string& path, const std::string& text) {
+    const std::string context = name_ + ":" + path;
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    // One fixed-length string (at least one byte: HDF5 has no zero-length strings).
+    Handle type = string_type(std::max<std::size_t>(text.size(), 1), context);
+    Handle space(check(H5Screate(H5S_SCALAR), context, "H5Screate"), H5Sclose);
+    Handle lcpl = property_list(H5P_LINK_CREATE, context);
+    check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
+    Handle ds(check(H5Dcreate2(file_.id(), path.c_str(), type.id(), space.id(), lcpl.id(), H5P_DEFAULT,
+                               H5P_DEFAULT),
+                    context, "H5Dcreate2"),
+              H5Dclose);
+    // Collective transfer; rank 0 writes the bytes, the others select nothing.
+    Handle file_space(check(H5Dget_space(ds.id()), context, "H5Dget_space"), H5Sclose);
+    Handle mem_space(check(H5Screate(H5S_SCALAR), context, "H5Screate"), H5Sclose);
+    if (rank != 0) {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
+    }
+    std::string padded = text;
+    padded.resize(std::max<std::size_t>(text.size(), 1), '\0');
+    Handle dxpl = collective_transfer(context);
+    check(H5Dwrite(ds.id(), type.id(), mem_space.id(), file_space.id(), dxpl.id(), padded.data()), context,
+          "H5Dwrite");
+}
+
+void File::write_int64s(const std::string& path, std::span<const std::int64_t> values) {
+    const std::string context = name_ + ":" + path;
+    int rank = 0;
+    MPI_Comm_rank(comm_, &rank);
+    const hsize_t n = values.size();
+    hid_t id = H5I_INVALID_HID;
+    if (H5Lexists(file_.id(), path.c_str(), H5P_DEFAULT) > 0) {
+        id = check(H5Dopen2(file_.id(), path.c_str(), H5P_DEFAULT), context, "H5Dopen2");
+    } else {
+        Handle space(check(H5Screate_simple(1, &n, nullptr), context, "H5Screate_simple"), H5Sclose);
+        id = check(H5Dcreate2(file_.id(), path.c_str(), H5T_STD_I64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT,
+                              H5P_DEFAULT),
+                   context, "H5Dcreate2");
+    }
+    Handle ds(id, H5Dclose);
+    Handle file_space(check(H5Dget_space(ds.id()), context, "H5Dget_space"), H5Sclose);
+    if (H5Sget_simple_extent_npoints(file_space.id()) != static_cast<hssize_t>(n)) {
+        throw IoError(context + ": an integer array of another length");
+    }
+    Handle mem_space(check(H5Screate_simple(1, &n, nullptr), context, "H5Screate_simple"), H5Sclose);
+    if (rank != 0) {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
+    }
+    Handle dxpl = collective_transfer(context);
+    check(H5Dwrite(ds.id(), H5T_NATIVE_INT64, mem_space.id(), file_space.id(), dxpl.id(), values.data()),
+          context, "H5Dwrite");
+}
+
+std::vector<std::int64_t> File::read_int64s(const std::string& path) const {
+    const std::string context = name_ + ":" + path;
+    hid_t id = H5Dopen2(file_.id(), path.c_str(), H5P_DEFAULT);
+    if (id < 0) throw IoError(context + ": no such dataset");
+    Handle ds(id, H5Dclose);
+    Handle stored(check(H5Dget_type(ds.id()), context, "H5Dget_type"), H5Tclose);
+    if (H5Tget_class(stored.id()) != H5T_INTEGER) throw IoError(context + ": expected integers");
+    Handle space(check(H5Dget_space(ds.id()), context, "H5Dget_space"), H5Sclose);
+    const hssize_t n = H5Sget_simple_extent_npoints(space.id());
+    if (n < 0) throw IoError(context + ": H5Sget_simple_extent_npoints failed");
+    std::vector<std::int64_t> out(static_cast<std::size_t>(n));
+    Handle dxpl = collective_transfer(context);
+    if (n > 0) {
+        check(H5Dread(ds.id(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, dxpl.id(), out.data()), context,
+              "H5Dread");
+    }
+    return out;
+}
+
+std::string File::read_text(const std::string& path) const {
+    const std::string context = name_ + ":" + path;
+    hid_t id = H5Dopen2(file_.id(), path.c_str(), H5P_DEFAULT);
+    if (id < 0) throw IoError(context + ": no such dataset");
+    Handle ds(id, H5Dclose);
+    Handle stored(check(H5Dget_type(ds.id()), context, "H5Dget_type"), H5Tclose);
+    if (H5Tget_class(stored.id()) != H5T_STRING || H5Tis_variable_str(stored.id()) > 0) {
+        throw IoError(context + ": expected a fixed-length string");
+    }
+    const std::size_t size = H5Tget_size(stored.id());
+    Handle mem = string_type(size, context);
+    std::string out(size, '\0');
+    Handle dxpl = collective_transfer(context);
+    check(H5Dread(ds.id(), mem.id(), H5S_ALL, H5S_ALL, dxpl.id(), out.data()), context, "H5Dread");
+    out.resize(out.find('\0') == std::string::npos ? out.size() : out.find('\0'));
+    return out;
 }
 
 bool File::exists(const std::string& path) const {
@@ -207,6 +414,9 @@ Table Table::create(File& file, const std::string& path, const CompoundType& typ
     Handle dcpl = property_list(H5P_DATASET_CREATE, context);
     const hsize_t chunk = std::max<hsize_t>(chunk_rows, 1);
     check(H5Pset_chunk(dcpl.id(), 1, &chunk), context, "H5Pset_chunk");
+    // Every row is written right after the table grows, so new chunks need no fill value
+    // (parallel HDF5 allocates chunks when the extent grows and would write the fill collectively).
+    check(H5Pset_fill_time(dcpl.id(), H5D_FILL_TIME_NEVER), context, "H5Pset_fill_time");
     Handle lcpl = property_list(H5P_LINK_CREATE, context);
     check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
     Handle ds(
@@ -272,6 +482,52 @@ hsize_t Table::append(std::span<const std::byte> bytes) {
     return start;
 }
 
+void Table::append_at(hsize_t added, std::span<const Run> runs, std::span<const std::byte> bytes) {
+    const std::string context = file_->name() + ":" + path_;
+    if (bytes.size() % row_size_ != 0) throw IoError(context + ": append of a partial row");
+    hsize_t mine = 0;
+    for (const Run& r : runs) {
+        if (r.offset + r.count > added) throw IoError(context + ": a run past the rows added");
+        mine += r.count;
+    }
+    if (mine != bytes.size() / row_size_) throw IoError(context + ": runs and rows disagree");
+    if (added == 0) return;
+
+    const hsize_t before = rows();
+    const hsize_t after = before + added;
+    check(H5Dset_extent(dataset_.id(), &after), context, "H5Dset_extent");
+    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
+    const hsize_t one = 1;
+    Handle mem_space(
+        check(H5Screate_simple(1, mine > 0 ? &mine : &one, nullptr), context, "H5Screate_simple"), H5Sclose);
+    if (mine > 0) {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        // Adjacent runs merged first: HDF5 builds an OR of many hyperslabs slowly.
+        std::vector<Run> merged;
+        for (const Run& r : runs) {
+            if (r.count == 0) continue;
+            if (!merged.empty() && merged.back().offset + merged.back().count == r.offset) {
+                merged.back().count += r.count;
+            } else {
+                merged.push_back(r);
+            }
+        }
+        for (const Run& r : merged) {
+            const hsize_t start = before + r.offset;
+            check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_OR, &start, nullptr, &r.count, nullptr),
+                  context, "H5Sselect_hyperslab");
+        }
+    } else {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
+    }
+    Handle dxpl = collective_transfer(context);
+    const std::byte dummy{};
+    check(H5Dwrite(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
+                   mine > 0 ? static_cast<const void*>(bytes.data()) : &dummy),
+          context, "H5Dwrite");
+}
+
 void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
     const std::string context = file_->name() + ":" + path_;
     if (out.size() != count * row_size_) throw IoError(context + ": read buffer has the wrong size");
@@ -295,8 +551,35 @@ void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
           context, "H5Dread");
 }
 
+void Table::replace(hsize_t new_rows, std::span<const std::byte> bytes) {
+    const std::string context = file_->name() + ":" + path_;
+    const hsize_t old_rows = rows();
+    if (new_rows < old_rows) throw IoError(context + ": a table of a parallel file never shrinks");
+    if (!bytes.empty() && bytes.size() != new_rows * row_size_) {
+        throw IoError(context + ": replace needs every row or none");
+    }
+    if (new_rows == 0) return;
+    if (new_rows > old_rows) check(H5Dset_extent(dataset_.id(), &new_rows), context, "H5Dset_extent");
+    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
+    Handle mem_space(check(H5Screate_simple(1, &new_rows, nullptr), context, "H5Screate_simple"), H5Sclose);
+    if (bytes.empty()) {
+        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
+        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
+    }
+    Handle dxpl = collective_transfer(context);
+    const std::byte dummy{};
+    check(H5Dwrite(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
+                   bytes.empty() ? static_cast<const void*>(&dummy) : bytes.data()),
+          context, "H5Dwrite");
+}
+
 void Table::truncate(hsize_t new_rows) {
     const std::string context = file_->name() + ":" + path_;
+    int size = 0;
+    MPI_Comm_size(file_->comm(), &size);
+    // HDF5 1.10 shrinks a chunked dataset on rank 0's metadata cache only, which leaves the
+    // other ranks' caches stale (MPI_ERR_TRUNCATE in a later collective): serial files only.
+    if (size != 1) throw IoError(context + ": truncate needs a file opened by one process");
     if (new_rows > rows()) throw IoError(context + ": truncate cannot grow a table");
     check(H5Dset_extent(dataset_.id(), &new_rows), context, "H5Dset_extent");
 }

@@ -77,7 +77,8 @@ TEST_F(ConfigFiles, DefaultsFillEverythingNotGiven) {
     EXPECT_EQ(c.schedule.scheduler, sched::SchedulerKind::ilp);
     EXPECT_EQ(c.schedule.time_limit_seconds, 1.0);
     EXPECT_EQ(c.schedule.relative_gap, 0.0);
-    EXPECT_EQ(c.source_text, kMinimal);  // kept byte for byte
+    EXPECT_EQ(c.engine, EngineConfig{});  // no time limit; latency, energy, area; automatic reference
+    EXPECT_EQ(c.source_text, kMinimal);   // kept byte for byte
     EXPECT_EQ(c.source_file, dir_ / "sweep.yaml");
 }
 
@@ -118,7 +119,12 @@ TEST_F(ConfigFiles, EveryKeyIsRead) {
         "  wall_time: 90m\n"
         "  proposer: evolution\n"
         "  samples_per_round: 100\n"
-        "output: {path: /tmp/x/y.h5}\n");
+        "output: {path: /tmp/x/y.h5}\n"
+        "engine:\n"
+        "  time_limit: 10m\n"
+        "  objectives: [cost, area]\n"
+        "  reference: [2.5, 40]\n"
+        "  fault_injection: {throw: [3, 1], stall: [7]}\n");
     const hw::Constraints& k = c.constraints;
     EXPECT_EQ(k.technology_nm, 22);
     EXPECT_EQ(k.bank_rows, 8);
@@ -160,6 +166,11 @@ TEST_F(ConfigFiles, EveryKeyIsRead) {
     EXPECT_EQ(c.sweep.proposer, Proposer::evolution);
     EXPECT_EQ(c.sweep.samples_per_round, 100);
     EXPECT_EQ(c.output.path, fs::path("/tmp/x/y.h5"));
+    EXPECT_EQ(c.engine.time_limit, std::chrono::seconds(600));
+    EXPECT_EQ(c.engine.objectives, (std::vector<Objective>{Objective::cost, Objective::area}));
+    EXPECT_EQ(c.engine.reference, (std::vector<double>{2.5, 40}));
+    EXPECT_EQ(c.engine.fault_throw, (std::vector<std::int64_t>{3, 1}));
+    EXPECT_EQ(c.engine.fault_stall, (std::vector<std::int64_t>{7}));
 
     // And the whole of it survives to_yaml.
     EXPECT_EQ(parse(to_yaml(c)), c);

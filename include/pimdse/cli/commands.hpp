@@ -23,5 +23,9 @@ void add_evaluate_command(CLI::App& app, Action& action);
 void add_map_command(CLI::App& app, Action& action);
 /// `pimdse schedule --mesh RxC --sets SPEC [--bytes B] [--flit-bits N] ...`
 void add_schedule_command(CLI::App& app, Action& action);
+/// `pimdse explore CONFIG [-o OUT.h5] [--resume] [--force] [--wall-time T]`
+void add_explore_command(CLI::App& app, Action& action);
+/// `pimdse summary OUT.h5`
+void add_summary_command(CLI::App& app, Action& action);
 
 }  // namespace pimdse::cli

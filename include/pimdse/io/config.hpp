@@ -62,6 +62,32 @@ struct SweepConfig {
     friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
 };
 
+/// Seconds of a duration as the configuration spells it: seconds ("3600"), a number with a
+/// unit s, m, h or d ("90m"), or Slurm's "[D-]HH:MM:SS"; empty when it is none of these.
+[[nodiscard]] std::optional<std::int64_t> parse_duration(std::string_view text);
+
+/// An objective of the sweep's Pareto archive (all minimised).
+enum class Objective {
+    latency,  ///< total latency over the workloads, seconds
+    energy,   ///< total energy over the workloads, joules
+    area,     ///< NN-engine area of all nodes, mm2
+    cost,     ///< NicePIM Eq. 1
+};
+[[nodiscard]] std::string_view to_string(Objective o);
+
+/// `engine:` how the sweep engine runs candidates and keeps its archive (docs/config.md).
+struct EngineConfig {
+    std::optional<std::chrono::seconds> time_limit;  ///< per candidate; empty: no limit
+    std::vector<Objective> objectives{Objective::latency, Objective::energy, Objective::area};
+    /// Hypervolume reference point, one value per objective; empty: automatic (docs/config.md).
+    std::vector<double> reference;
+    /// Testing only: candidate ids whose evaluation throws / stalls past the time limit.
+    std::vector<std::int64_t> fault_throw;
+    std::vector<std::int64_t> fault_stall;
+
+    friend bool operator==(const EngineConfig&, const EngineConfig&) = default;
+};
+
 struct OutputConfig {
     std::filesystem::path path;  ///< absolute path of the HDF5 output file
 
@@ -79,6 +105,7 @@ struct Config {
     sched::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
     SweepConfig sweep;
     OutputConfig output;
+    EngineConfig engine;
 
     std::filesystem::path source_file;  ///< the file as named when read
     std::string source_text;            ///< its exact text (stored in the output file)

@@ -57,8 +57,10 @@ public:
     CompoundType& add(const char* name, std::size_t offset, hid_t native_type);
     /// A fixed-length, NUL-padded string field of `length` bytes (char[length] in the row).
     CompoundType& add_string(const char* name, std::size_t offset, std::size_t length);
-    /// An HDF5 enum field over a std::int32_t-backed C++ enum: names[i] has value i.
-    CompoundType& add_enum(const char* name, std::size_t offset, const std::vector<std::string>& names);
+    /// An HDF5 enum field: names[i] has value i, stored as `base` (a native integer type the
+    /// row's field has: std::int32_t by default, H5T_NATIVE_INT8 for std::int8_t).
+    CompoundType& add_enum(const char* name, std::size_t offset, const std::vector<std::string>& names,
+                           hid_t base = H5T_NATIVE_INT32);
     [[nodiscard]] hid_t id() const noexcept { return type_.id(); }
 
 private:
@@ -77,16 +79,39 @@ public:
     [[nodiscard]] MPI_Comm comm() const noexcept { return comm_; }
     /// Make everything written so far durable and consistent on disk (collective).
     void flush();
+    /// Collective: flushes, then rank 0 renames the file to `path` (replacing what is there);
+    /// the file stays open under its new name. Throws IoError on every rank if it fails.
+    void rename(const std::filesystem::path& path);
 
+    /// Scalar attributes (collective: the same value on every rank). An existing attribute of
+    /// the same type is overwritten in place, otherwise replaced.
     void set_attribute(const std::string& object, const std::string& key, const std::string& value);
     void set_attribute(const std::string& object, const std::string& key, std::int64_t value);
     void set_attribute(const std::string& object, const std::string& key, double value);
     [[nodiscard]] std::string string_attribute(const std::string& object, const std::string& key) const;
     [[nodiscard]] std::int64_t int_attribute(const std::string& object, const std::string& key) const;
+    /// A 1-D integer array; an existing attribute of the same length is overwritten in place
+    /// (one write, no delete-then-create window), which the sweep's commit record relies on.
+    void set_attribute(const std::string& object, const std::string& key,
+                       std::span<const std::int64_t> values);
+    [[nodiscard]] std::vector<std::int64_t> int_array_attribute(const std::string& object,
+                                                                const std::string& key) const;
+    [[nodiscard]] bool has_attribute(const std::string& object, const std::string& key) const;
 
     /// Create the group `path` and any missing parents.
     void create_groups(const std::string& path);
     [[nodiscard]] bool exists(const std::string& path) const;
+
+    /// Collective: a scalar fixed-length string dataset at `path` (parents created) holding
+    /// `text`, which must be the same on every rank; rank 0 writes it.
+    void write_text(const std::string& path, const std::string& text);
+    [[nodiscard]] std::string read_text(const std::string& path) const;
+
+    /// Collective: a fixed 1-D int64 dataset at `path`, created on first use and overwritten in
+    /// place after (same length); rank 0's values are written. Raw data, not metadata, so the
+    /// write reaches the file at once, without a flush.
+    void write_int64s(const std::string& path, std::span<const std::int64_t> values);
+    [[nodiscard]] std::vector<std::int64_t> read_int64s(const std::string& path) const;
 
 private:
     Handle file_;
@@ -113,6 +138,22 @@ public:
         return append(std::as_bytes(rows));
     }
 
+    /// A contiguous block of a rank's rows: `count` rows starting `offset` rows after the
+    /// table's old end.
+    struct Run {
+        hsize_t offset = 0;
+        hsize_t count = 0;
+    };
+    /// Collective: the table grows by `added` rows (the same value on every rank) and every
+    /// rank writes its rows at its `runs` (ascending, disjoint; the bytes in run order). Lets
+    /// a batch's rows land in candidate order whichever rank computed them.
+    void append_at(hsize_t added, std::span<const Run> runs, std::span<const std::byte> bytes);
+
+    template <class Row>
+    void append_rows_at(hsize_t added, std::span<const Run> runs, std::span<const Row> rows) {
+        append_at(added, runs, std::as_bytes(rows));
+    }
+
     /// Collective read of rows [first, first + count) into `out` (count * row_size bytes).
     void read(hsize_t first, hsize_t count, std::span<std::byte> out) const;
 
@@ -123,7 +164,18 @@ public:
         return out;
     }
 
-    /// Collective: drop rows past `rows` (used by resume to discard an incomplete batch).
+    /// Collective: the table's rows become exactly `rows` rows written from row 0 by the
+    /// ranks that pass them (`rows * row size` bytes); the others pass none. The table may only
+    /// grow (`rows` >= rows()): see truncate.
+    void replace(hsize_t rows, std::span<const std::byte> bytes);
+
+    template <class Row>
+    void replace_rows(hsize_t rows, std::span<const Row> data) {
+        replace(rows, std::as_bytes(data));
+    }
+
+    /// Drop rows past `rows` (resume discards an interrupted batch). Only on a file opened by
+    /// one process: HDF5 1.10 shrinks chunked datasets inconsistently across ranks.
     void truncate(hsize_t rows);
 
 private:

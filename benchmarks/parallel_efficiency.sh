@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Parallel efficiency of `pimdse explore` on this machine: evaluations per second with 1 and
+# with 2 worker ranks (mpirun -np 2 and -np 3: rank 0 proposes and sleeps while it waits),
+# the share of the wall time spent writing HDF5, and rank 0's CPU time. Runs the default
+# sweep's workloads (inputs/sweeps/default.yaml: five NicePIM DNNs, random proposer) with
+# the budget and batch size below, each rank count REPEAT times, alternating, and prints the
+# medians.
+#
+# usage: benchmarks/parallel_efficiency.sh [BUDGET [BATCH [REPEAT]]]   (default 1024 128 3)
+# environment: PIMDSE (the executable; default build/src/cli/pimdse)
+#
+# The batch size matters: a batch ends with every rank writing its rows and one flush (an
+# fsync), a fixed cost per batch that a batch's evaluations must dwarf. With today's uniform
+# mapping one evaluation of the five DNNs takes ~20 ms; the PIM-Mapper makes it far longer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+budget=${1:-1024}
+batch=${2:-128}
+repeat=${3:-3}
+pimdse=${PIMDSE:-build/src/cli/pimdse}
+[[ -x $pimdse ]] || { echo "parallel_efficiency: $pimdse not found; build first" >&2; exit 2; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+config=$work/sweep.yaml
+sed -e "s#\.\./networks/#$PWD/inputs/networks/#" -e "s/^  budget: .*/  budget: $budget/" \
+    -e "s/^  batch_size: .*/  batch_size: $batch/" -e "/^  wall_time:/d" inputs/sweeps/default.yaml > "$config"
+
+if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
+
+echo "pimdse parallel efficiency: $(nproc) cores, budget $budget, batch $batch, $repeat runs each"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+declare -A rates writes cpus
+for ((r = 1; r <= repeat; ++r)); do
+  for np in 2 3; do
+    line=$(mpirun -np $np --oversubscribe "$pimdse" explore "$config" -o "$work/np$np.h5" --force | grep '^this run:')
+    # this run: N evaluations in T s (R eval/s), HDF5 writes W s (P% of the wall time), rank 0 CPU C s
+    rate=$(sed -E 's/.*\(([0-9.]+) eval\/s\).*/\1/' <<<"$line")
+    share=$(sed -E 's/.*\(([0-9.]+)% of the wall time\).*/\1/' <<<"$line")
+    cpu=$(sed -E 's/.*rank 0 CPU ([0-9.]+) s.*/\1/' <<<"$line")
+    echo "  run $r, -np $np ($((np - 1)) worker$([[ $np -gt 2 ]] && echo s)): $line"
+    rates[$np]+="$rate "
+    writes[$np]+="$share "
+    cpus[$np]+="$cpu "
+  done
+done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+r2=$(median "${rates[2]}")
+r3=$(median "${rates[3]}")
+printf '\n%-22s %12s %12s %14s\n' "" "eval/s" "HDF5 share" "rank 0 CPU s"
+printf '%-22s %12s %11s%% %14s\n' "1 worker  (-np 2)" "$r2" "$(median "${writes[2]}")" "$(median "${cpus[2]}")"
+printf '%-22s %12s %11s%% %14s\n' "2 workers (-np 3)" "$r3" "$(median "${writes[3]}")" "$(median "${cpus[3]}")"
+awk -v a="$r2" -v b="$r3" 'BEGIN {printf "speedup of 2 workers over 1: %.2fx (medians)\n", b / a}'

@@ -1,0 +1,72 @@
+#pragma once
+// The MPI driver of a sweep (DESIGN.md "Parallel run and determinism"): rank 0 owns the
+// proposer and the Pareto archive, ranks 1..N-1 evaluate candidates handed out one at a
+// time to whichever is free (with one rank, rank 0 evaluates), and at the end of every batch
+// all ranks write their rows to the HDF5 file collectively. The proposer and the archive see
+// a batch's results sorted by candidate id, so a seed gives the same file for any rank count.
+// Rank 0 never spins: it waits with non-blocking probes and short sleeps.
+
+#include <boost/mpi/communicator.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <vector>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/eval/evaluate.hpp"
+#include "pimdse/io/config.hpp"
+
+namespace pimdse::engine {
+
+struct ExploreOptions {
+    std::filesystem::path config;                   ///< the sweep configuration file
+    std::filesystem::path output;                   ///< empty: the configuration's output.path
+    bool resume = false;                            ///< continue the sweep stored in `output`
+    bool force = false;                             ///< overwrite an existing `output` (fresh run only)
+    std::optional<std::chrono::seconds> wall_time;  ///< overrides sweep.wall_time
+    std::ostream* progress = nullptr;               ///< rank 0's progress lines; null: none
+};
+
+struct ExploreResult {
+    std::int64_t evaluations = 0;    ///< in the file, over all runs
+    std::int64_t batches = 0;        ///< in the file
+    std::int64_t evaluated_now = 0;  ///< by this run
+    bool budget_reached = false;
+    bool wall_time_stop = false;   ///< stopped cleanly before the wall time; resumable
+    bool space_exhausted = false;  ///< the proposer found no legal unseen point
+    double wall_seconds = 0;       ///< this run
+    double write_seconds = 0;      ///< this run's HDF5 writes, flushes and commits (rank 0)
+    double rank0_cpu_seconds = 0;  ///< CPU time of this process during the run (rank 0's on rank 0)
+    std::filesystem::path output;
+};
+
+/// A failure every rank saw alike (setup: configuration, workloads, output file): main may
+/// report it from rank 0 and every rank may exit normally with `code`.
+class CollectiveError : public Error {
+public:
+    CollectiveError(ExitCode code, const std::string& message) : Error(message), code_(code) {}
+    [[nodiscard]] ExitCode code() const noexcept { return code_; }
+
+private:
+    ExitCode code_;
+};
+
+/// The exit code main() gives an exception of this kind.
+[[nodiscard]] ExitCode exit_code_of(const std::exception& e) noexcept;
+
+/// The evaluation context of a configuration: its workloads loaded and decomposed, Eq. 1's
+/// exponents, the fault-injection lists of `engine.fault_injection`.
+[[nodiscard]] eval::EvalContext make_context(const io::Config& config);
+
+/// Runs (or resumes) a sweep on every rank of `world` (collective). Setup failures are thrown
+/// as CollectiveError on every rank; anything else means the ranks disagree.
+ExploreResult explore(const ExploreOptions& options, const boost::mpi::communicator& world);
+
+/// Lines of two resolved configurations (io::to_yaml) that differ, ignoring what a resumed
+/// run may change (budget, wall time, output path); empty when they agree.
+[[nodiscard]] std::vector<std::string> config_differences(const std::string& stored, const std::string& now);
+
+}  // namespace pimdse::engine

@@ -1,0 +1,157 @@
+#pragma once
+// The sweep's HDF5 file (docs/output.md): one self-describing file per sweep, written
+// collectively batch by batch and resumable. Built on the h5 adapter (io/hdf5.hpp); every
+// rank writes its own candidates' rows of a batch, placed in candidate-id order whichever
+// rank computed them, so the file is the same for any number of ranks (timing fields and
+// the evaluating rank aside).
+//
+// Consistency: a batch's rows are written, the file flushed, and only then the commit record
+// (the dataset /commit: batches and the row count of every table) is overwritten in place,
+// one raw-data write that reaches the file at once. Readers ignore rows past the commit
+// record; a resumed run first cuts them off (repair_for_resume, one process: HDF5 1.10 cannot
+// shrink a dataset consistently in parallel). No table ever shrinks while the file is open
+// in parallel.
+
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pimdse/eval/evaluate.hpp"
+#include "pimdse/hw/params.hpp"
+#include "pimdse/io/config.hpp"
+
+namespace pimdse::io {
+
+/// Format of the sweep file; bumped on any incompatible schema change.
+inline constexpr std::int64_t kStoreFormatVersion = 1;
+/// The root attribute `format` of every sweep file.
+inline constexpr const char* kStoreFormatName = "pimdse sweep";
+
+/// One candidate of a committed batch, as rank 0 needs it (dispatch layout, resume replay).
+struct CandidateRecord {
+    std::int64_t id = 0;
+    std::int64_t batch = 0;
+    hw::HardwareParams params;
+    eval::Status status = eval::Status::ok;
+    double area_mm2 = 0;
+    double latency_seconds = 0;
+    double energy_joules = 0;
+    double cost = 0;
+    std::int32_t rank = 0;           ///< the rank that evaluated it
+    std::int64_t metric_rows = 0;    ///< rows in /metrics
+    std::int64_t layer_rows = 0;     ///< rows in /mappings/layers
+    std::int64_t segment_rows = 0;   ///< rows in /mappings/segments
+    std::int64_t schedule_rows = 0;  ///< rows in /schedules
+    double seconds = 0;
+};
+
+/// Rows of /metrics, /mappings/layers, /mappings/segments and /schedules an evaluation produces.
+void count_rows(const eval::Evaluation& e, CandidateRecord& r);
+
+/// One row of /tuner/batches (written by rank 0).
+struct BatchRecord {
+    std::int64_t batch = 0;
+    Proposer proposer = Proposer::random;
+    std::int64_t candidates = 0;   ///< candidates in this batch
+    std::int64_t evaluations = 0;  ///< evaluations done after this batch
+    std::int64_t ok = 0;           ///< candidates of this batch with status ok
+    double best_cost = 0;          ///< lowest Eq. 1 cost so far (+inf if none)
+    std::int64_t best_candidate = -1;
+    double hypervolume = 0;  ///< of the front, against the reference point
+    std::int64_t front_size = 0;
+    /// The hypervolume's reference point, one value per objective (NaN before it is fixed and
+    /// for an unused third objective).
+    std::array<double, 3> reference{};
+    std::int64_t samples = 0;     ///< points the proposer sampled and scored
+    double fit_seconds = 0;       ///< proposer model fit (timing)
+    double propose_seconds = 0;   ///< proposer sampling and scoring (timing)
+    double evaluate_seconds = 0;  ///< wall time from dispatch to the batch's last result (timing)
+    double write_seconds = 0;     ///< set by write_batch: its candidate tables, before this row (timing)
+    double wall_seconds = 0;      ///< since this run started (timing)
+};
+
+/// One row of /pareto: a candidate that joined the front after some batch.
+struct ParetoRecord {
+    std::int64_t candidate = 0;
+    std::int64_t joined_batch = 0;  ///< on the front after this batch
+    std::int64_t left_batch = -1;   ///< dominated after this batch; -1: still on the front
+    double latency_seconds = 0;
+    double energy_joules = 0;
+    double area_mm2 = 0;
+    double cost = 0;
+};
+
+/// A workload as the file stores it.
+struct StoredWorkload {
+    std::string name;
+    std::string group;   ///< /workloads/<group>
+    std::string file;    ///< the network file as configured
+    std::string source;  ///< its exact text
+};
+
+/// What a committed file holds, read back: enough to replay the proposer and the archive.
+struct StoredSweep {
+    /// Root attributes as text: format_version, pimdse_version, git_revision, created, seed,
+    /// proposer, objectives, ranks, runs, last_started.
+    std::vector<std::pair<std::string, std::string>> info;
+    std::string resolved_config;  ///< to_yaml of the configuration the file was made with
+    std::vector<StoredWorkload> workloads;
+    std::int64_t batches = 0;
+    std::vector<CandidateRecord> candidates;  ///< in id order
+    std::vector<BatchRecord> tuner;
+    std::vector<ParetoRecord> pareto;  ///< every candidate that joined the front, in joining order
+};
+
+class Store {
+public:
+    /// Collective. Writes the file attributes, the configuration, the workloads and the empty
+    /// tables to `<path>.part`, then renames it to `path` (replacing any file there: the caller
+    /// decides whether that is allowed).
+    static Store create(const std::filesystem::path& path, const Config& config,
+                        const std::vector<eval::Workload>& workloads, MPI_Comm comm);
+    /// One process (no MPI communicator involved): checks that `path` is a sweep file and
+    /// drops the rows past its commit record (an interrupted batch). Run before open_for_resume.
+    static void repair_for_resume(const std::filesystem::path& path);
+    /// Collective. Opens a repaired sweep file read-write.
+    static Store open_for_resume(const std::filesystem::path& path, MPI_Comm comm);
+    /// Opens a sweep file read-only on `comm` (MPI_COMM_SELF for a serial reader); throws
+    /// IoError naming the file when it is not a pimdse sweep file.
+    static Store open_read_only(const std::filesystem::path& path, MPI_Comm comm);
+
+    Store(Store&&) noexcept;
+    Store& operator=(Store&&) noexcept;
+    ~Store();
+
+    /// Collective. Everything committed (candidates, tuner rows, Pareto history).
+    [[nodiscard]] StoredSweep read() const;
+
+    /// Collective. Writes one batch: `mine` are this rank's evaluations, `layout` every
+    /// candidate of the batch in id order (the same on every rank); `tuner` and `pareto` (the
+    /// whole Pareto history) are rank 0's, ignored elsewhere. Then flushes and commits.
+    void write_batch(std::span<const eval::Evaluation> mine, std::span<const CandidateRecord> layout,
+                     std::span<const eval::Workload> workloads, const BatchRecord& tuner,
+                     std::span<const ParetoRecord> pareto);
+
+    /// Collective. Rewrites /pareto with rank 0's `pareto` (the history replayed on resume,
+    /// which may undo an interrupted batch's updates) and flushes.
+    void rewrite_pareto(std::span<const ParetoRecord> pareto);
+
+    /// Collective: records this run's start (rank count, time, run count) as attributes.
+    void note_run(int ranks);
+
+    [[nodiscard]] const std::filesystem::path& path() const;
+
+private:
+    struct Impl;
+    explicit Store(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pimdse::io

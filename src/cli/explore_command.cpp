@@ -1,0 +1,89 @@
+// `pimdse explore CONFIG.yaml [-o OUT.h5] [--resume] [--force] [--wall-time T]`: the sweep
+// (docs/cli.md, docs/output.md), under `mpirun -np N` or as one process. MPI lives only for
+// the duration of the command.
+
+#include <CLI/CLI.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
+
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "pimdse/cli/commands.hpp"
+#include "pimdse/core/error.hpp"
+#include "pimdse/engine/explore.hpp"
+#include "pimdse/io/config.hpp"
+
+namespace pimdse::cli {
+
+namespace {
+
+struct ExploreCliOptions {
+    std::string config;
+    std::string output;
+    bool resume = false;
+    bool force = false;
+    std::string wall_time;
+};
+
+int run_explore(const ExploreCliOptions& o) {
+    // abort_on_exception = false: errors are handled below, rank by rank.
+    boost::mpi::environment env(false);
+    boost::mpi::communicator world;
+    engine::ExploreOptions options;
+    options.config = o.config;
+    options.output = o.output;
+    options.resume = o.resume;
+    options.force = o.force;
+    options.progress = &std::cout;
+    if (!o.wall_time.empty()) {
+        const std::optional<std::int64_t> seconds = io::parse_duration(o.wall_time);
+        if (seconds && *seconds > 0) options.wall_time = std::chrono::seconds(*seconds);
+        if (!options.wall_time) {
+            if (world.rank() == 0) {
+                std::cerr << "pimdse: error: --wall-time: expected a positive duration (seconds, 90m, 12h, "
+                             "12:00:00), got '"
+                          << o.wall_time << "'\n";
+            }
+            return static_cast<int>(ExitCode::usage);
+        }
+    }
+    try {
+        (void)engine::explore(options, world);
+        return static_cast<int>(ExitCode::ok);
+    } catch (const engine::CollectiveError& e) {
+        // Every rank failed alike: one message, a normal exit everywhere.
+        if (world.rank() == 0) std::cerr << "pimdse: error: " << e.what() << '\n';
+        return static_cast<int>(e.code());
+    } catch (const std::exception& e) {
+        if (world.size() == 1) throw;  // main reports it
+        // The ranks disagree: another rank may wait forever in a collective, so end the job.
+        std::cerr << "pimdse: error on rank " << world.rank() << ": " << e.what() << '\n' << std::flush;
+        env.abort(static_cast<int>(engine::exit_code_of(e)));
+    }
+    return static_cast<int>(ExitCode::internal_error);
+}
+
+}  // namespace
+
+void add_explore_command(CLI::App& app, Action& action) {
+    CLI::App* cmd = app.add_subcommand(
+        "explore",
+        "Run (or resume) a design-space sweep, writing an HDF5 file (docs/cli.md, docs/output.md)");
+    auto o = std::make_shared<ExploreCliOptions>();
+    cmd->add_option("config", o->config, "sweep configuration (YAML, docs/config.md)")->required();
+    cmd->add_option("-o,--output", o->output, "HDF5 output file; default: the configuration's output.path");
+    CLI::Option* resume = cmd->add_flag("--resume", o->resume,
+                                        "continue the sweep stored in the output file (same configuration)");
+    CLI::Option* force = cmd->add_flag("--force", o->force, "overwrite an existing output file");
+    resume->excludes(force);
+    force->excludes(resume);
+    cmd->add_option("--wall-time", o->wall_time,
+                    "stop cleanly before this much wall time (overrides sweep.wall_time): seconds, 90m, 12h, "
+                    "HH:MM:SS");
+    cmd->callback([&action, o] { action = [o] { return run_explore(*o); }; });
+}
+
+}  // namespace pimdse::cli

@@ -1,0 +1,128 @@
+// One candidate's evaluation (include/pimdse/eval/evaluate.hpp).
+
+#include "pimdse/eval/evaluate.hpp"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <span>
+#include <thread>
+
+#include "pimdse/hw/area.hpp"
+#include "pimdse/hw/legality.hpp"
+#include "pimdse/sim/intra_node.hpp"
+#include "pimdse/sim/noc_sharing.hpp"
+
+namespace pimdse::eval {
+
+std::string_view to_string(Status s) noexcept {
+    static constexpr std::array<std::string_view, kStatusCount> names{"ok", "infeasible", "failed",
+                                                                      "timeout"};
+    const auto i = static_cast<std::size_t>(s);
+    return i < names.size() ? names[i] : "unknown";
+}
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+bool listed(const std::vector<std::int64_t>& ids, std::int64_t id) {
+    return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+// The body of evaluate(); may throw, evaluate() turns exceptions into statuses.
+void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& deadline, Evaluation& e) {
+    if (listed(ctx.faults.throw_candidates, candidate.id)) {
+        std::string what = "fault injection: candidate ";
+        what += std::to_string(candidate.id);
+        what += " is listed in engine.fault_injection.throw";
+        throw std::runtime_error(what);
+    }
+    if (listed(ctx.faults.stall_candidates, candidate.id)) {
+        // Sleep until the limit has passed (config validation requires one), then let the
+        // regular deadline check report it.
+        while (!deadline.expired()) {
+            std::this_thread::sleep_for(
+                std::chrono::duration<double>(std::clamp(deadline.remaining_seconds() + 1e-3, 1e-3, 0.1)));
+        }
+    }
+
+    const hw::Legality legality = hw::check(candidate.params, ctx.constraints, ctx.technology);
+    const hw::AreaBreakdown area = hw::area(candidate.params, ctx.constraints, ctx.technology);
+    e.area_mm2 = area.nn_engines.value();
+    e.area_total_mm2 = area.total.value();
+    if (!legality.legal()) {
+        e.status = Status::infeasible;
+        e.message = "illegal hardware point: ";
+        e.message += legality.str();
+        return;
+    }
+    const sim::System system = sim::make_system(ctx.constraints, candidate.params, ctx.technology);
+
+    for (const Workload& w : ctx.workloads) {
+        if (deadline.expired()) throw DeadlineExpired();
+        NetworkResult r;
+        r.mapping = map_network(w.network, w.segmentation, system, deadline);
+        // A fresh memo per network keeps the evaluation a pure function of its inputs.
+        sim::AnalyticIntraNodeMapper intra;
+        sim::SnakeRingScheduler scheduler;
+        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, intra, scheduler);
+        const std::array<double, 1> gamma{w.weight};
+        r.cost_term = sim::cost_eq1(std::span(&r.cost, 1), gamma, ctx.alpha, ctx.beta);
+        e.latency_seconds += r.cost.seconds;
+        e.energy_joules += r.cost.energy.total().value() * 1e-12;
+        if (r.cost.status != sim::EvalStatus::ok && e.status == Status::ok) {
+            e.status = Status::infeasible;
+            e.message = w.network.name();
+            e.message += ": ";
+            e.message += r.cost.reason;
+        }
+        e.networks.push_back(std::move(r));
+    }
+    if (e.status == Status::ok) {
+        std::vector<sim::NetworkCost> costs;
+        std::vector<double> gammas;
+        for (std::size_t i = 0; i < ctx.workloads.size(); ++i) {
+            costs.push_back(e.networks[i].cost);
+            gammas.push_back(ctx.workloads[i].weight);
+        }
+        e.cost = sim::cost_eq1(costs, gammas, ctx.alpha, ctx.beta);
+        if (!std::isfinite(e.cost)) {
+            e.status = Status::infeasible;
+            e.message = "the cost of NicePIM Eq. 1 is not finite";
+        }
+    }
+}
+
+}  // namespace
+
+Evaluation evaluate(const EvalContext& context, const Candidate& candidate, const Deadline& deadline) {
+    const auto start = std::chrono::steady_clock::now();
+    Evaluation e;
+    e.candidate = candidate.id;
+    e.params = candidate.params;
+    try {
+        run(context, candidate, deadline, e);
+    } catch (const DeadlineExpired&) {
+        e.status = Status::timeout;
+        e.message = "the per-candidate time limit expired after ";
+        e.message += std::to_string(e.networks.size());
+        e.message += " of ";
+        e.message += std::to_string(context.workloads.size());
+        e.message += " workloads";
+    } catch (const std::exception& ex) {
+        e.status = Status::failed;
+        e.message = ex.what();
+    } catch (...) {
+        e.status = Status::failed;
+        e.message = "an unknown exception";
+    }
+    if (e.status != Status::ok) e.cost = kInfinity;
+    e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return e;
+}
+
+}  // namespace pimdse::eval

@@ -1,0 +1,378 @@
+#!/usr/bin/python3
+"""Integration tests of `pimdse explore` and `pimdse summary` (registered in
+tests/engine/CMakeLists.txt; one scenario per ctest entry).
+
+usage: sweep_test.py SCENARIO --pimdse EXE --mpiexec MPIEXEC --source DIR --work DIR [--np N]
+
+Scenarios:
+  run          run tests/data/sweep/tiny.yaml on --np ranks (0: without mpirun) into
+               WORK/tiny_npN.h5
+  identical    run it on --np ranks and compare with WORK/tiny_np0.h5 (compare_sweeps.py)
+  kill_resume  SIGKILL a run of faults.yaml in the middle of batch 1, resume it, and compare
+               with an uninterrupted run
+  faults       faults.yaml: the throwing and the stalling candidate are recorded, the sweep ends
+  tables       Debian's h5py and pandas read every table of a sweep file; every field has its
+               meaning attribute and appears in docs/output.md
+  resume_rules no overwrite without --force; --resume refuses another configuration saying
+               what differs; resuming a finished sweep with a larger budget extends it
+  bad_inputs   missing/malformed configuration, unwritable output, corrupt or foreign HDF5
+               for --resume and summary: a clear message, a non-zero exit, no output left
+  wall_time    a sweep stopped by its wall time ends cleanly, resumably
+  plots        postprocess/sweep_plots.py draws its two PNGs from a sweep file
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import h5py
+import numpy as np
+import pandas as pd
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare_sweeps  # noqa: E402
+
+ENV = dict(os.environ,
+           OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+
+
+class Failure(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Failure(message)
+
+
+class Sweep:
+    def __init__(self, args):
+        self.exe = args.pimdse
+        self.mpiexec = args.mpiexec
+        self.source = args.source
+        self.work = args.work
+        self.np = args.np
+        os.makedirs(self.work, exist_ok=True)
+
+    def data(self, name):
+        return os.path.join(self.source, "tests", "data", "sweep", name)
+
+    def out(self, name):
+        return os.path.join(self.work, name)
+
+    def command(self, args, np_=None):
+        np_ = self.np if np_ is None else np_
+        if np_ == 0:
+            return [self.exe] + args
+        return [self.mpiexec, "-np", str(np_), "--oversubscribe", self.exe] + args
+
+    def run(self, args, np_=None, expect=0, timeout=120):
+        cmd = self.command(args, np_)
+        p = subprocess.run(cmd, env=ENV, capture_output=True, text=True, timeout=timeout)
+        print("$", " ".join(cmd), f"-> {p.returncode}")
+        print(p.stdout + p.stderr)
+        if expect is not None:
+            check(p.returncode == expect, f"exit code {p.returncode}, expected {expect}")
+        return p
+
+    def fresh(self, name):
+        path = self.out(name)
+        for p in (path, path + ".part"):
+            if os.path.exists(p):
+                os.remove(p)
+        return path
+
+
+def descendants(pid):
+    """Every process below `pid`, from /proc."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry))
+            except OSError:
+                pass
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def same_files(a, b):
+    problems = compare_sweeps.compare(a, b)
+    for p in problems:
+        print(p)
+    check(not problems, f"{a} and {b} differ in {len(problems)} places")
+    print(f"{a} == {b} (timing fields aside)")
+
+
+# ---- scenarios ------------------------------------------------------------------------------
+
+def scenario_run(s):
+    out = s.fresh(f"tiny_np{s.np}.h5")
+    p = s.run(["explore", s.data("tiny.yaml"), "-o", out])
+    check(re.search(r"^batch 2: 12/12 evaluations, .* eval/s, best cost .*front \d+, ETA", p.stdout, re.M),
+          "no progress line for the last batch")
+    check("budget reached: 12 evaluations in 3 batches" in p.stdout, "no final line")
+    with h5py.File(out, "r") as f:
+        check(len(f["candidates"]) == 12, "12 candidates expected")
+        check(list(f["candidates"]["candidate"]) == list(range(12)), "candidates in id order")
+
+
+def scenario_identical(s):
+    ref = s.out("tiny_np0.h5")
+    check(os.path.exists(ref), f"{ref} missing (the engine.run.np0 fixture)")
+    scenario_run(s)
+    same_files(ref, s.out(f"tiny_np{s.np}.h5"))
+    if s.np > 1:
+        with h5py.File(s.out(f"tiny_np{s.np}.h5"), "r") as f:
+            ranks = set(f["candidates"]["rank"])
+            check(0 not in ranks, "rank 0 proposes and must not evaluate with several ranks")
+            check(f.attrs["ranks"] == s.np, "root attribute ranks")
+
+
+def scenario_kill_resume(s):
+    ref = s.fresh(f"faults_ref_np{s.np}.h5")
+    s.run(["explore", s.data("faults.yaml"), "-o", ref])
+    out = s.fresh(f"faults_killed_np{s.np}.h5")
+    cmd = s.command(["explore", s.data("faults.yaml"), "-o", out])
+    log = open(out + ".log", "w+")
+    p = subprocess.Popen(cmd, env=ENV, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    # Batch 1 holds candidate 5, which stalls for the 1 s time limit: kill inside that batch.
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        log.seek(0)
+        if re.search(r"^batch 0:", log.read(), re.M):
+            break
+        check(p.poll() is None, "the run ended before batch 0 was reported")
+        time.sleep(0.02)
+    time.sleep(0.4)
+    # Every process of the run at once, as a batch system's kill does: mpirun puts the ranks in
+    # process groups of their own, so killing its group alone would leave them running.
+    for pid in [p.pid] + descendants(p.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    p.wait()
+    log.seek(0)
+    print(log.read())
+    check("batch 1:" not in open(out + ".log").read(), "the kill came too late (batch 1 finished)")
+    with h5py.File(out, "r") as f:
+        committed = f["commit"][()]
+        print("commit record after the kill:", committed)
+        check(committed[0] == 1, "one committed batch expected after the kill")
+    summary = s.run(["summary", out], np_=0)
+    check("1 committed batches, 4 candidates" in summary.stdout, "summary of the killed file")
+    p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--resume"])
+    check("resuming after 1 batches, 4 evaluations" in p.stdout, "resume message")
+    same_files(ref, out)
+
+
+def scenario_faults(s):
+    out = s.fresh(f"faults_np{s.np}.h5")
+    s.run(["explore", s.data("faults.yaml"), "-o", out])
+    c = pd.DataFrame(h5py.File(out, "r")["candidates"][()])
+    check(len(c) == 12, "the sweep did not finish")
+    status = h5py.check_enum_dtype(h5py.File(out, "r")["candidates"].dtype["status"])
+    names = {v: k for k, v in status.items()}
+    by_id = c.set_index("candidate")
+    check(names[by_id.loc[2, "status"]] == "failed", "candidate 2 must be failed")
+    check(b"fault injection: candidate 2" in by_id.loc[2, "message"], "candidate 2's message")
+    check(names[by_id.loc[5, "status"]] == "timeout", "candidate 5 must be timeout")
+    check(b"time limit expired" in by_id.loc[5, "message"], "candidate 5's message")
+    check(np.isinf(by_id.loc[2, "cost"]) and np.isinf(by_id.loc[5, "cost"]), "failed costs are inf")
+    others = by_id.drop(index=[2, 5])
+    check((others["status"] == status["ok"]).all(), "the other candidates are ok")
+    summary = s.run(["summary", out], np_=0)
+    check("10 ok, 0 infeasible, 1 failed, 1 timeout" in summary.stdout, "summary counts")
+
+
+def scenario_tables(s):
+    out = s.fresh("tables.h5")
+    s.run(["explore", s.data("faults.yaml"), "-o", out], np_=0)
+    docs = open(os.path.join(s.source, "docs", "output.md")).read()
+    with h5py.File(out, "r") as f:
+        check(f["commit"].shape == (8,), "the commit record")
+        for key in ("format", "format_version", "pimdse_version", "git_revision", "seed", "ranks", "created"):
+            check(key in f.attrs, f"root attribute {key}")
+            check(f"`{key}`" in docs, f"root attribute {key} is not in docs/output.md")
+        check(f.attrs["format"] == b"pimdse sweep", "format attribute")
+        check(open(s.data("faults.yaml")).read() == f["config/source"][()].decode(), "config text")
+        tables = []
+        f.visititems(lambda name, obj: tables.append(name)
+                     if isinstance(obj, h5py.Dataset) and obj.dtype.names else None)
+        check(sorted(tables) == sorted(["candidates", "metrics", "mappings/layers", "mappings/segments", "schedules",
+                                        "tuner/batches", "pareto", "workloads/networks", "workloads/tiny/layers",
+                                        "workloads/resnet18/layers"]), f"tables found: {tables}")
+        for name in tables:
+            d = f[name]
+            generic = re.sub(r"^workloads/[^/]+/layers$", "workloads/<net>/layers", name)
+            check(f"`/{generic}`" in docs, f"/{generic} is not in docs/output.md")
+            check("meaning" in d.attrs, f"/{name} has no meaning attribute")
+            df = pd.DataFrame(d[()])  # the one-liner of docs/output.md
+            check(list(df.columns) == list(d.dtype.names), f"/{name}: pandas columns")
+            for field in d.dtype.names:
+                check(field in d.attrs, f"/{name}.{field} has no attribute")
+                check(f"`{field}`" in docs, f"/{name}.{field} is not in docs/output.md")
+                if h5py.check_enum_dtype(d.dtype[field]) is not None:
+                    check(field in ("proposer", "status", "kind", "method", "outcome", "dl_in_order",
+                                    "dl_out_order"), f"unexpected enum {field}")
+            print(f"/{name}: {len(df)} rows, {len(df.columns)} fields")
+        c = pd.DataFrame(f["candidates"][()])
+        m = pd.DataFrame(f["metrics"][()])
+        lay = pd.DataFrame(f["mappings/layers"][()])
+        seg = pd.DataFrame(f["mappings/segments"][()])
+        check(len(m) == c["metric_rows"].sum(), "metrics rows")
+        check(len(lay) == c["layer_rows"].sum(), "layer rows")
+        check(len(seg) == c["segment_rows"].sum(), "segment rows")
+        check(len(f["schedules"]) == 0 and "note" in f["schedules"].attrs, "schedules: empty with a note")
+        b = pd.DataFrame(f["tuner/batches"][()])
+        check(len(b) == 3 and (b["hypervolume"] > 0).all(), "tuner rows with a hypervolume")
+        p = pd.DataFrame(f["pareto"][()])
+        front = p[p.left_batch < 0]
+        check(len(front) == b["front_size"].iloc[-1], "current front size")
+        # The front is non-dominated over latency, energy and area.
+        pts = front[["latency_s", "energy_j", "area_mm2"]].to_numpy()
+        for i in range(len(pts)):
+            for j in range(len(pts)):
+                check(i == j or not (np.all(pts[j] <= pts[i]) and np.any(pts[j] < pts[i])), "dominated front point")
+        # Energy breakdowns add up.
+        check(np.allclose(m.energy_pj, m.energy_pe_pj + m.energy_sram_pj + m.energy_dram_pj + m.energy_noc_pj,
+                          rtol=1e-9), "energy breakdown")
+        nets = pd.DataFrame(f["workloads/networks"][()])
+        check(list(nets["name"]) == [b"tiny", b"resnet18"], "workload names")
+
+
+def scenario_resume_rules(s):
+    # Under mpirun with --np ranks where the ranks must agree (a refused resume, a resumed
+    # sweep), without mpirun elsewhere.
+    out = s.fresh("rules.h5")
+    s.run(["explore", s.data("tiny.yaml"), "-o", out], np_=0)
+    before = open(out, "rb").read()
+    p = s.run(["explore", s.data("tiny.yaml"), "-o", out], np_=0, expect=4)
+    check("exists already; pass --resume" in p.stderr and "--force" in p.stderr, "no-overwrite message")
+    check(open(out, "rb").read() == before, "the file changed")
+    p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--resume"], expect=3)
+    check("refusing to resume" in p.stderr and "time_limit" in p.stderr and "fault_injection" in p.stderr,
+          "the refusal names what differs")
+    check(p.stderr.count("pimdse: error:") == 1, "one error line from all ranks")
+    check(open(out, "rb").read() == before, "a refused resume changed the file")
+    # A finished sweep resumed with a larger budget goes on where it stopped.
+    bigger = os.path.join(s.work, "tiny_bigger.yaml")
+    text = open(s.data("tiny.yaml")).read().replace("budget: 12", "budget: 20")
+    text = text.replace("../mapping/", s.data("../mapping/")).replace("../../../inputs/",
+                                                                      s.data("../../../inputs/"))
+    open(bigger, "w").write(text)
+    p = s.run(["explore", bigger, "-o", out, "--resume"])
+    check("budget reached: 20 evaluations in 5 batches" in p.stdout, "extended sweep")
+    # --force replaces it with a fresh sweep.
+    p = s.run(["explore", s.data("tiny.yaml"), "-o", out, "--force"], np_=0)
+    with h5py.File(out, "r") as f:
+        check(len(f["candidates"]) == 12 and f.attrs["runs"] == 1, "--force starts over")
+
+
+def scenario_bad_inputs(s):
+    # Without mpirun, except where --np ranks must fail alike (a config error, a foreign file).
+    work = os.path.join(s.work, "bad")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    out = os.path.join(work, "out.h5")
+
+    def no_output():
+        left = os.listdir(work)
+        check(all(not n.startswith("out.h5") for n in left), f"partial output left: {left}")
+
+    def expect(args, code, pattern, np_=0):
+        p = s.run(args, np_=np_, expect=code)
+        check(re.search(pattern, p.stderr), f"message does not match /{pattern}/")
+        check(p.stderr.count("pimdse: error:") == 1, "one error line expected")
+        no_output()
+
+    expect(["explore", os.path.join(work, "missing.yaml"), "-o", out], 3, r"missing\.yaml.*no such file")
+    bad = os.path.join(work, "bad.yaml")
+    open(bad, "w").write(open(s.data("tiny.yaml")).read().replace("batch_size: 4", "batch_size: 0"))
+    expect(["explore", bad, "-o", out], 3, r"bad\.yaml:\d+: key 'sweep\.batch_size'", np_=s.np)
+    expect(["explore", s.data("tiny.yaml"), "-o", os.path.join(work, "no", "dir", "out.h5")], 4,
+           r"does not exist")
+    expect(["explore", s.data("tiny.yaml"), "-o", "/proc/out.h5"], 4, r"/proc/out\.h5.*cannot create")
+    expect(["explore", s.data("tiny.yaml"), "-o", out, "--resume"], 4, r"no such file to resume")
+    # Corrupt and foreign files: kept as they are, never a crash.
+    corrupt = os.path.join(work, "corrupt.h5")
+    open(corrupt, "wb").write(b"\x89HDF\r\n\x1a\n" + os.urandom(4000))
+    foreign = os.path.join(work, "foreign.h5")
+    with h5py.File(foreign, "w") as f:
+        f["x"] = np.arange(3)
+    truncated = os.path.join(work, "truncated.h5")
+    s.run(["explore", s.data("tiny.yaml"), "-o", truncated], np_=0)
+    data = open(truncated, "rb").read()
+    open(truncated, "wb").write(data[: len(data) // 3])
+    for path, pattern, np_ in ((corrupt, r"cannot open as an HDF5 file", 0),
+                               (foreign, r"not a pimdse sweep file", s.np),
+                               (truncated, r"truncated\.h5", 0),
+                               (s.data("tiny.yaml"), r"cannot open as an HDF5", 0)):
+        before = open(path, "rb").read()
+        expect(["explore", s.data("tiny.yaml"), "-o", path, "--resume"], 4, pattern, np_=np_)
+        check(open(path, "rb").read() == before, f"--resume changed {path}")
+        expect(["summary", path], 4, pattern)
+    expect(["summary", os.path.join(work, "nothing.h5")], 4, r"no such file")
+
+
+def scenario_wall_time(s):
+    out = s.fresh("wall.h5")
+    # faults.yaml's batch 1 stalls 1 s: a 1 s wall time stops after it, before batch 2.
+    p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--wall-time", "1"])
+    check("stopped before the wall time; continue with --resume" in p.stdout, "wall-time stop message")
+    with h5py.File(out, "r") as f:
+        check(f["commit"][0] < 3, "stopped before the budget")
+    p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--resume"])
+    check("budget reached: 12 evaluations in 3 batches" in p.stdout, "resumed to the end")
+
+
+def scenario_plots(s):
+    out = s.fresh("plots.h5")
+    s.run(["explore", s.data("faults.yaml"), "-o", out])
+    outdir = os.path.join(s.work, "plots")
+    shutil.rmtree(outdir, ignore_errors=True)
+    script = os.path.join(s.source, "postprocess", "sweep_plots.py")
+    p = subprocess.run([sys.executable, script, out, "-o", outdir], capture_output=True, text=True, timeout=120)
+    print(p.stdout + p.stderr)
+    check(p.returncode == 0, "sweep_plots.py failed")
+    for name in ("plots_best_cost.png", "plots_latency_energy.png"):
+        data = open(os.path.join(outdir, name), "rb").read()
+        check(data.startswith(b"\x89PNG") and len(data) > 10000, f"{name} is not a plot")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario")
+    ap.add_argument("--pimdse", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--np", type=int, default=0)
+    args = ap.parse_args()
+    scenario = globals().get("scenario_" + args.scenario)
+    if scenario is None:
+        print(f"unknown scenario {args.scenario}", file=sys.stderr)
+        return 2
+    try:
+        scenario(Sweep(args))
+    except Failure as e:
+        print(f"FAILED: {e}", file=sys.stderr)
+        return 1
+    print("passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+// The sweep store on 1, 2, 3 ranks: a batch's rows land in candidate order whichever rank
+// computed them, the commit record covers exactly the written rows, /schedules takes the
+// evaluation's schedule entries, and repair_for_resume cuts an interrupted batch's rows.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <unistd.h>
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/communicator.hpp>
+
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/eval/evaluate.hpp"
+#include "pimdse/io/config.hpp"
+#include "pimdse/io/store.hpp"
+#include "pimdse/io/workloads.hpp"
+
+namespace pimdse::io {
+namespace {
+
+std::filesystem::path shared_path(const boost::mpi::communicator& world, const std::string& stem) {
+    std::string name;
+    if (world.rank() == 0) {
+        name = (std::filesystem::temp_directory_path() /
+                (stem + "_" + std::to_string(::getpid()) + "_np" + std::to_string(world.size()) + ".h5"))
+                   .string();
+        std::filesystem::remove(name);
+    }
+    boost::mpi::broadcast(world, name, 0);
+    return name;
+}
+
+struct Fixture {
+    Config config;
+    eval::EvalContext ctx;
+};
+
+Fixture load() {
+    Fixture f;
+    f.config = read_config_file(std::filesystem::path(PIMDSE_SOURCE_DIR) / "tests/data/sweep/tiny.yaml");
+    for (LoadedWorkload& w : load_workloads(f.config)) {
+        eval::Workload e{std::move(w.network), {}, w.spec.weight};
+        e.segmentation = workload::decompose(e.network);
+        f.ctx.workloads.push_back(std::move(e));
+    }
+    f.ctx.constraints = f.config.constraints;
+    f.ctx.technology = f.config.technology;
+    return f;
+}
+
+// Candidate i's evaluation; candidate 1 carries a schedule entry, candidate 3 is illegal.
+eval::Evaluation evaluation(const eval::EvalContext& ctx, std::int64_t id) {
+    hw::HardwareParams p{2, 2, 8, 8, 16, 16, 16};
+    if (id == 3) p.pe_rows = p.pe_cols = 256;  // far over the area budget: infeasible
+    p.ibuf_kib += static_cast<int>(8 * id);
+    eval::Evaluation e = eval::evaluate(ctx, {id, p}, Deadline());
+    if (id == 1) {
+        eval::ScheduleEntry s;
+        s.layer = 0;
+        s.event = 0;
+        s.kind = sim::SharingKind::weights;
+        s.method = eval::ScheduleMethod::ilp;
+        s.outcome = eval::ScheduleOutcome::optimal;
+        s.sets = 1;
+        s.members = 4;
+        s.bytes_per_node = 64;
+        s.members_text = "0,1,3,2";
+        s.cost.max_link_flits = 12;
+        e.networks.at(0).schedules.push_back(s);
+    }
+    return e;
+}
+
+CandidateRecord record(const eval::Evaluation& e, std::int64_t batch, int rank) {
+    CandidateRecord r;
+    r.id = e.candidate;
+    r.batch = batch;
+    r.params = e.params;
+    r.status = e.status;
+    r.cost = e.cost;
+    r.rank = rank;
+    count_rows(e, r);
+    return r;
+}
+
+hsize_t dataset_rows(const std::string& file, const char* path) {
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t d = H5Dopen2(f, path, H5P_DEFAULT);
+    const hid_t s = H5Dget_space(d);
+    hsize_t n = 0;
+    H5Sget_simple_extent_dims(s, &n, nullptr);
+    H5Sclose(s);
+    H5Dclose(d);
+    H5Fclose(f);
+    return n;
+}
+
+TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
+    boost::mpi::communicator world;
+    const Fixture fx = load();
+    const auto path = shared_path(world, "pimdse_store");
+    const std::vector<std::vector<std::int64_t>> batches{{0, 1, 2}, {3, 4}};
+    {
+        Store store = Store::create(path, fx.config, fx.ctx.workloads, MPI_COMM_WORLD);
+        store.note_run(world.size());
+        std::vector<ParetoRecord> pareto;
+        for (std::size_t b = 0; b < batches.size(); ++b) {
+            std::vector<CandidateRecord> layout;
+            std::vector<eval::Evaluation> mine;
+            for (std::int64_t id : batches[b]) {
+                // Candidates go to ranks in reverse, so that rank order differs from id order.
+                const int owner = world.size() - 1 - static_cast<int>(id % world.size());
+                eval::Evaluation e = evaluation(fx.ctx, id);
+                layout.push_back(record(e, static_cast<std::int64_t>(b), owner));
+                if (owner == world.rank()) mine.push_back(std::move(e));
+            }
+            BatchRecord row;
+            row.batch = static_cast<std::int64_t>(b);
+            row.candidates = static_cast<std::int64_t>(layout.size());
+            if (world.rank() == 0)
+                pareto.push_back({batches[b][0], static_cast<std::int64_t>(b), -1, 1, 2, 3, 4});
+            store.write_batch(mine, layout, fx.ctx.workloads, row, pareto);
+        }
+    }
+
+    const Store store = Store::open_read_only(path, MPI_COMM_WORLD);
+    const StoredSweep s = store.read();
+    EXPECT_EQ(s.batches, 2);
+    ASSERT_EQ(s.candidates.size(), 5u);
+    for (std::size_t i = 0; i < 5; ++i) {
+        const auto id = static_cast<std::int64_t>(i);
+        EXPECT_EQ(s.candidates[i].id, id);
+        EXPECT_EQ(s.candidates[i].rank, world.size() - 1 - static_cast<int>(id % world.size()));
+        EXPECT_EQ(s.candidates[i].params, evaluation(fx.ctx, id).params);
+    }
+    EXPECT_EQ(s.candidates[3].status, eval::Status::infeasible);
+    EXPECT_EQ(s.candidates[1].schedule_rows, 1);
+    ASSERT_EQ(s.tuner.size(), 2u);
+    EXPECT_EQ(s.tuner[1].candidates, 2);
+    ASSERT_EQ(s.pareto.size(), 2u);
+    EXPECT_EQ(s.pareto[1].candidate, 3);
+    ASSERT_EQ(s.workloads.size(), 2u);
+    EXPECT_EQ(s.workloads[0].name, "tiny");
+    EXPECT_NE(s.workloads[1].source.find("resnet18"), std::string::npos);
+    EXPECT_EQ(s.resolved_config, to_yaml(fx.config));
+    world.barrier();
+    if (world.rank() == 0) {
+        EXPECT_EQ(dataset_rows(path.string(), "/schedules"), 1u);
+        EXPECT_EQ(dataset_rows(path.string(), "/metrics"), 8u);  // 4 legal candidates x 2 networks
+    }
+    world.barrier();
+    if (world.rank() == 0) std::filesystem::remove(path);
+}
+
+TEST(SweepStore, RepairCutsRowsPastTheCommitRecord) {
+    boost::mpi::communicator world;
+    const Fixture fx = load();
+    const auto path = shared_path(world, "pimdse_repair");
+    {
+        Store store = Store::create(path, fx.config, fx.ctx.workloads, MPI_COMM_WORLD);
+        std::vector<eval::Evaluation> mine;
+        if (world.rank() == 0) mine.push_back(evaluation(fx.ctx, 0));
+        const std::vector<CandidateRecord> layout{record(evaluation(fx.ctx, 0), 0, 0)};
+        store.write_batch(mine, layout, fx.ctx.workloads, BatchRecord{}, {});
+    }
+    world.barrier();
+    // An interrupted batch: rows written to two tables, no commit.
+    if (world.rank() == 0) {
+        const hsize_t layers = dataset_rows(path.string(), "/mappings/layers");
+        const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+        for (const char* table : {"/candidates", "/mappings/layers"}) {
+            const hid_t d = H5Dopen2(f, table, H5P_DEFAULT);
+            const hid_t s = H5Dget_space(d);
+            hsize_t n = 0;
+            H5Sget_simple_extent_dims(s, &n, nullptr);
+            n += 3;
+            H5Dset_extent(d, &n);
+            H5Sclose(s);
+            H5Dclose(d);
+        }
+        H5Fclose(f);
+        EXPECT_EQ(dataset_rows(path.string(), "/candidates"), 4u);
+        Store::repair_for_resume(path);
+        EXPECT_EQ(dataset_rows(path.string(), "/candidates"), 1u);
+        EXPECT_EQ(dataset_rows(path.string(), "/mappings/layers"), layers);
+    }
+    world.barrier();
+    Store store = Store::open_for_resume(path, MPI_COMM_WORLD);
+    EXPECT_EQ(store.read().candidates.size(), 1u);
+    world.barrier();
+    if (world.rank() == 0) std::filesystem::remove(path);
+}
+
+TEST(SweepStore, ForeignFilesAreRefusedWithTheirName) {
+    boost::mpi::communicator world;
+    const auto path = shared_path(world, "pimdse_foreign");
+    if (world.rank() == 0) {
+        const hid_t f = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+        H5Fclose(f);
+    }
+    world.barrier();
+    try {
+        (void)Store::open_read_only(path, MPI_COMM_WORLD);
+        ADD_FAILURE() << "no error";
+    } catch (const IoError& e) {
+        EXPECT_NE(std::string(e.what()).find(path.string() + ": not a pimdse sweep file"), std::string::npos)
+            << e.what();
+    }
+    world.barrier();
+    if (world.rank() == 0) std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace pimdse::io
