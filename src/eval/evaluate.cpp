@@ -8,6 +8,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <memory>
 #include <span>
 #include <thread>
 
@@ -65,11 +66,12 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
     for (const Workload& w : ctx.workloads) {
         if (deadline.expired()) throw DeadlineExpired();
         NetworkResult r;
-        r.mapping = map_network(w.network, w.segmentation, system, deadline);
-        // A fresh memo per network keeps the evaluation a pure function of its inputs.
+        // A fresh scheduler and memo per network keep the evaluation a pure function of its
+        // inputs (the scheduler's cache would otherwise carry results between candidates).
+        const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(ctx.schedule);
+        r.mapping = map_network(w.network, w.segmentation, system, *scheduler, deadline);
         sim::AnalyticIntraNodeMapper intra;
-        sim::SnakeRingScheduler scheduler;
-        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, intra, scheduler);
+        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, intra, *scheduler);
         const std::array<double, 1> gamma{w.weight};
         r.cost_term = sim::cost_eq1(std::span(&r.cost, 1), gamma, ctx.alpha, ctx.beta);
         e.latency_seconds += r.cost.seconds;

@@ -1,15 +1,31 @@
-// The sweep's one mapping decision (include/pimdse/eval/evaluate.hpp). Until the PIM-Mapper
-// lands this is the uniform mapping (docs/model.md, "The uniform mapping").
+// The sweep's one mapping decision (include/pimdse/eval/evaluate.hpp): the PIM-Mapper
+// (NicePIM VI, docs/mapper.md), its search costing data sharing with the snake ring and its
+// returned mapping with the Data-Scheduler the evaluation costs with.
+
+#include <memory>
 
 #include "pimdse/eval/evaluate.hpp"
-#include "pimdse/sim/uniform_mapping.hpp"
+#include "pimdse/mapper/mapper.hpp"
+#include "pimdse/sim/intra_node.hpp"
+#include "pimdse/sim/noc_sharing.hpp"
 
 namespace pimdse::eval {
 
 sim::NetworkMapping map_network(const workload::Network& network, const workload::Segmentation& seg,
-                                const sim::System& system, const Deadline& deadline) {
+                                const sim::System& system, sim::SharingScheduler& scheduler,
+                                const Deadline& deadline) {
     if (deadline.expired()) throw DeadlineExpired();
-    return sim::uniform_mapping(network, seg, system.node_rows(), system.node_cols());
+    // Fresh memo tables per network keep the evaluation a pure function of its inputs.
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler search;
+    mapper::MapperOptions options;
+    // Checked between rounds and layers: the limit is honoured within one layer's search.
+    options.cancelled = [&deadline] {
+        if (deadline.expired()) throw DeadlineExpired();
+        return false;
+    };
+    mapper::Mapper m(system, options, intra, search, scheduler);
+    return m.map(network, seg).mapping;
 }
 
 }  // namespace pimdse::eval

@@ -529,9 +529,10 @@ constexpr std::size_t kCommitSize = 1 + kTables.size();
 
 // Why /schedules is empty in this version (docs/output.md).
 constexpr const char* kSchedulesNote =
-    "empty in this version: the evaluation costs each data-sharing event with the snake-ring "
-    "placeholder inside the network timeline and records no per-event schedule; rows appear once the "
-    "Data-Scheduler records its events (eval::NetworkResult::schedules)";
+    "empty in this version: the evaluation schedules each data-sharing event with the configured "
+    "Data-Scheduler inside the network timeline but records no per-event schedule (a record's TSP and "
+    "SHP comparison columns cost more than the evaluation); rows appear once a sweep asks for the "
+    "records (eval::NetworkResult::schedules)";
 
 // The commit record: a small raw-data dataset, so that writing it is one pwrite of 64 bytes
 // that needs no flush of its own (store.hpp).

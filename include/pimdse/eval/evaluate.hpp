@@ -17,6 +17,7 @@
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/hw/technology.hpp"
+#include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sim/mapping.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/sim/timeline.hpp"
@@ -56,8 +57,9 @@ struct EvalContext {
     hw::Constraints constraints;
     hw::Technology technology;
     std::vector<Workload> workloads;
-    double alpha = 1.0;  ///< energy exponent of Eq. 1
-    double beta = 1.0;   ///< latency exponent of Eq. 1
+    double alpha = 1.0;               ///< energy exponent of Eq. 1
+    double beta = 1.0;                ///< latency exponent of Eq. 1
+    sched::ScheduleOptions schedule;  ///< how data-sharing events are scheduled (`schedule:`)
     FaultInjection faults;
 };
 
@@ -82,8 +84,8 @@ enum class ScheduleOutcome : std::int32_t {
 inline constexpr std::size_t kScheduleOutcomeCount = 6;
 
 /// One scheduled data-sharing event of one layer (NicePIM VII), for the /schedules table.
-/// The evaluation records none while the timeline schedules with the snake-ring placeholder
-/// (docs/output.md, "/schedules"); the Data-Scheduler fills them when it records.
+/// The evaluation records none today (docs/output.md, "Why /schedules is empty"); the
+/// Data-Scheduler's records fill them once a sweep asks for them.
 struct ScheduleEntry {
     workload::LayerIndex layer = 0;
     std::int32_t event = 0;  ///< index among the layer's events
@@ -126,11 +128,12 @@ struct Evaluation {
 };
 
 /// The network mapping of one workload on one system: the single place where the sweep
-/// decides a mapping (the PIM-Mapper plugs in here). Checks `deadline` cooperatively and
-/// throws DeadlineExpired once it has passed.
+/// decides a mapping, the PIM-Mapper (docs/mapper.md). `scheduler` costs the candidate
+/// mappings it compares at the end (the Data-Scheduler the evaluation uses). Checks
+/// `deadline` cooperatively and throws DeadlineExpired once it has passed.
 [[nodiscard]] sim::NetworkMapping map_network(const workload::Network& network,
                                               const workload::Segmentation& seg, const sim::System& system,
-                                              const Deadline& deadline);
+                                              sim::SharingScheduler& scheduler, const Deadline& deadline);
 
 /// Thrown by map_network (and anything below it) when the deadline has passed; evaluate()
 /// turns it into Status::timeout.
