@@ -685,6 +685,13 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
             }
         }
     }
+    // Tables grow ahead of their rows: a run that ends cuts them back (a killed one is cut
+    // when resumed).
+    const auto close_start = Clock::now();
+    store->close_and_trim();
+    store.reset();
+    write_total += std::chrono::duration<double>(Clock::now() - close_start).count();
+
     // Every rank learns the outcome (the CLI prints on rank 0 only).
     boost::mpi::broadcast(world, result.evaluations, 0);
     boost::mpi::broadcast(world, result.batches, 0);

@@ -482,26 +482,39 @@ hsize_t Table::append(std::span<const std::byte> bytes) {
     return start;
 }
 
-void Table::append_at(hsize_t added, std::span<const Run> runs, std::span<const std::byte> bytes) {
+bool Table::reserve(hsize_t rows_needed) {
     const std::string context = file_->name() + ":" + path_;
-    if (bytes.size() % row_size_ != 0) throw IoError(context + ": append of a partial row");
+    const hsize_t now = rows();
+    if (rows_needed <= now) return false;
+    // Doubling, and at least a chunk: the extent, and with it the file's metadata, changes
+    // O(log rows) times.
+    hsize_t chunk = 1;
+    Handle dcpl(check(H5Dget_create_plist(dataset_.id()), context, "H5Dget_create_plist"), H5Pclose);
+    check(H5Pget_chunk(dcpl.id(), 1, &chunk), context, "H5Pget_chunk");
+    const hsize_t grown = std::max({rows_needed, 2 * now, chunk});
+    check(H5Dset_extent(dataset_.id(), &grown), context, "H5Dset_extent");
+    return true;
+}
+
+void Table::write_at(hsize_t first, hsize_t added, std::span<const Run> runs,
+                     std::span<const std::byte> bytes) {
+    const std::string context = file_->name() + ":" + path_;
+    if (bytes.size() % row_size_ != 0) throw IoError(context + ": a write of a partial row");
     hsize_t mine = 0;
     for (const Run& r : runs) {
-        if (r.offset + r.count > added) throw IoError(context + ": a run past the rows added");
+        if (r.offset + r.count > added) throw IoError(context + ": a run past the rows written");
         mine += r.count;
     }
     if (mine != bytes.size() / row_size_) throw IoError(context + ": runs and rows disagree");
     if (added == 0) return;
+    if (first + added > rows()) throw IoError(context + ": a write past the table's extent (reserve first)");
 
-    const hsize_t before = rows();
-    const hsize_t after = before + added;
-    check(H5Dset_extent(dataset_.id(), &after), context, "H5Dset_extent");
     Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
     const hsize_t one = 1;
     Handle mem_space(
         check(H5Screate_simple(1, mine > 0 ? &mine : &one, nullptr), context, "H5Screate_simple"), H5Sclose);
+    check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
     if (mine > 0) {
-        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
         // Adjacent runs merged first: HDF5 builds an OR of many hyperslabs slowly.
         std::vector<Run> merged;
         for (const Run& r : runs) {
@@ -513,12 +526,11 @@ void Table::append_at(hsize_t added, std::span<const Run> runs, std::span<const 
             }
         }
         for (const Run& r : merged) {
-            const hsize_t start = before + r.offset;
+            const hsize_t start = first + r.offset;
             check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_OR, &start, nullptr, &r.count, nullptr),
                   context, "H5Sselect_hyperslab");
         }
     } else {
-        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
         check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
     }
     Handle dxpl = collective_transfer(context);
@@ -549,28 +561,6 @@ void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
     check(H5Dread(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
                   count > 0 ? static_cast<void*>(out.data()) : &dummy),
           context, "H5Dread");
-}
-
-void Table::replace(hsize_t new_rows, std::span<const std::byte> bytes) {
-    const std::string context = file_->name() + ":" + path_;
-    const hsize_t old_rows = rows();
-    if (new_rows < old_rows) throw IoError(context + ": a table of a parallel file never shrinks");
-    if (!bytes.empty() && bytes.size() != new_rows * row_size_) {
-        throw IoError(context + ": replace needs every row or none");
-    }
-    if (new_rows == 0) return;
-    if (new_rows > old_rows) check(H5Dset_extent(dataset_.id(), &new_rows), context, "H5Dset_extent");
-    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
-    Handle mem_space(check(H5Screate_simple(1, &new_rows, nullptr), context, "H5Screate_simple"), H5Sclose);
-    if (bytes.empty()) {
-        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
-        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
-    }
-    Handle dxpl = collective_transfer(context);
-    const std::byte dummy{};
-    check(H5Dwrite(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
-                   bytes.empty() ? static_cast<const void*>(&dummy) : bytes.data()),
-          context, "H5Dwrite");
 }
 
 void Table::truncate(hsize_t new_rows) {

@@ -526,6 +526,9 @@ const std::array<TableSpec, 7> kTables{{
 }};
 enum TableIndex : std::size_t { kCandidates, kMetrics, kLayers, kSegments, kSchedules, kBatches, kPareto };
 constexpr std::size_t kCommitSize = 1 + kTables.size();
+// Batches that change no metadata are not flushed (their rows and commit record are in the
+// file, which a killed process cannot undo); the file is synced to disk at least this often.
+constexpr std::chrono::seconds kSyncInterval{60};
 
 // Why /schedules is empty in this version (docs/output.md).
 constexpr const char* kSchedulesNote =
@@ -651,6 +654,25 @@ struct Store::Impl {
     }
 
     void write_commit() { file.write_int64s(kCommit, commit); }
+
+    std::chrono::steady_clock::time_point last_sync = std::chrono::steady_clock::now();
+    void sync() {
+        file.flush();
+        last_sync = std::chrono::steady_clock::now();
+    }
+
+    // One process only (truncate): every table back to its committed rows.
+    void cut_to_commit() {
+        bool cut = false;
+        for (std::size_t t = 0; t < kTables.size(); ++t) {
+            const auto rows = static_cast<hsize_t>(commit[t + 1]);
+            if (tables[t].rows() > rows) {
+                tables[t].truncate(rows);
+                cut = true;
+            }
+        }
+        if (cut) file.flush();
+    }
 };
 
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -789,15 +811,7 @@ void Store::repair_for_resume(const std::filesystem::path& path) {
     s.check_sweep_file();
     s.open_tables();
     s.check_rows_cover_commit();
-    bool cut = false;
-    for (std::size_t t = 0; t < kTables.size(); ++t) {
-        const auto rows = static_cast<hsize_t>(s.commit[t + 1]);
-        if (s.tables[t].rows() > rows) {
-            s.tables[t].truncate(rows);
-            cut = true;
-        }
-    }
-    if (cut) s.file.flush();
+    s.cut_to_commit();
 }
 
 Store Store::open_for_resume(const std::filesystem::path& path, MPI_Comm comm) {
@@ -1036,6 +1050,14 @@ void polite_barrier(MPI_Comm comm) {
     }
 }
 
+// The whole /pareto history from row 0 (rank 0's rows; `count` on every rank).
+template <class Impl>
+void write_pareto(Impl& s, const std::vector<ParetoRow>& rows, hsize_t count) {
+    const std::array<h5::Table::Run, 1> all{{{0, count}}};
+    const std::span<const h5::Table::Run> run(all.data(), rows.empty() ? 0 : 1);
+    s.tables[kPareto].template write_rows_at<ParetoRow>(0, count, run, rows);
+}
+
 // The history's length, from rank 0 to every rank (a collective write needs it everywhere).
 hsize_t broadcast_rows(std::size_t rows, MPI_Comm comm) {
     auto n = static_cast<std::uint64_t>(rows);
@@ -1111,11 +1133,18 @@ void Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const 
         add_rows(e, metric_rows, layer_rows, segment_rows, schedule_rows, workloads);
     }
     polite_barrier(s.file.comm());
-    s.tables[kCandidates].append_rows_at<CandidateRow>(added[0], runs[0], cand_rows);
-    s.tables[kMetrics].append_rows_at<MetricRow>(added[1], runs[1], metric_rows);
-    s.tables[kLayers].append_rows_at<LayerRow>(added[2], runs[2], layer_rows);
-    s.tables[kSegments].append_rows_at<SegmentRow>(added[3], runs[3], segment_rows);
-    s.tables[kSchedules].append_rows_at<ScheduleRow>(added[4], runs[4], schedule_rows);
+    // Rows go at the committed ends; tables grow ahead (doubling), so most batches change no
+    // metadata at all and need no flush (store.hpp).
+    bool grew = false;
+    for (std::size_t t = 0; t < kPerCandidate; ++t) {
+        grew |= s.tables[t].reserve(static_cast<hsize_t>(s.commit[1 + t]) + added[t]);
+    }
+    const auto at = [&](TableIndex t) { return static_cast<hsize_t>(s.commit[1 + t]); };
+    s.tables[kCandidates].write_rows_at<CandidateRow>(at(kCandidates), added[0], runs[0], cand_rows);
+    s.tables[kMetrics].write_rows_at<MetricRow>(at(kMetrics), added[1], runs[1], metric_rows);
+    s.tables[kLayers].write_rows_at<LayerRow>(at(kLayers), added[2], runs[2], layer_rows);
+    s.tables[kSegments].write_rows_at<SegmentRow>(at(kSegments), added[3], runs[3], segment_rows);
+    s.tables[kSchedules].write_rows_at<ScheduleRow>(at(kSchedules), added[4], runs[4], schedule_rows);
 
     std::vector<BatchRow> batch_rows;
     if (rank == 0) {
@@ -1140,11 +1169,18 @@ void Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const 
         b.wall_seconds = tuner.wall_seconds;
         batch_rows.push_back(b);
     }
-    (void)s.tables[kBatches].append_rows<BatchRow>(batch_rows);
+    grew |= s.tables[kBatches].reserve(at(kBatches) + 1);
+    const std::array<h5::Table::Run, 1> one{{{0, 1}}};
+    const std::span<const h5::Table::Run> batch_run(one.data(), rank == 0 ? 1 : 0);
+    s.tables[kBatches].write_rows_at<BatchRow>(at(kBatches), 1, batch_run, batch_rows);
     const hsize_t pareto_count = broadcast_rows(pareto.size(), s.file.comm());
-    const std::vector<ParetoRow> prow = rank == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{};
-    s.tables[kPareto].replace_rows<ParetoRow>(pareto_count, prow);
-    s.file.flush();
+    grew |= s.tables[kPareto].reserve(pareto_count);
+    write_pareto(s, rank == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{}, pareto_count);
+
+    // The file's metadata changed (a table grew), or it is time for a sync: flush before the
+    // commit record points past what is on disk.
+    const auto now = std::chrono::steady_clock::now();
+    if (grew || now - s.last_sync >= kSyncInterval) s.sync();
 
     s.commit[0] += 1;
     for (std::size_t t = 0; t < kPerCandidate; ++t) s.commit[1 + t] += static_cast<std::int64_t>(added[t]);
@@ -1160,10 +1196,19 @@ void Store::rewrite_pareto(std::span<const ParetoRecord> pareto) {
         throw IoError(s.file.name() +
                       ": the replayed Pareto history disagrees with the committed /pareto rows");
     }
-    const std::vector<ParetoRow> rows =
-        rank_of(s.file.comm()) == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{};
-    s.tables[kPareto].replace_rows<ParetoRow>(count, rows);
-    s.file.flush();
+    write_pareto(s, rank_of(s.file.comm()) == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{}, count);
+    s.sync();
+}
+
+void Store::close_and_trim() {
+    const std::filesystem::path path = impl_->path;
+    const bool root = rank_of(impl_->file.comm()) == 0;
+    impl_.reset();  // collective close
+    if (!root) return;
+    Impl s(path, File::Mode::read_write, MPI_COMM_SELF);
+    s.check_sweep_file();
+    s.open_tables();
+    s.cut_to_commit();
 }
 
 }  // namespace pimdse::io

@@ -146,24 +146,32 @@ TEST(ParallelHdf5, TruncateDropsTrailingRowsOnOneProcessOnly) {
     if (world.rank() == 0) std::filesystem::remove(path);
 }
 
-TEST(ParallelHdf5, ReplaceOverwritesFromRankZeroAndOnlyGrows) {
+TEST(ParallelHdf5, ReserveDoublesAndWriteAtPlacesEveryRanksRuns) {
     boost::mpi::communicator world;
-    const auto path = shared_path(world, "pimdse_replace");
+    const auto path = shared_path(world, "pimdse_reserve");
     File file(path, File::Mode::create_truncate, MPI_COMM_WORLD);
     const CompoundType type = row_type();
-    Table table = Table::create(file, "/rows", type, 2);
-    for (int round = 0; round < 3; ++round) {
-        std::vector<Row> rows;
-        if (world.rank() == 0) {
-            for (int i = 0; i < 2 + round; ++i) rows.push_back(make_row(0, round, i));
-        }
-        table.replace_rows<Row>(static_cast<hsize_t>(2 + round), rows);
-        ASSERT_EQ(table.rows(), static_cast<hsize_t>(2 + round));
-        const auto back = table.read_rows<Row>(0, table.rows());
-        for (int i = 0; i < 2 + round; ++i)
-            EXPECT_EQ(back[static_cast<std::size_t>(i)].id, make_row(0, round, i).id);
+    Table table = Table::create(file, "/rows", type, 4);
+    EXPECT_TRUE(table.reserve(3));
+    EXPECT_EQ(table.rows(), 4u);     // at least a chunk
+    EXPECT_FALSE(table.reserve(2));  // never shrinks
+    EXPECT_FALSE(table.reserve(4));
+    EXPECT_TRUE(table.reserve(5));
+    EXPECT_EQ(table.rows(), 8u);  // doubled
+    // Rows [1, 1 + 2 * size): rank r writes rows 1 + r and 1 + size + r (interleaved runs).
+    const int n = world.size();
+    const auto total = static_cast<hsize_t>(2 * n);
+    (void)table.reserve(1 + total);
+    std::vector<Row> rows{make_row(world.rank(), 0, 0), make_row(world.rank(), 0, 1)};
+    const std::vector<Table::Run> runs{{static_cast<hsize_t>(world.rank()), 1},
+                                       {static_cast<hsize_t>(n + world.rank()), 1}};
+    table.write_rows_at<Row>(1, total, runs, rows);
+    const auto back = table.read_rows<Row>(1, total);
+    for (int r = 0; r < n; ++r) {
+        EXPECT_EQ(back[static_cast<std::size_t>(r)].id, make_row(r, 0, 0).id);
+        EXPECT_EQ(back[static_cast<std::size_t>(n + r)].id, make_row(r, 0, 1).id);
     }
-    EXPECT_THROW(table.replace_rows<Row>(1, std::vector<Row>{}), IoError);
+    EXPECT_THROW(table.write_rows_at<Row>(table.rows(), 1, {}, std::vector<Row>{}), IoError);
     world.barrier();
     if (world.rank() == 0) std::filesystem::remove(path);
 }

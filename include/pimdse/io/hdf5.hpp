@@ -5,7 +5,8 @@
 //
 // Tables are 1-D, extendible, chunked datasets of a compound type. A collective append
 // gathers each rank's row count, extends the dataset once, and lets every rank write its
-// own rows at its offset (rank order) with an MPI-IO collective transfer.
+// own rows at its offset (rank order). A table can also be grown ahead (reserve) and written
+// at given rows (write_at), which changes no metadata: the sweep store's batches.
 
 #include <hdf5.h>
 #include <mpi.h>
@@ -138,20 +139,25 @@ public:
         return append(std::as_bytes(rows));
     }
 
-    /// A contiguous block of a rank's rows: `count` rows starting `offset` rows after the
-    /// table's old end.
+    /// Collective: the table grows to at least `rows_needed` rows, doubling (so that its
+    /// metadata changes O(log rows) times); returns whether it grew. It never shrinks here.
+    /// New rows hold no data until written (no fill value is written).
+    bool reserve(hsize_t rows_needed);
+
+    /// A contiguous block of a rank's rows: `count` rows starting `offset` rows after `first`.
     struct Run {
         hsize_t offset = 0;
         hsize_t count = 0;
     };
-    /// Collective: the table grows by `added` rows (the same value on every rank) and every
-    /// rank writes its rows at its `runs` (ascending, disjoint; the bytes in run order). Lets
-    /// a batch's rows land in candidate order whichever rank computed them.
-    void append_at(hsize_t added, std::span<const Run> runs, std::span<const std::byte> bytes);
+    /// Collective: rows [first, first + added) are written, every rank its rows at its `runs`
+    /// (ascending, disjoint; the bytes in run order), the others none. Within the extent
+    /// (reserve first); raw data only, so the file's metadata does not change. Lets a batch's
+    /// rows land in candidate order whichever rank computed them.
+    void write_at(hsize_t first, hsize_t added, std::span<const Run> runs, std::span<const std::byte> bytes);
 
     template <class Row>
-    void append_rows_at(hsize_t added, std::span<const Run> runs, std::span<const Row> rows) {
-        append_at(added, runs, std::as_bytes(rows));
+    void write_rows_at(hsize_t first, hsize_t added, std::span<const Run> runs, std::span<const Row> rows) {
+        write_at(first, added, runs, std::as_bytes(rows));
     }
 
     /// Collective read of rows [first, first + count) into `out` (count * row_size bytes).
@@ -162,16 +168,6 @@ public:
         std::vector<Row> out(count);
         read(first, count, std::as_writable_bytes(std::span<Row>(out)));
         return out;
-    }
-
-    /// Collective: the table's rows become exactly `rows` rows written from row 0 by the
-    /// ranks that pass them (`rows * row size` bytes); the others pass none. The table may only
-    /// grow (`rows` >= rows()): see truncate.
-    void replace(hsize_t rows, std::span<const std::byte> bytes);
-
-    template <class Row>
-    void replace_rows(hsize_t rows, std::span<const Row> data) {
-        replace(rows, std::as_bytes(data));
     }
 
     /// Drop rows past `rows` (resume discards an interrupted batch). Only on a file opened by

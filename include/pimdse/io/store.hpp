@@ -5,12 +5,14 @@
 // rank computed them, so the file is the same for any number of ranks (timing fields and
 // the evaluating rank aside).
 //
-// Consistency: a batch's rows are written, the file flushed, and only then the commit record
-// (the dataset /commit: batches and the row count of every table) is overwritten in place,
-// one raw-data write that reaches the file at once. Readers ignore rows past the commit
-// record; a resumed run first cuts them off (repair_for_resume, one process: HDF5 1.10 cannot
-// shrink a dataset consistently in parallel). No table ever shrinks while the file is open
-// in parallel.
+// Consistency: tables grow ahead of their rows (doubling); a batch's rows are written into
+// them as raw data, the file is flushed if a table grew (its metadata changed) or a minute
+// has passed since the last flush, and only then the commit record (the dataset /commit:
+// batches and the row count of every table) is overwritten in place, one raw-data write that
+// reaches the file at once. Readers read only the committed rows; a resumed run first cuts
+// the rest off (repair_for_resume), and so does a run that ends (close_and_trim), both on one
+// process: HDF5 1.10 cannot shrink a dataset consistently in parallel, so no table shrinks
+// while the file is open on several ranks.
 
 #include <mpi.h>
 
@@ -145,6 +147,10 @@ public:
 
     /// Collective: records this run's start (rank count, time, run count) as attributes.
     void note_run(int ranks);
+
+    /// Collective: closes the file, then rank 0 cuts every table back to its committed rows
+    /// (tables grow ahead of their rows). The store is unusable after.
+    void close_and_trim();
 
     [[nodiscard]] const std::filesystem::path& path() const;
 
