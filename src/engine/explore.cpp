@@ -204,6 +204,7 @@ io::CandidateRecord run_one(const eval::EvalContext& ctx, const io::Config& conf
     io::CandidateRecord r;
     r.id = w.id;
     r.batch = w.batch;
+    r.proposer = config.sweep.proposer;
     r.params = e.params;
     r.status = e.status;
     r.area_mm2 = e.area_mm2;

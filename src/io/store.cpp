@@ -862,6 +862,7 @@ StoredSweep Store::read() const {
         CandidateRecord c;
         c.id = r.candidate;
         c.batch = r.batch;
+        c.proposer = static_cast<Proposer>(r.proposer);
         c.params = {r.node_rows, r.node_cols, r.pe_rows, r.pe_cols, r.ibuf_kib, r.wbuf_kib, r.obuf_kib};
         c.status = static_cast<eval::Status>(r.status);
         c.area_mm2 = r.area_mm2;
@@ -1113,7 +1114,7 @@ void Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const 
         CandidateRow r{};
         r.candidate = c.id;
         r.batch = c.batch;
-        r.proposer = static_cast<std::int32_t>(tuner.proposer);
+        r.proposer = static_cast<std::int32_t>(c.proposer);
         r.node_rows = e.params.node_rows, r.node_cols = e.params.node_cols;
         r.pe_rows = e.params.pe_rows, r.pe_cols = e.params.pe_cols;
         r.ibuf_kib = e.params.ibuf_kib, r.wbuf_kib = e.params.wbuf_kib, r.obuf_kib = e.params.obuf_kib;

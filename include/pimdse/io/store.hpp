@@ -40,6 +40,7 @@ inline constexpr const char* kStoreFormatName = "pimdse sweep";
 struct CandidateRecord {
     std::int64_t id = 0;
     std::int64_t batch = 0;
+    Proposer proposer = Proposer::random;  ///< who proposed it
     hw::HardwareParams params;
     eval::Status status = eval::Status::ok;
     double area_mm2 = 0;
