@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
@@ -428,10 +427,7 @@ void check_and_replay(const io::StoredSweep& stored, const io::Config& config, c
                       const fs::path& out, Tuner& tuner) {
     std::vector<std::string> diffs = config_differences(stored.resolved_config, io::to_yaml(config));
     for (std::size_t n = 0; n < stored.workloads.size() && n < config.workloads.size(); ++n) {
-        std::ifstream in(config.workloads[n].network, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (text.str() != stored.workloads[n].source) {
+        if (io::read_text_file(config.workloads[n].network) != stored.workloads[n].source) {
             diffs.push_back("the network file " + config.workloads[n].network.string() +
                             " differs from the text stored in the file");
         }

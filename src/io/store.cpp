@@ -10,9 +10,7 @@
 #include <cstddef>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -563,14 +561,6 @@ std::string utc_now() {
     return buf;
 }
 
-std::string read_file_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError(path.string() + ": cannot read the network file");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 int rank_of(MPI_Comm comm) {
     int r = 0;
     MPI_Comm_rank(comm, &r);
@@ -777,7 +767,7 @@ Store Store::create(const std::filesystem::path& path, const Config& config,
         (void)t.append_rows<WorkloadLayerRow>(rows);
         write_docs(f, group + "/layers", layer_s, "one row per layer of the network, with the batch applied");
         f.write_text(group + "/source",
-                     broadcast_text(rank == 0 ? read_file_text(config.workloads[n].network) : "", comm));
+                     broadcast_text(rank == 0 ? read_text_file(config.workloads[n].network) : "", comm));
         f.set_attribute(group + "/source", "meaning", std::string("the exact text of the network file"));
     }
 

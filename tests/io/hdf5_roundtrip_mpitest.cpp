@@ -15,6 +15,7 @@
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/hdf5.hpp"
+#include "shared_path.hpp"
 
 namespace pimdse::io::h5 {
 namespace {
@@ -51,18 +52,7 @@ Row make_row(int rank, int batch, int i) {
     return r;
 }
 
-std::filesystem::path shared_path(const boost::mpi::communicator& world, const std::string& stem) {
-    // Rank 0 chooses the name so that every rank opens the same file.
-    std::string name;
-    if (world.rank() == 0) {
-        name = (std::filesystem::temp_directory_path() /
-                (stem + "_" + std::to_string(::getpid()) + "_np" + std::to_string(world.size()) + ".h5"))
-                   .string();
-        std::filesystem::remove(name);
-    }
-    boost::mpi::broadcast(world, name, 0);
-    return name;
-}
+using testing::shared_path;
 
 TEST(ParallelHdf5, CollectiveAppendsRoundTripInRankOrder) {
     boost::mpi::communicator world;

@@ -17,21 +17,12 @@
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
+#include "shared_path.hpp"
 
 namespace pimdse::io {
 namespace {
 
-std::filesystem::path shared_path(const boost::mpi::communicator& world, const std::string& stem) {
-    std::string name;
-    if (world.rank() == 0) {
-        name = (std::filesystem::temp_directory_path() /
-                (stem + "_" + std::to_string(::getpid()) + "_np" + std::to_string(world.size()) + ".h5"))
-                   .string();
-        std::filesystem::remove(name);
-    }
-    boost::mpi::broadcast(world, name, 0);
-    return name;
-}
+using testing::shared_path;
 
 struct Fixture {
     Config config;
