@@ -177,29 +177,18 @@ boost::mpi::status wait_for(const boost::mpi::communicator& world, int source, i
     }
 }
 
+// One candidate handed to a worker (sent as bytes: every field is trivially copyable).
 struct Work {
     std::int64_t id;
     std::int64_t batch;
-    std::int32_t params[hw::kParamCount];
+    hw::HardwareParams params;
 };
-
-Work make_work(std::int64_t id, std::int64_t batch, const hw::HardwareParams& p) {
-    Work w{id, batch, {}};
-    for (std::size_t i = 0; i < hw::kParamCount; ++i) w.params[i] = p.get(hw::kAllParams[i]);
-    return w;
-}
-
-hw::HardwareParams params_of(const Work& w) {
-    hw::HardwareParams p;
-    for (std::size_t i = 0; i < hw::kParamCount; ++i) p.set(hw::kAllParams[i], w.params[i]);
-    return p;
-}
 
 // One evaluation on this rank; its summary for rank 0.
 io::CandidateRecord run_one(const eval::EvalContext& ctx, const io::Config& config, const Work& w, int rank,
                             std::vector<eval::Evaluation>& mine) {
     const Deadline deadline = Deadline::after(config.engine.time_limit);
-    eval::Evaluation e = eval::evaluate(ctx, {w.id, params_of(w)}, deadline);
+    eval::Evaluation e = eval::evaluate(ctx, {w.id, w.params}, deadline);
     io::CandidateRecord r;
     r.id = w.id;
     r.batch = w.batch;
@@ -583,7 +572,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 const auto eval_start = Clock::now();
                 std::deque<Work> queue;
                 for (std::size_t i = 0; i < points.size(); ++i) {
-                    queue.push_back(make_work(next_id + static_cast<std::int64_t>(i), next_batch, points[i]));
+                    queue.push_back(Work{next_id + static_cast<std::int64_t>(i), next_batch, points[i]});
                 }
                 if (size == 1) {
                     for (const Work& w : queue) results.push_back(run_one(ctx, config, w, 0, mine));
