@@ -1123,11 +1123,19 @@ void Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const 
         add_rows(e, metric_rows, layer_rows, segment_rows, schedule_rows, workloads);
     }
     polite_barrier(s.file.comm());
-    // Rows go at the committed ends; tables grow ahead (doubling), so most batches change no
-    // metadata at all and need no flush (store.hpp).
-    bool grew = false;
-    for (std::size_t t = 0; t < kPerCandidate; ++t) {
-        grew |= s.tables[t].reserve(static_cast<hsize_t>(s.commit[1 + t]) + added[t]);
+    // Rows go at the committed ends. Tables grow ahead of their rows, all at once and to twice
+    // what they need then, so that most batches change no metadata and need no flush
+    // (store.hpp), and the few that do are O(log batches).
+    const hsize_t pareto_count = broadcast_rows(pareto.size(), s.file.comm());
+    std::array<hsize_t, kTables.size()> needed{};
+    for (std::size_t t = 0; t < kPerCandidate; ++t)
+        needed[t] = static_cast<hsize_t>(s.commit[1 + t]) + added[t];
+    needed[kBatches] = static_cast<hsize_t>(s.commit[1 + kBatches]) + 1;
+    needed[kPareto] = pareto_count;
+    bool grow = false;
+    for (std::size_t t = 0; t < kTables.size(); ++t) grow |= s.tables[t].rows() < needed[t];
+    if (grow) {
+        for (std::size_t t = 0; t < kTables.size(); ++t) (void)s.tables[t].reserve(2 * needed[t]);
     }
     const auto at = [&](TableIndex t) { return static_cast<hsize_t>(s.commit[1 + t]); };
     s.tables[kCandidates].write_rows_at<CandidateRow>(at(kCandidates), added[0], runs[0], cand_rows);
@@ -1159,18 +1167,15 @@ void Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const 
         b.wall_seconds = tuner.wall_seconds;
         batch_rows.push_back(b);
     }
-    grew |= s.tables[kBatches].reserve(at(kBatches) + 1);
     const std::array<h5::Table::Run, 1> one{{{0, 1}}};
     const std::span<const h5::Table::Run> batch_run(one.data(), rank == 0 ? 1 : 0);
     s.tables[kBatches].write_rows_at<BatchRow>(at(kBatches), 1, batch_run, batch_rows);
-    const hsize_t pareto_count = broadcast_rows(pareto.size(), s.file.comm());
-    grew |= s.tables[kPareto].reserve(pareto_count);
     write_pareto(s, rank == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{}, pareto_count);
 
     // The file's metadata changed (a table grew), or it is time for a sync: flush before the
     // commit record points past what is on disk.
     const auto now = std::chrono::steady_clock::now();
-    if (grew || now - s.last_sync >= kSyncInterval) s.sync();
+    if (grow || now - s.last_sync >= kSyncInterval) s.sync();
 
     s.commit[0] += 1;
     for (std::size_t t = 0; t < kPerCandidate; ++t) s.commit[1 + t] += static_cast<std::int64_t>(added[t]);
