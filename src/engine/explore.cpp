@@ -184,26 +184,13 @@ struct Work {
     hw::HardwareParams params;
 };
 
-// One evaluation on this rank; its summary for rank 0.
+// One evaluation on this rank: its rows join `mine` at once (the end of the batch only
+// writes), its record goes to rank 0.
 io::CandidateRecord run_one(const eval::EvalContext& ctx, const io::Config& config, const Work& w, int rank,
-                            std::vector<eval::Evaluation>& mine) {
-    const Deadline deadline = Deadline::after(config.engine.time_limit);
-    eval::Evaluation e = eval::evaluate(ctx, {w.id, w.params}, deadline);
-    io::CandidateRecord r;
-    r.id = w.id;
-    r.batch = w.batch;
-    r.proposer = config.sweep.proposer;
-    r.params = e.params;
-    r.status = e.status;
-    r.area_mm2 = e.area_mm2;
-    r.latency_seconds = e.latency_seconds;
-    r.energy_joules = e.energy_joules;
-    r.cost = e.cost;
-    r.rank = rank;
-    r.seconds = e.seconds;
-    io::count_rows(e, r);
-    mine.push_back(std::move(e));
-    return r;
+                            io::BatchRows& mine) {
+    const eval::Evaluation e =
+        eval::evaluate(ctx, {w.id, w.params}, Deadline::after(config.engine.time_limit));
+    return mine.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
 }
 
 double objective(const io::CandidateRecord& c, io::Objective o) {
@@ -539,7 +526,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     }
 
     // ---- the batches ------------------------------------------------------------------------
-    std::vector<eval::Evaluation> mine;
+    io::BatchRows mine;
     double write_total = 0;
     if (rank == 0) {
         std::int64_t done_now = 0;
@@ -623,7 +610,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 for (int worker = 1; worker < size; ++worker)
                     world.send(worker, kTagBatchEnd, to_bytes(results));
                 const auto write_start = Clock::now();
-                store->write_batch(mine, results, ctx.workloads, row, tuner_state->history());
+                store->write_batch(mine, results, row, tuner_state->history());
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
                 next_id += static_cast<std::int64_t>(results.size());
@@ -660,7 +647,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 world.recv(0, kTagBatchEnd, bytes);
                 const std::vector<io::CandidateRecord> layout = from_bytes<io::CandidateRecord>(bytes);
                 const auto write_start = Clock::now();
-                store->write_batch(mine, layout, ctx.workloads, io::BatchRecord{}, {});
+                store->write_batch(mine, layout, io::BatchRecord{}, {});
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
             } else {
