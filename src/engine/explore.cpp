@@ -16,7 +16,6 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <functional>
 #include <limits>
 #include <map>
@@ -179,43 +178,20 @@ boost::mpi::status wait_for(const boost::mpi::communicator& world, int source, i
     }
 }
 
+// One candidate handed to a worker (sent as bytes: every field is trivially copyable).
 struct Work {
     std::int64_t id;
     std::int64_t batch;
-    std::int32_t params[hw::kParamCount];
+    hw::HardwareParams params;
 };
 
-Work make_work(std::int64_t id, std::int64_t batch, const hw::HardwareParams& p) {
-    Work w{id, batch, {}};
-    for (std::size_t i = 0; i < hw::kParamCount; ++i) w.params[i] = p.get(hw::kAllParams[i]);
-    return w;
-}
-
-hw::HardwareParams params_of(const Work& w) {
-    hw::HardwareParams p;
-    for (std::size_t i = 0; i < hw::kParamCount; ++i) p.set(hw::kAllParams[i], w.params[i]);
-    return p;
-}
-
-// One evaluation on this rank; its summary for rank 0.
+// One evaluation on this rank: its rows join `mine` at once (the end of the batch only
+// writes), its record goes to rank 0.
 io::CandidateRecord run_one(const eval::EvalContext& ctx, const io::Config& config, const Work& w, int rank,
-                            std::vector<eval::Evaluation>& mine) {
-    const Deadline deadline = Deadline::after(config.engine.time_limit);
-    eval::Evaluation e = eval::evaluate(ctx, {w.id, params_of(w)}, deadline);
-    io::CandidateRecord r;
-    r.id = w.id;
-    r.batch = w.batch;
-    r.params = e.params;
-    r.status = e.status;
-    r.area_mm2 = e.area_mm2;
-    r.latency_seconds = e.latency_seconds;
-    r.energy_joules = e.energy_joules;
-    r.cost = e.cost;
-    r.rank = rank;
-    r.seconds = e.seconds;
-    io::count_rows(e, r);
-    mine.push_back(std::move(e));
-    return r;
+                            io::BatchRows& mine) {
+    const eval::Evaluation e =
+        eval::evaluate(ctx, {w.id, w.params}, Deadline::after(config.engine.time_limit));
+    return mine.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
 }
 
 double objective(const io::CandidateRecord& c, io::Objective o) {
@@ -428,10 +404,7 @@ void check_and_replay(const io::StoredSweep& stored, const io::Config& config, c
                       const fs::path& out, Tuner& tuner) {
     std::vector<std::string> diffs = config_differences(stored.resolved_config, io::to_yaml(config));
     for (std::size_t n = 0; n < stored.workloads.size() && n < config.workloads.size(); ++n) {
-        std::ifstream in(config.workloads[n].network, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (text.str() != stored.workloads[n].source) {
+        if (io::read_text_file(config.workloads[n].network) != stored.workloads[n].source) {
             diffs.push_back("the network file " + config.workloads[n].network.string() +
                             " differs from the text stored in the file");
         }
@@ -554,7 +527,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     }
 
     // ---- the batches ------------------------------------------------------------------------
-    std::vector<eval::Evaluation> mine;
+    io::BatchRows mine;
     double write_total = 0;
     if (rank == 0) {
         std::int64_t done_now = 0;
@@ -587,7 +560,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 const auto eval_start = Clock::now();
                 std::deque<Work> queue;
                 for (std::size_t i = 0; i < points.size(); ++i) {
-                    queue.push_back(make_work(next_id + static_cast<std::int64_t>(i), next_batch, points[i]));
+                    queue.push_back(Work{next_id + static_cast<std::int64_t>(i), next_batch, points[i]});
                 }
                 if (size == 1) {
                     for (const Work& w : queue) results.push_back(run_one(ctx, config, w, 0, mine));
@@ -638,7 +611,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 for (int worker = 1; worker < size; ++worker)
                     world.send(worker, kTagBatchEnd, to_bytes(results));
                 const auto write_start = Clock::now();
-                store->write_batch(mine, results, ctx.workloads, row, tuner_state->history());
+                store->write_batch(mine, results, row, tuner_state->history());
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
                 next_id += static_cast<std::int64_t>(results.size());
@@ -675,7 +648,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 world.recv(0, kTagBatchEnd, bytes);
                 const std::vector<io::CandidateRecord> layout = from_bytes<io::CandidateRecord>(bytes);
                 const auto write_start = Clock::now();
-                store->write_batch(mine, layout, ctx.workloads, io::BatchRecord{}, {});
+                store->write_batch(mine, layout, io::BatchRecord{}, {});
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
             } else {

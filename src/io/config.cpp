@@ -462,7 +462,16 @@ fs::path directory_of(const fs::path& file_name) {
     return fs::absolute(file_name.empty() ? fs::path("config.yaml") : file_name).parent_path();
 }
 
-std::string read_text(const fs::path& path) {
+bool has_top_key(const YAML::Node& root, std::string_view key) {
+    for (const auto& entry : root) {
+        if (entry.first.IsScalar() && entry.first.Scalar() == key) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+std::string read_text_file(const fs::path& path) {
     std::error_code ec;
     const SourceLocation where{path.string(), 0, 0};
     if (!fs::exists(path, ec)) throw InputError(where, "", "expected an existing file, got no such file");
@@ -473,15 +482,6 @@ std::string read_text(const fs::path& path) {
     text << in.rdbuf();
     return text.str();
 }
-
-bool has_top_key(const YAML::Node& root, std::string_view key) {
-    for (const auto& entry : root) {
-        if (entry.first.IsScalar() && entry.first.Scalar() == key) return true;
-    }
-    return false;
-}
-
-}  // namespace
 
 std::optional<std::int64_t> parse_duration(std::string_view s) {
     const auto digits = [](std::string_view t) {
@@ -591,15 +591,15 @@ HardwareFile parse_hardware(std::string_view text, const fs::path& file_name) {
 }
 
 Config read_config_file(const fs::path& path) {
-    return parse_config(read_text(path), path);
+    return parse_config(read_text_file(path), path);
 }
 
 HardwareFile read_hardware_file(const fs::path& path) {
-    return parse_hardware(read_text(path), path);
+    return parse_hardware(read_text_file(path), path);
 }
 
 std::variant<Config, HardwareFile> read_config_or_hardware_file(const fs::path& path) {
-    const std::string text = read_text(path);
+    const std::string text = read_text_file(path);
     const Reader r(path.string());
     const Field root = r.load(text, yaml::key_list(kConfigKeys) + " (or " +
                                         yaml::key_list(kHardwareFileKeys) + " for a hardware file)");

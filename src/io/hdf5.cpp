@@ -486,12 +486,10 @@ bool Table::reserve(hsize_t rows_needed) {
     const std::string context = file_->name() + ":" + path_;
     const hsize_t now = rows();
     if (rows_needed <= now) return false;
-    // Doubling, and at least a chunk: the extent, and with it the file's metadata, changes
-    // O(log rows) times.
     hsize_t chunk = 1;
     Handle dcpl(check(H5Dget_create_plist(dataset_.id()), context, "H5Dget_create_plist"), H5Pclose);
     check(H5Pget_chunk(dcpl.id(), 1, &chunk), context, "H5Pget_chunk");
-    const hsize_t grown = std::max({rows_needed, 2 * now, chunk});
+    const hsize_t grown = std::max(rows_needed, chunk);
     check(H5Dset_extent(dataset_.id(), &grown), context, "H5Dset_extent");
     return true;
 }

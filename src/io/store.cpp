@@ -10,9 +10,7 @@
 #include <cstddef>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -564,14 +562,6 @@ std::string utc_now() {
     return buf;
 }
 
-std::string read_file_text(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw IoError(path.string() + ": cannot read the network file");
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 int rank_of(MPI_Comm comm) {
     int r = 0;
     MPI_Comm_rank(comm, &r);
@@ -600,13 +590,6 @@ struct Store::Impl {
     std::vector<Schema> schemas;
     std::vector<Table> tables;
     std::vector<std::int64_t> commit;  // [batches, rows of each of kTables]
-    // A batch's rows, kept between batches: reusing the memory spares the page faults of
-    // fresh multi-megabyte buffers, which dominated the time to write a batch.
-    std::vector<CandidateRow> cand_rows;
-    std::vector<MetricRow> metric_rows;
-    std::vector<LayerRow> layer_rows;
-    std::vector<SegmentRow> segment_rows;
-    std::vector<ScheduleRow> schedule_rows;
 
     Impl(const std::filesystem::path& p, File::Mode mode, MPI_Comm comm) : path(p), file(p, mode, comm) {}
 
@@ -778,7 +761,7 @@ Store Store::create(const std::filesystem::path& path, const Config& config,
         (void)t.append_rows<WorkloadLayerRow>(rows);
         write_docs(f, group + "/layers", layer_s, "one row per layer of the network, with the batch applied");
         f.write_text(group + "/source",
-                     broadcast_text(rank == 0 ? read_file_text(config.workloads[n].network) : "", comm));
+                     broadcast_text(rank == 0 ? read_text_file(config.workloads[n].network) : "", comm));
         f.set_attribute(group + "/source", "meaning", std::string("the exact text of the network file"));
     }
 
@@ -863,6 +846,7 @@ StoredSweep Store::read() const {
         CandidateRecord c;
         c.id = r.candidate;
         c.batch = r.batch;
+        c.proposer = static_cast<Proposer>(r.proposer);
         c.params = {r.node_rows, r.node_cols, r.pe_rows, r.pe_cols, r.ibuf_kib, r.wbuf_kib, r.obuf_kib};
         c.status = static_cast<eval::Status>(r.status);
         c.area_mm2 = r.area_mm2;
@@ -1067,77 +1051,126 @@ hsize_t broadcast_rows(std::size_t rows, MPI_Comm comm) {
 
 }  // namespace
 
-void Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const CandidateRecord> layout,
-                        std::span<const eval::Workload> workloads, const BatchRecord& tuner,
-                        std::span<const ParetoRecord> pareto) {
+struct BatchRows::Impl {
+    // Kept between batches: reusing the memory spares the page faults of fresh
+    // multi-megabyte buffers, which once dominated the time to write a batch.
+    std::vector<std::int64_t> ids;
+    std::vector<CandidateRow> cand_rows;
+    std::vector<MetricRow> metric_rows;
+    std::vector<LayerRow> layer_rows;
+    std::vector<SegmentRow> segment_rows;
+    std::vector<ScheduleRow> schedule_rows;
+};
+
+BatchRows::BatchRows() : impl_(std::make_unique<Impl>()) {}
+BatchRows::BatchRows(BatchRows&&) noexcept = default;
+BatchRows& BatchRows::operator=(BatchRows&&) noexcept = default;
+BatchRows::~BatchRows() = default;
+
+std::size_t BatchRows::candidates() const {
+    return impl_->ids.size();
+}
+
+void BatchRows::clear() {
+    Impl& b = *impl_;
+    b.ids.clear(), b.cand_rows.clear(), b.metric_rows.clear(), b.layer_rows.clear();
+    b.segment_rows.clear(), b.schedule_rows.clear();
+}
+
+CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, Proposer proposer, int rank,
+                               std::span<const eval::Workload> workloads) {
+    Impl& b = *impl_;
+    if (!b.ids.empty() && e.candidate <= b.ids.back()) {
+        throw IoError("BatchRows::add: candidate " + std::to_string(e.candidate) + " after " +
+                      std::to_string(b.ids.back()) + " (ids must increase)");
+    }
+    CandidateRecord c;
+    c.id = e.candidate;
+    c.batch = batch;
+    c.proposer = proposer;
+    c.params = e.params;
+    c.status = e.status;
+    c.area_mm2 = e.area_mm2;
+    c.latency_seconds = e.latency_seconds;
+    c.energy_joules = e.energy_joules;
+    c.cost = e.cost;
+    c.rank = rank;
+    c.seconds = e.seconds;
+    count_rows(e, c);
+
+    CandidateRow r{};
+    r.candidate = c.id;
+    r.batch = batch;
+    r.proposer = static_cast<std::int32_t>(proposer);
+    r.node_rows = e.params.node_rows, r.node_cols = e.params.node_cols;
+    r.pe_rows = e.params.pe_rows, r.pe_cols = e.params.pe_cols;
+    r.ibuf_kib = e.params.ibuf_kib, r.wbuf_kib = e.params.wbuf_kib, r.obuf_kib = e.params.obuf_kib;
+    r.status = static_cast<std::int32_t>(e.status);
+    r.area_mm2 = e.area_mm2;
+    r.area_total_mm2 = e.area_total_mm2;
+    r.latency_s = e.latency_seconds;
+    r.energy_j = e.energy_joules;
+    r.cost = e.cost;
+    r.metric_rows = c.metric_rows, r.layer_rows = c.layer_rows;
+    r.segment_rows = c.segment_rows, r.schedule_rows = c.schedule_rows;
+    r.eval_seconds = e.seconds;
+    r.rank = rank;
+    put(r.message, e.message);
+    b.ids.push_back(c.id);
+    b.cand_rows.push_back(r);
+    add_rows(e, b.metric_rows, b.layer_rows, b.segment_rows, b.schedule_rows, workloads);
+    return c;
+}
+
+void Store::write_batch(const BatchRows& mine, std::span<const CandidateRecord> layout,
+                        const BatchRecord& tuner, std::span<const ParetoRecord> pareto) {
     Impl& s = *impl_;
+    const BatchRows::Impl& m = *mine.impl_;
     const auto start = std::chrono::steady_clock::now();
     const int rank = rank_of(s.file.comm());
 
-    // Where each candidate's rows go: candidate-id order, whichever rank computed them.
+    // Where each candidate's rows go: candidate-id order, whichever rank computed them. This
+    // rank's rows are in the same order already (it evaluated its candidates by increasing id).
     constexpr std::size_t kPerCandidate = 5;  // candidates, metrics, layers, segments, schedules
     std::array<hsize_t, kPerCandidate> added{};
-    std::array<hsize_t, kPerCandidate> own{};
     std::array<std::vector<h5::Table::Run>, kPerCandidate> runs;
-    std::vector<const eval::Evaluation*> evaluations;
+    std::size_t k = 0;
     for (const CandidateRecord& c : layout) {
         const std::array<hsize_t, kPerCandidate> counts{
             1, static_cast<hsize_t>(c.metric_rows), static_cast<hsize_t>(c.layer_rows),
             static_cast<hsize_t>(c.segment_rows), static_cast<hsize_t>(c.schedule_rows)};
         if (c.rank == rank) {
-            const auto it = std::find_if(mine.begin(), mine.end(),
-                                         [&](const eval::Evaluation& e) { return e.candidate == c.id; });
-            if (it == mine.end()) {
+            if (k >= m.ids.size() || m.ids[k] != c.id) {
                 throw IoError(s.file.name() + ": rank " + std::to_string(rank) +
-                              " lacks the evaluation of candidate " + std::to_string(c.id));
+                              " lacks the rows of candidate " + std::to_string(c.id));
             }
-            evaluations.push_back(&*it);
+            ++k;
             for (std::size_t t = 0; t < kPerCandidate; ++t) {
                 if (counts[t] > 0) runs[t].push_back({added[t], counts[t]});
-                own[t] += counts[t];
             }
         }
         for (std::size_t t = 0; t < kPerCandidate; ++t) added[t] += counts[t];
     }
-    std::vector<CandidateRow>& cand_rows = s.cand_rows;
-    std::vector<MetricRow>& metric_rows = s.metric_rows;
-    std::vector<LayerRow>& layer_rows = s.layer_rows;
-    std::vector<SegmentRow>& segment_rows = s.segment_rows;
-    std::vector<ScheduleRow>& schedule_rows = s.schedule_rows;
-    cand_rows.clear(), metric_rows.clear(), layer_rows.clear(), segment_rows.clear(), schedule_rows.clear();
-    cand_rows.reserve(own[0]), metric_rows.reserve(own[1]), layer_rows.reserve(own[2]);
-    segment_rows.reserve(own[3]), schedule_rows.reserve(own[4]);
-    std::size_t k = 0;
-    for (const CandidateRecord& c : layout) {
-        if (c.rank != rank) continue;
-        const eval::Evaluation& e = *evaluations[k++];
-        CandidateRow r{};
-        r.candidate = c.id;
-        r.batch = c.batch;
-        r.proposer = static_cast<std::int32_t>(tuner.proposer);
-        r.node_rows = e.params.node_rows, r.node_cols = e.params.node_cols;
-        r.pe_rows = e.params.pe_rows, r.pe_cols = e.params.pe_cols;
-        r.ibuf_kib = e.params.ibuf_kib, r.wbuf_kib = e.params.wbuf_kib, r.obuf_kib = e.params.obuf_kib;
-        r.status = static_cast<std::int32_t>(e.status);
-        r.area_mm2 = e.area_mm2;
-        r.area_total_mm2 = e.area_total_mm2;
-        r.latency_s = e.latency_seconds;
-        r.energy_j = e.energy_joules;
-        r.cost = e.cost;
-        r.metric_rows = c.metric_rows, r.layer_rows = c.layer_rows;
-        r.segment_rows = c.segment_rows, r.schedule_rows = c.schedule_rows;
-        r.eval_seconds = e.seconds;
-        r.rank = rank;
-        put(r.message, e.message);
-        cand_rows.push_back(r);
-        add_rows(e, metric_rows, layer_rows, segment_rows, schedule_rows, workloads);
-    }
+    if (k != m.ids.size()) throw IoError(s.file.name() + ": rows of candidates not in the batch");
+    const std::vector<CandidateRow>& cand_rows = m.cand_rows;
+    const std::vector<MetricRow>& metric_rows = m.metric_rows;
+    const std::vector<LayerRow>& layer_rows = m.layer_rows;
+    const std::vector<SegmentRow>& segment_rows = m.segment_rows;
+    const std::vector<ScheduleRow>& schedule_rows = m.schedule_rows;
     polite_barrier(s.file.comm());
-    // Rows go at the committed ends; tables grow ahead (doubling), so most batches change no
-    // metadata at all and need no flush (store.hpp).
-    bool grew = false;
-    for (std::size_t t = 0; t < kPerCandidate; ++t) {
-        grew |= s.tables[t].reserve(static_cast<hsize_t>(s.commit[1 + t]) + added[t]);
+    // Rows go at the committed ends. Tables grow ahead of their rows, all at once and to twice
+    // what they need then, so that most batches change no metadata and need no flush
+    // (store.hpp), and the few that do are O(log batches).
+    const hsize_t pareto_count = broadcast_rows(pareto.size(), s.file.comm());
+    std::array<hsize_t, kTables.size()> needed{};
+    for (std::size_t t = 0; t < kPerCandidate; ++t)
+        needed[t] = static_cast<hsize_t>(s.commit[1 + t]) + added[t];
+    needed[kBatches] = static_cast<hsize_t>(s.commit[1 + kBatches]) + 1;
+    needed[kPareto] = pareto_count;
+    bool grow = false;
+    for (std::size_t t = 0; t < kTables.size(); ++t) grow |= s.tables[t].rows() < needed[t];
+    if (grow) {
+        for (std::size_t t = 0; t < kTables.size(); ++t) (void)s.tables[t].reserve(2 * needed[t]);
     }
     const auto at = [&](TableIndex t) { return static_cast<hsize_t>(s.commit[1 + t]); };
     s.tables[kCandidates].write_rows_at<CandidateRow>(at(kCandidates), added[0], runs[0], cand_rows);
@@ -1169,18 +1202,15 @@ void Store::write_batch(std::span<const eval::Evaluation> mine, std::span<const 
         b.wall_seconds = tuner.wall_seconds;
         batch_rows.push_back(b);
     }
-    grew |= s.tables[kBatches].reserve(at(kBatches) + 1);
     const std::array<h5::Table::Run, 1> one{{{0, 1}}};
     const std::span<const h5::Table::Run> batch_run(one.data(), rank == 0 ? 1 : 0);
     s.tables[kBatches].write_rows_at<BatchRow>(at(kBatches), 1, batch_run, batch_rows);
-    const hsize_t pareto_count = broadcast_rows(pareto.size(), s.file.comm());
-    grew |= s.tables[kPareto].reserve(pareto_count);
     write_pareto(s, rank == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{}, pareto_count);
 
     // The file's metadata changed (a table grew), or it is time for a sync: flush before the
     // commit record points past what is on disk.
     const auto now = std::chrono::steady_clock::now();
-    if (grew || now - s.last_sync >= kSyncInterval) s.sync();
+    if (grow || now - s.last_sync >= kSyncInterval) s.sync();
 
     s.commit[0] += 1;
     for (std::size_t t = 0; t < kPerCandidate; ++t) s.commit[1 + t] += static_cast<std::int64_t>(added[t]);

@@ -15,6 +15,7 @@
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/hdf5.hpp"
+#include "shared_path.hpp"
 
 namespace pimdse::io::h5 {
 namespace {
@@ -51,18 +52,7 @@ Row make_row(int rank, int batch, int i) {
     return r;
 }
 
-std::filesystem::path shared_path(const boost::mpi::communicator& world, const std::string& stem) {
-    // Rank 0 chooses the name so that every rank opens the same file.
-    std::string name;
-    if (world.rank() == 0) {
-        name = (std::filesystem::temp_directory_path() /
-                (stem + "_" + std::to_string(::getpid()) + "_np" + std::to_string(world.size()) + ".h5"))
-                   .string();
-        std::filesystem::remove(name);
-    }
-    boost::mpi::broadcast(world, name, 0);
-    return name;
-}
+using testing::shared_path;
 
 TEST(ParallelHdf5, CollectiveAppendsRoundTripInRankOrder) {
     boost::mpi::communicator world;
@@ -146,7 +136,7 @@ TEST(ParallelHdf5, TruncateDropsTrailingRowsOnOneProcessOnly) {
     if (world.rank() == 0) std::filesystem::remove(path);
 }
 
-TEST(ParallelHdf5, ReserveDoublesAndWriteAtPlacesEveryRanksRuns) {
+TEST(ParallelHdf5, ReserveGrowsAndWriteAtPlacesEveryRanksRuns) {
     boost::mpi::communicator world;
     const auto path = shared_path(world, "pimdse_reserve");
     File file(path, File::Mode::create_truncate, MPI_COMM_WORLD);
@@ -157,7 +147,7 @@ TEST(ParallelHdf5, ReserveDoublesAndWriteAtPlacesEveryRanksRuns) {
     EXPECT_FALSE(table.reserve(2));  // never shrinks
     EXPECT_FALSE(table.reserve(4));
     EXPECT_TRUE(table.reserve(5));
-    EXPECT_EQ(table.rows(), 8u);  // doubled
+    EXPECT_EQ(table.rows(), 5u);
     // Rows [1, 1 + 2 * size): rank r writes rows 1 + r and 1 + size + r (interleaved runs).
     const int n = world.size();
     const auto total = static_cast<hsize_t>(2 * n);

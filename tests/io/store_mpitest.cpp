@@ -17,21 +17,12 @@
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
+#include "shared_path.hpp"
 
 namespace pimdse::io {
 namespace {
 
-std::filesystem::path shared_path(const boost::mpi::communicator& world, const std::string& stem) {
-    std::string name;
-    if (world.rank() == 0) {
-        name = (std::filesystem::temp_directory_path() /
-                (stem + "_" + std::to_string(::getpid()) + "_np" + std::to_string(world.size()) + ".h5"))
-                   .string();
-        std::filesystem::remove(name);
-    }
-    boost::mpi::broadcast(world, name, 0);
-    return name;
-}
+using testing::shared_path;
 
 struct Fixture {
     Config config;
@@ -74,16 +65,13 @@ eval::Evaluation evaluation(const eval::EvalContext& ctx, std::int64_t id) {
     return e;
 }
 
-CandidateRecord record(const eval::Evaluation& e, std::int64_t batch, int rank) {
-    CandidateRecord r;
-    r.id = e.candidate;
-    r.batch = batch;
-    r.params = e.params;
-    r.status = e.status;
-    r.cost = e.cost;
-    r.rank = rank;
-    count_rows(e, r);
-    return r;
+// Candidate `id`'s record as rank `owner` reports it, its rows added to `mine` when this rank
+// is the owner.
+CandidateRecord evaluate_on(const Fixture& fx, std::int64_t id, std::int64_t batch, int owner, int rank,
+                            BatchRows& mine) {
+    BatchRows scratch;
+    return (owner == rank ? mine : scratch)
+        .add(evaluation(fx.ctx, id), batch, fx.config.sweep.proposer, owner, fx.ctx.workloads);
 }
 
 hsize_t dataset_rows(const std::string& file, const char* path) {
@@ -109,20 +97,19 @@ TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
         std::vector<ParetoRecord> pareto;
         for (std::size_t b = 0; b < batches.size(); ++b) {
             std::vector<CandidateRecord> layout;
-            std::vector<eval::Evaluation> mine;
+            BatchRows mine;
             for (std::int64_t id : batches[b]) {
                 // Candidates go to ranks in reverse, so that rank order differs from id order.
                 const int owner = world.size() - 1 - static_cast<int>(id % world.size());
-                eval::Evaluation e = evaluation(fx.ctx, id);
-                layout.push_back(record(e, static_cast<std::int64_t>(b), owner));
-                if (owner == world.rank()) mine.push_back(std::move(e));
+                layout.push_back(
+                    evaluate_on(fx, id, static_cast<std::int64_t>(b), owner, world.rank(), mine));
             }
             BatchRecord row;
             row.batch = static_cast<std::int64_t>(b);
             row.candidates = static_cast<std::int64_t>(layout.size());
             if (world.rank() == 0)
                 pareto.push_back({batches[b][0], static_cast<std::int64_t>(b), -1, 1, 2, 3, 4});
-            store.write_batch(mine, layout, fx.ctx.workloads, row, pareto);
+            store.write_batch(mine, layout, row, pareto);
         }
         store.close_and_trim();  // tables grow ahead of their rows; a finished run cuts them back
     }
@@ -162,10 +149,9 @@ TEST(SweepStore, RepairCutsRowsPastTheCommitRecord) {
     const auto path = shared_path(world, "pimdse_repair");
     {
         Store store = Store::create(path, fx.config, fx.ctx.workloads, MPI_COMM_WORLD);
-        std::vector<eval::Evaluation> mine;
-        if (world.rank() == 0) mine.push_back(evaluation(fx.ctx, 0));
-        const std::vector<CandidateRecord> layout{record(evaluation(fx.ctx, 0), 0, 0)};
-        store.write_batch(mine, layout, fx.ctx.workloads, BatchRecord{}, {});
+        BatchRows mine;
+        const std::vector<CandidateRecord> layout{evaluate_on(fx, 0, 0, 0, world.rank(), mine)};
+        store.write_batch(mine, layout, BatchRecord{}, {});
     }  // closed without close_and_trim, like a killed run: tables keep their reserved rows
     world.barrier();
     // An interrupted batch: more rows in two tables, no commit.
@@ -195,6 +181,21 @@ TEST(SweepStore, RepairCutsRowsPastTheCommitRecord) {
     EXPECT_EQ(store.read().candidates.size(), 1u);
     world.barrier();
     if (world.rank() == 0) std::filesystem::remove(path);
+}
+
+TEST(SweepStore, BatchRowsTakeIncreasingIds) {
+    const Fixture fx = load();
+    BatchRows rows;
+    const CandidateRecord r = rows.add(evaluation(fx.ctx, 1), 0, Proposer::gp, 3, fx.ctx.workloads);
+    EXPECT_EQ(r.id, 1);
+    EXPECT_EQ(r.proposer, Proposer::gp);
+    EXPECT_EQ(r.rank, 3);
+    EXPECT_EQ(r.metric_rows, 2);
+    EXPECT_EQ(r.schedule_rows, 1);
+    EXPECT_THROW((void)rows.add(evaluation(fx.ctx, 0), 0, Proposer::gp, 3, fx.ctx.workloads), IoError);
+    rows.clear();
+    EXPECT_EQ(rows.candidates(), 0u);
+    EXPECT_NO_THROW((void)rows.add(evaluation(fx.ctx, 0), 1, Proposer::gp, 3, fx.ctx.workloads));
 }
 
 TEST(SweepStore, ForeignFilesAreRefusedWithTheirName) {

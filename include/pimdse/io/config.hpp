@@ -62,6 +62,10 @@ struct SweepConfig {
     friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
 };
 
+/// The whole text of an input file; InputError naming it when it is missing, a directory or
+/// unreadable.
+[[nodiscard]] std::string read_text_file(const std::filesystem::path& path);
+
 /// Seconds of a duration as the configuration spells it: seconds ("3600"), a number with a
 /// unit s, m, h or d ("90m"), or Slurm's "[D-]HH:MM:SS"; empty when it is none of these.
 [[nodiscard]] std::optional<std::int64_t> parse_duration(std::string_view text);

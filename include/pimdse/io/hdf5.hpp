@@ -139,9 +139,9 @@ public:
         return append(std::as_bytes(rows));
     }
 
-    /// Collective: the table grows to at least `rows_needed` rows, doubling (so that its
-    /// metadata changes O(log rows) times); returns whether it grew. It never shrinks here.
-    /// New rows hold no data until written (no fill value is written).
+    /// Collective: the table grows to at least `rows_needed` rows and at least a chunk;
+    /// returns whether it grew. It never shrinks here. New rows hold no data until written
+    /// (no fill value is written).
     bool reserve(hsize_t rows_needed);
 
     /// A contiguous block of a rank's rows: `count` rows starting `offset` rows after `first`.

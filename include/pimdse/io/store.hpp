@@ -40,6 +40,7 @@ inline constexpr const char* kStoreFormatName = "pimdse sweep";
 struct CandidateRecord {
     std::int64_t id = 0;
     std::int64_t batch = 0;
+    Proposer proposer = Proposer::random;  ///< who proposed it
     hw::HardwareParams params;
     eval::Status status = eval::Status::ok;
     double area_mm2 = 0;
@@ -56,6 +57,29 @@ struct CandidateRecord {
 
 /// Rows of /metrics, /mappings/layers, /mappings/segments and /schedules an evaluation produces.
 void count_rows(const eval::Evaluation& e, CandidateRecord& r);
+
+/// One rank's rows of a batch, added candidate by candidate as its evaluations finish (ids
+/// increasing), so that the end of a batch only writes. Reused from batch to batch (clear()
+/// keeps the memory).
+class BatchRows {
+public:
+    BatchRows();
+    BatchRows(BatchRows&&) noexcept;
+    BatchRows& operator=(BatchRows&&) noexcept;
+    ~BatchRows();
+
+    /// Adds the rows of `e` (of `workloads`, in order) and returns its record for rank 0.
+    /// Throws IoError unless its id is above every id added since the last clear().
+    CandidateRecord add(const eval::Evaluation& e, std::int64_t batch, Proposer proposer, int rank,
+                        std::span<const eval::Workload> workloads);
+    void clear();
+    [[nodiscard]] std::size_t candidates() const;
+
+private:
+    friend class Store;
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
 
 /// One row of /tuner/batches (written by rank 0).
 struct BatchRecord {
@@ -134,11 +158,10 @@ public:
     /// Collective. Everything committed (candidates, tuner rows, Pareto history).
     [[nodiscard]] StoredSweep read() const;
 
-    /// Collective. Writes one batch: `mine` are this rank's evaluations, `layout` every
-    /// candidate of the batch in id order (the same on every rank); `tuner` and `pareto` (the
-    /// whole Pareto history) are rank 0's, ignored elsewhere. Then flushes and commits.
-    void write_batch(std::span<const eval::Evaluation> mine, std::span<const CandidateRecord> layout,
-                     std::span<const eval::Workload> workloads, const BatchRecord& tuner,
+    /// Collective. Writes one batch: `mine` are this rank's rows, `layout` every candidate of
+    /// the batch in id order (the same on every rank); `tuner` and `pareto` (the whole Pareto
+    /// history) are rank 0's, ignored elsewhere. Then commits (flushing first when needed).
+    void write_batch(const BatchRows& mine, std::span<const CandidateRecord> layout, const BatchRecord& tuner,
                      std::span<const ParetoRecord> pareto);
 
     /// Collective. Rewrites /pareto with rank 0's `pareto` (the history replayed on resume,
