@@ -147,7 +147,7 @@ def scenario_kill_resume(s):
     cmd = s.command(["explore", s.data("faults.yaml"), "-o", out])
     log = open(out + ".log", "w+")
     p = subprocess.Popen(cmd, env=ENV, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    # Batch 1 holds candidate 5, which stalls for the 1 s time limit: kill inside that batch.
+    # Batch 1 holds candidate 5, which stalls for the 5 s time limit: kill inside that batch.
     deadline = time.time() + 60
     while time.time() < deadline:
         log.seek(0)
@@ -329,7 +329,7 @@ def scenario_bad_inputs(s):
 
 def scenario_wall_time(s):
     out = s.fresh("wall.h5")
-    # faults.yaml's batch 1 stalls 1 s: a 1 s wall time stops after it, before batch 2.
+    # faults.yaml's batch 1 stalls 5 s: a 1 s wall time stops after it, before batch 2.
     p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--wall-time", "1"])
     check("stopped before the wall time; continue with --resume" in p.stdout, "wall-time stop message")
     with h5py.File(out, "r") as f:
