@@ -1,5 +1,8 @@
 #include "pimdse/io/hdf5.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -130,6 +133,25 @@ void File::flush() {
     check(H5Fflush(file_.id(), H5F_SCOPE_GLOBAL), name_, "H5Fflush");
 }
 
+File::Descriptor& File::Descriptor::operator=(Descriptor&& o) noexcept {
+    if (this != &o) {
+        if (fd >= 0) ::close(fd);
+        fd = std::exchange(o.fd, -1);
+    }
+    return *this;
+}
+
+File::Descriptor::~Descriptor() {
+    if (fd >= 0) ::close(fd);
+}
+
+void File::start_writeback() {
+#ifdef __linux__
+    if (writeback_.fd < 0) writeback_.fd = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (writeback_.fd >= 0) (void)::sync_file_range(writeback_.fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#endif
+}
+
 void File::rename(const std::filesystem::path& path) {
     flush();
     int rank = 0;
@@ -146,6 +168,7 @@ void File::rename(const std::filesystem::path& path) {
     if (failed != 0)
         throw IoError(name_ + ": cannot rename to " + path.string() + (why.empty() ? "" : ": " + why));
     name_ = path.string();
+    writeback_ = Descriptor();  // reopened under the new name when needed
 }
 
 namespace {

@@ -1178,6 +1178,8 @@ void Store::write_batch(const BatchRows& mine, std::span<const CandidateRecord> 
     s.tables[kLayers].write_rows_at<LayerRow>(at(kLayers), added[2], runs[2], layer_rows);
     s.tables[kSegments].write_rows_at<SegmentRow>(at(kSegments), added[3], runs[3], segment_rows);
     s.tables[kSchedules].write_rows_at<ScheduleRow>(at(kSchedules), added[4], runs[4], schedule_rows);
+    // The rows reach the disk while the next batch evaluates, so that the next flush is short.
+    if (!cand_rows.empty()) s.file.start_writeback();
 
     std::vector<BatchRow> batch_rows;
     if (rank == 0) {

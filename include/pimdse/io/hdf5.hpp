@@ -83,6 +83,10 @@ public:
     /// Collective: flushes, then rank 0 renames the file to `path` (replacing what is there);
     /// the file stays open under its new name. Throws IoError on every rank if it fails.
     void rename(const std::filesystem::path& path);
+    /// Not collective: asks the operating system to start writing this process's written data
+    /// to disk now, without waiting (Linux sync_file_range), so that a later flush finds little
+    /// left to write. A no-op where unsupported or when it fails.
+    void start_writeback();
 
     /// Scalar attributes (collective: the same value on every rank). An existing attribute of
     /// the same type is overwritten in place, otherwise replaced.
@@ -115,9 +119,20 @@ public:
     [[nodiscard]] std::vector<std::int64_t> read_int64s(const std::string& path) const;
 
 private:
+    /// A plain descriptor of the file for start_writeback, opened on first use.
+    struct Descriptor {
+        int fd = -1;
+        Descriptor() = default;
+        Descriptor(const Descriptor&) = delete;
+        Descriptor& operator=(const Descriptor&) = delete;
+        Descriptor(Descriptor&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+        Descriptor& operator=(Descriptor&& o) noexcept;
+        ~Descriptor();
+    };
     Handle file_;
     std::string name_;
     MPI_Comm comm_;
+    Descriptor writeback_;
 };
 
 /// A 1-D extendible table of compound rows.
