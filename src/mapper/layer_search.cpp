@@ -19,16 +19,6 @@ constexpr std::size_t at(PartDim d) noexcept {
     return static_cast<std::size_t>(d);
 }
 
-std::pair<std::int32_t, std::int32_t> shape(const sim::LayerMapping& m) {
-    std::int32_t rows = 1;
-    std::int32_t cols = 1;
-    for (const sim::Partition& p : m.parts) {
-        rows *= p.h;
-        cols *= p.w;
-    }
-    return {rows, cols};
-}
-
 bool dominated(const std::vector<LayerOption>& front, double latency, std::int64_t bytes) {
     return std::any_of(front.begin(), front.end(),
                        [&](const LayerOption& o) { return o.latency <= latency && o.bytes <= bytes; });
@@ -195,7 +185,7 @@ std::vector<LayerOption> LayerSearch::enumerate_all(const workload::Layer& l, st
 }
 
 double LayerSearch::latency(const workload::Layer& l, const sim::LayerMapping& m) {
-    const auto [rows, cols] = shape(m);
+    const auto [rows, cols] = m.shape();
     sim::LayerCost c;
     sim::add_compute_cost(l, m, rows, cols, system_, intra_, c);
     if (c.status != sim::EvalStatus::ok) return std::numeric_limits<double>::infinity();
@@ -416,7 +406,7 @@ double LayerSearch::sharing_lower_bound(const workload::Layer& l, const sim::Lay
 }
 
 double LayerSearch::sharing_latency(const workload::Layer& l, const sim::LayerMapping& m) {
-    const auto [rows, cols] = shape(m);
+    const auto [rows, cols] = m.shape();
     if (!l.is_compute() || (l.kind == workload::LayerKind::conv && l.groups > 1)) {
         sim::LayerCost c;
         sim::add_sharing_cost(l, m, sim::Region{0, 0, rows, cols}, system_, scheduler_, loads_, c);

@@ -30,16 +30,6 @@ std::vector<std::pair<std::int32_t, std::int32_t>> shrinking_shapes(std::int32_t
     return shapes;
 }
 
-std::pair<std::int32_t, std::int32_t> shape_of(const sim::LayerMapping& m) {
-    std::int32_t rows = 1;
-    std::int32_t cols = 1;
-    for (const sim::Partition& p : m.parts) {
-        rows *= p.h;
-        cols *= p.w;
-    }
-    return {rows, cols};
-}
-
 double latency_or_inf(const sim::NetworkCost& c) {
     return c.status == sim::EvalStatus::ok ? c.latency.value() : kInf;
 }
@@ -197,7 +187,7 @@ void Mapper::optimise_layouts(const workload::Network& network, const workload::
         sim::LayerMapping m = mapping.layers[static_cast<std::size_t>(l)];
         m.dl_in = in;
         m.dl_out = out;
-        const auto [rows, cols] = shape_of(m);
+        const auto [rows, cols] = m.shape();
         sim::LayerCost c;
         sim::add_compute_cost(network.layer(l), m, rows, cols, system_, intra_, c);
         return c.status == sim::EvalStatus::ok ? c.compute.value() : kInf;

@@ -126,12 +126,7 @@ std::array<std::int32_t, kPartDims> part_indices(const LayerMapping& m, std::int
                                                  std::int32_t x) noexcept {
     // Mixed-radix decomposition of the node's row and column, most significant digit first
     // in P_order (NicePIM Fig. 5: the first loop splits the region into the largest blocks).
-    std::int32_t rows = 1;
-    std::int32_t cols = 1;
-    for (const Partition& p : m.parts) {
-        rows *= p.h;
-        cols *= p.w;
-    }
+    auto [rows, cols] = m.shape();
     std::array<std::int32_t, kPartDims> out{};
     for (PartDim d : m.order) {
         const Partition p = m.part(d);

@@ -455,13 +455,7 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
             shape_nodes[static_cast<std::size_t>(it - shapes.begin())] += nodes;
         }
     };
-    std::int32_t filled_rows = 1;
-    std::int32_t filled_cols = 1;
-    for (const Partition& p : m.parts) {
-        filled_rows *= p.h;
-        filled_cols *= p.w;
-    }
-    if (filled_rows == rows && filled_cols == cols) {
+    if (m.shape() == std::pair{rows, cols}) {
         // The partitions fill the region, so its nodes are exactly the tuples of part indices,
         // and a part-layer depends on each loop's range separately (its size, and for P and
         // Q its input extent): per loop, the distinct ranges with how many parts have them,

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <utility>
 
 #include "history.hpp"
 #include "mutation.hpp"
@@ -33,13 +34,7 @@ public:
                           exclude);
         }
         // No current point yet, or a neighbourhood used up: uniform legal points.
-        const std::vector<hw::HardwareParams> rest = sampler_.sample(rng, count - std::ssize(out), exclude);
-        out.insert(out.end(), rest.begin(), rest.end());
-        stats_ = {};
-        stats_.propose_seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        stats_.samples = std::ssize(out);
-        return out;
+        return finish_with_uniform(std::move(out), rng, count, exclude, start);
     }
 
     void observe(std::span<const Observation> batch) override {

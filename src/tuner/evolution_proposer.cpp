@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 #include "history.hpp"
 #include "mutation.hpp"
@@ -42,13 +43,7 @@ public:
             out = mutants(sampler_, encoding_, points, count, rng, options_.evolution_mutation_step,
                           mutation_probabilities(), exclude);
         }
-        const std::vector<hw::HardwareParams> rest = sampler_.sample(rng, count - std::ssize(out), exclude);
-        out.insert(out.end(), rest.begin(), rest.end());
-        stats_ = {};
-        stats_.propose_seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        stats_.samples = std::ssize(out);
-        return out;
+        return finish_with_uniform(std::move(out), rng, count, exclude, start);
     }
 
     void observe(std::span<const Observation> batch) override {

@@ -2,7 +2,9 @@
 // What every proposer keeps of the ask/tell exchange: the observations in the order told and
 // the set of points already evaluated. Private to src/tuner/.
 
+#include <chrono>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -38,6 +40,20 @@ protected:
         return Rng(context_.seed, stream_).split(static_cast<std::uint64_t>(batch));
     }
     [[nodiscard]] std::uint64_t stream() const { return stream_; }
+
+    /// The end of a proposal: tops `out` up to `count` with uniform legal points not in
+    /// `exclude` and records the proposal's stats (time since `start`, points returned).
+    [[nodiscard]] std::vector<hw::HardwareParams> finish_with_uniform(
+        std::vector<hw::HardwareParams> out, Rng& rng, int count, const PointSet& exclude,
+        std::chrono::steady_clock::time_point start) {
+        const std::vector<hw::HardwareParams> rest = sampler_.sample(rng, count - std::ssize(out), exclude);
+        out.insert(out.end(), rest.begin(), rest.end());
+        stats_ = {};
+        stats_.propose_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        stats_.samples = std::ssize(out);
+        return out;
+    }
 
     ProposerContext context_;
     ProposerOptions options_;

@@ -18,12 +18,7 @@ public:
     [[nodiscard]] std::vector<hw::HardwareParams> propose(std::int64_t batch, int count) override {
         const auto start = std::chrono::steady_clock::now();
         Rng rng = batch_rng(batch);
-        std::vector<hw::HardwareParams> out = sampler_.sample(rng, count, seen_);
-        stats_ = {};
-        stats_.propose_seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        stats_.samples = static_cast<std::int64_t>(out.size());
-        return out;
+        return finish_with_uniform({}, rng, count, seen_, start);
     }
 };
 

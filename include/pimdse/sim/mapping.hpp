@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pimdse/sim/data_layout.hpp"
@@ -67,6 +68,16 @@ struct LayerMapping {
     [[nodiscard]] constexpr Partition& part(PartDim d) noexcept { return parts[static_cast<std::size_t>(d)]; }
     [[nodiscard]] constexpr Partition part(PartDim d) const noexcept {
         return parts[static_cast<std::size_t>(d)];
+    }
+    /// Rows x columns of nodes the partitions fill: (prod Ph, prod Pw).
+    [[nodiscard]] constexpr std::pair<std::int32_t, std::int32_t> shape() const noexcept {
+        std::int32_t rows = 1;
+        std::int32_t cols = 1;
+        for (const Partition& p : parts) {
+            rows *= p.h;
+            cols *= p.w;
+        }
+        return {rows, cols};
     }
     friend bool operator==(const LayerMapping&, const LayerMapping&) = default;
 };
