@@ -226,19 +226,32 @@ void File::set_attribute(const std::string& object, const std::string& key, doub
     write_attribute(file_.id(), name_, object, key, H5T_NATIVE_DOUBLE, &value);
 }
 
+namespace {
+
+// The text of a fixed-length string attribute or dataset whose stored type is `stored`;
+// `read(memory type, buffer)` reads it.
+template <class Read>
+std::string read_fixed_string(hid_t stored, const std::string& context, Read read) {
+    if (H5Tget_class(stored) != H5T_STRING || H5Tis_variable_str(stored) > 0) {
+        throw IoError(context + ": expected a fixed-length string");
+    }
+    const std::size_t size = H5Tget_size(stored);
+    Handle mem = string_type(size, context);
+    std::string out(size, '\0');
+    read(mem.id(), out.data());
+    out.resize(out.find('\0') == std::string::npos ? out.size() : out.find('\0'));
+    return out;
+}
+
+}  // namespace
+
 std::string File::string_attribute(const std::string& object, const std::string& key) const {
     const std::string context = name_ + ":" + object + "@" + key;
     Handle attr = open_attribute(file_.id(), context, object, key);
     Handle stored(check(H5Aget_type(attr.id()), context, "H5Aget_type"), H5Tclose);
-    if (H5Tget_class(stored.id()) != H5T_STRING || H5Tis_variable_str(stored.id()) > 0) {
-        throw IoError(context + ": expected a fixed-length string attribute");
-    }
-    const std::size_t size = H5Tget_size(stored.id());
-    Handle mem = string_type(size, context);
-    std::string out(size, '\0');
-    check(H5Aread(attr.id(), mem.id(), out.data()), context, "H5Aread");
-    out.resize(out.find('\0') == std::string::npos ? out.size() : out.find('\0'));
-    return out;
+    return read_fixed_string(stored.id(), context, [&](hid_t mem, char* buffer) {
+        check(H5Aread(attr.id(), mem, buffer), context, "H5Aread");
+    });
 }
 
 std::int64_t File::int_attribute(const std::string& object, const std::string& key) const {
@@ -398,16 +411,10 @@ std::string File::read_text(const std::string& path) const {
     if (id < 0) throw IoError(context + ": no such dataset");
     Handle ds(id, H5Dclose);
     Handle stored(check(H5Dget_type(ds.id()), context, "H5Dget_type"), H5Tclose);
-    if (H5Tget_class(stored.id()) != H5T_STRING || H5Tis_variable_str(stored.id()) > 0) {
-        throw IoError(context + ": expected a fixed-length string");
-    }
-    const std::size_t size = H5Tget_size(stored.id());
-    Handle mem = string_type(size, context);
-    std::string out(size, '\0');
     Handle dxpl = collective_transfer(context);
-    check(H5Dread(ds.id(), mem.id(), H5S_ALL, H5S_ALL, dxpl.id(), out.data()), context, "H5Dread");
-    out.resize(out.find('\0') == std::string::npos ? out.size() : out.find('\0'));
-    return out;
+    return read_fixed_string(stored.id(), context, [&](hid_t mem, char* buffer) {
+        check(H5Dread(ds.id(), mem, H5S_ALL, H5S_ALL, dxpl.id(), buffer), context, "H5Dread");
+    });
 }
 
 bool File::exists(const std::string& path) const {
