@@ -30,7 +30,8 @@ if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_
 export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 
 echo "pimdse parallel efficiency: $(nproc) cores, budget $budget, batch $batch, $repeat runs each"
-echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+pressure() { [[ -r /proc/pressure/cpu ]] && awk '/some/ {sub("avg10=", "", $2); print "CPU pressure " $2 "%"}' /proc/pressure/cpu; }
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) $(pressure)"
 declare -A rates writes cpus
 for ((r = 1; r <= repeat; ++r)); do
   for np in 2 3; do
@@ -39,13 +40,13 @@ for ((r = 1; r <= repeat; ++r)); do
     rate=$(sed -E 's/.*\(([0-9.]+) eval\/s\).*/\1/' <<<"$line")
     share=$(sed -E 's/.*\(([0-9.]+)% of the wall time\).*/\1/' <<<"$line")
     cpu=$(sed -E 's/.*rank 0 CPU ([0-9.]+) s.*/\1/' <<<"$line")
-    echo "  run $r, -np $np ($((np - 1)) worker$([[ $np -gt 2 ]] && echo s)): $line"
+    echo "  run $r, -np $np ($((np - 1)) worker$([[ $np -gt 2 ]] && echo s)): $line [$(pressure)]"
     rates[$np]+="$rate "
     writes[$np]+="$share "
     cpus[$np]+="$cpu "
   done
 done
-echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) $(pressure)"
 
 median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 r2=$(median "${rates[2]}")

@@ -1158,19 +1158,26 @@ void Store::write_batch(const BatchRows& mine, std::span<const CandidateRecord> 
     const std::vector<SegmentRow>& segment_rows = m.segment_rows;
     const std::vector<ScheduleRow>& schedule_rows = m.schedule_rows;
     polite_barrier(s.file.comm());
-    // Rows go at the committed ends. Tables grow ahead of their rows, all at once and to twice
-    // what they need then, so that most batches change no metadata and need no flush
-    // (store.hpp), and the few that do are O(log batches).
+    // Rows go at the committed ends. Tables grow ahead of their rows, all at once, by a quarter
+    // of what they hold or four batches' rows, whichever is more: most batches change no
+    // metadata and need no flush (store.hpp), growths are O(log batches), and a finished
+    // file's unused (sparse) space stays under a quarter.
     const hsize_t pareto_count = broadcast_rows(pareto.size(), s.file.comm());
     std::array<hsize_t, kTables.size()> needed{};
-    for (std::size_t t = 0; t < kPerCandidate; ++t)
-        needed[t] = static_cast<hsize_t>(s.commit[1 + t]) + added[t];
-    needed[kBatches] = static_cast<hsize_t>(s.commit[1 + kBatches]) + 1;
+    std::array<hsize_t, kTables.size()> this_batch{};
+    for (std::size_t t = 0; t < kPerCandidate; ++t) this_batch[t] = added[t];
+    this_batch[kBatches] = 1;
+    this_batch[kPareto] = pareto_count - std::min(pareto_count, static_cast<hsize_t>(s.commit[1 + kPareto]));
+    for (std::size_t t = 0; t < kTables.size(); ++t) {
+        needed[t] = static_cast<hsize_t>(s.commit[1 + t]) + this_batch[t];
+    }
     needed[kPareto] = pareto_count;
     bool grow = false;
     for (std::size_t t = 0; t < kTables.size(); ++t) grow |= s.tables[t].rows() < needed[t];
     if (grow) {
-        for (std::size_t t = 0; t < kTables.size(); ++t) (void)s.tables[t].reserve(2 * needed[t]);
+        for (std::size_t t = 0; t < kTables.size(); ++t) {
+            (void)s.tables[t].reserve(needed[t] + std::max(needed[t] / 4, 4 * this_batch[t]));
+        }
     }
     const auto at = [&](TableIndex t) { return static_cast<hsize_t>(s.commit[1 + t]); };
     s.tables[kCandidates].write_rows_at<CandidateRow>(at(kCandidates), added[0], runs[0], cand_rows);

@@ -5,14 +5,13 @@
 // rank computed them, so the file is the same for any number of ranks (timing fields and
 // the evaluating rank aside).
 //
-// Consistency: tables grow ahead of their rows (doubling); a batch's rows are written into
-// them as raw data, the file is flushed if a table grew (its metadata changed) or a minute
-// has passed since the last flush, and only then the commit record (the dataset /commit:
-// batches and the row count of every table) is overwritten in place, one raw-data write that
-// reaches the file at once. Readers read only the committed rows; a resumed run first cuts
-// the rest off (repair_for_resume), and so does a run that ends (close_and_trim), both on one
-// process: HDF5 1.10 cannot shrink a dataset consistently in parallel, so no table shrinks
-// while the file is open on several ranks.
+// Consistency: tables grow ahead of their rows (by a quarter, or four batches' rows); a batch's rows are
+// written into them as raw data, the file is flushed if a table grew (its metadata changed) or a minute has
+// passed since the last flush, and only then the commit record (the dataset /commit: batches and the row
+// count of every table) is overwritten in place, one raw-data write that reaches the file at once. Readers
+// read only the committed rows; a resumed run first cuts the rest off (repair_for_resume), and so does a run
+// that ends (close_and_trim), both on one process: HDF5 1.10 cannot shrink a dataset consistently in
+// parallel, so no table shrinks while the file is open on several ranks.
 
 #include <mpi.h>
 
