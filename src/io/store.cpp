@@ -1054,7 +1054,11 @@ hsize_t broadcast_rows(std::size_t rows, MPI_Comm comm) {
 struct BatchRows::Impl {
     // Kept between batches: reusing the memory spares the page faults of fresh
     // multi-megabyte buffers, which once dominated the time to write a batch.
+    // Kept in candidate-id order, whatever order the evaluations finish in (the engine hands
+    // a batch's slowest candidates out first): `rows[k]` is how many rows candidate ids[k]
+    // has in /metrics, /mappings/layers, /mappings/segments and /schedules.
     std::vector<std::int64_t> ids;
+    std::vector<std::array<std::size_t, 4>> rows;
     std::vector<CandidateRow> cand_rows;
     std::vector<MetricRow> metric_rows;
     std::vector<LayerRow> layer_rows;
@@ -1073,17 +1077,18 @@ std::size_t BatchRows::candidates() const {
 
 void BatchRows::clear() {
     Impl& b = *impl_;
-    b.ids.clear(), b.cand_rows.clear(), b.metric_rows.clear(), b.layer_rows.clear();
+    b.ids.clear(), b.rows.clear(), b.cand_rows.clear(), b.metric_rows.clear(), b.layer_rows.clear();
     b.segment_rows.clear(), b.schedule_rows.clear();
 }
 
 CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, Proposer proposer, int rank,
                                std::span<const eval::Workload> workloads) {
     Impl& b = *impl_;
-    if (!b.ids.empty() && e.candidate <= b.ids.back()) {
-        throw IoError("BatchRows::add: candidate " + std::to_string(e.candidate) + " after " +
-                      std::to_string(b.ids.back()) + " (ids must increase)");
+    const auto at = std::lower_bound(b.ids.begin(), b.ids.end(), e.candidate);
+    if (at != b.ids.end() && *at == e.candidate) {
+        throw IoError("BatchRows::add: candidate " + std::to_string(e.candidate) + " added twice");
     }
+    const auto k = static_cast<std::size_t>(at - b.ids.begin());
     CandidateRecord c;
     c.id = e.candidate;
     c.batch = batch;
@@ -1116,9 +1121,31 @@ CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, Pr
     r.eval_seconds = e.seconds;
     r.rank = rank;
     put(r.message, e.message);
-    b.ids.push_back(c.id);
+    const std::array<std::size_t, 4> before{b.metric_rows.size(), b.layer_rows.size(), b.segment_rows.size(),
+                                            b.schedule_rows.size()};
     b.cand_rows.push_back(r);
     add_rows(e, b.metric_rows, b.layer_rows, b.segment_rows, b.schedule_rows, workloads);
+    const std::array<std::size_t, 4> added{b.metric_rows.size() - before[0], b.layer_rows.size() - before[1],
+                                           b.segment_rows.size() - before[2],
+                                           b.schedule_rows.size() - before[3]};
+    if (k < b.ids.size()) {
+        // Appended behind candidates with larger ids: rotate the new rows into place.
+        std::array<std::size_t, 4> offset{};
+        for (std::size_t j = 0; j < k; ++j) {
+            for (std::size_t t = 0; t < offset.size(); ++t) offset[t] += b.rows[j][t];
+        }
+        const auto into_place = [](auto& v, std::size_t to, std::size_t from) {
+            std::rotate(v.begin() + static_cast<std::ptrdiff_t>(to),
+                        v.begin() + static_cast<std::ptrdiff_t>(from), v.end());
+        };
+        into_place(b.cand_rows, k, b.cand_rows.size() - 1);
+        into_place(b.metric_rows, offset[0], before[0]);
+        into_place(b.layer_rows, offset[1], before[1]);
+        into_place(b.segment_rows, offset[2], before[2]);
+        into_place(b.schedule_rows, offset[3], before[3]);
+    }
+    b.ids.insert(b.ids.begin() + static_cast<std::ptrdiff_t>(k), c.id);
+    b.rows.insert(b.rows.begin() + static_cast<std::ptrdiff_t>(k), added);
     return c;
 }
 
@@ -1130,7 +1157,7 @@ void Store::write_batch(const BatchRows& mine, std::span<const CandidateRecord> 
     const int rank = rank_of(s.file.comm());
 
     // Where each candidate's rows go: candidate-id order, whichever rank computed them. This
-    // rank's rows are in the same order already (it evaluated its candidates by increasing id).
+    // rank's rows are in the same order already (BatchRows keeps them sorted by id).
     constexpr std::size_t kPerCandidate = 5;  // candidates, metrics, layers, segments, schedules
     std::array<hsize_t, kPerCandidate> added{};
     std::array<std::vector<h5::Table::Run>, kPerCandidate> runs;

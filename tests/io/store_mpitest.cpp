@@ -7,6 +7,7 @@
 #include <boost/mpi/collectives.hpp>
 #include <boost/mpi/communicator.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -86,6 +87,21 @@ hsize_t dataset_rows(const std::string& file, const char* path) {
     return n;
 }
 
+// The `candidate` column of a table, read with the C API (no pimdse code in between).
+std::vector<std::int64_t> candidate_column(const std::string& file, const char* path) {
+    const hsize_t n = dataset_rows(file, path);
+    std::vector<std::int64_t> out(n);
+    const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t d = H5Dopen2(f, path, H5P_DEFAULT);
+    const hid_t t = H5Tcreate(H5T_COMPOUND, sizeof(std::int64_t));
+    H5Tinsert(t, "candidate", 0, H5T_NATIVE_INT64);
+    if (n > 0) H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data());
+    H5Tclose(t);
+    H5Dclose(d);
+    H5Fclose(f);
+    return out;
+}
+
 TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
     boost::mpi::communicator world;
     const Fixture fx = load();
@@ -98,12 +114,14 @@ TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
         for (std::size_t b = 0; b < batches.size(); ++b) {
             std::vector<CandidateRecord> layout;
             BatchRows mine;
-            for (std::int64_t id : batches[b]) {
-                // Candidates go to ranks in reverse, so that rank order differs from id order.
-                const int owner = world.size() - 1 - static_cast<int>(id % world.size());
+            // Candidates go to ranks in reverse, so that rank order differs from id order, and
+            // finish in decreasing id order, as a batch's slowest-first dispatch can make them.
+            for (auto it = batches[b].rbegin(); it != batches[b].rend(); ++it) {
+                const int owner = world.size() - 1 - static_cast<int>(*it % world.size());
                 layout.push_back(
-                    evaluate_on(fx, id, static_cast<std::int64_t>(b), owner, world.rank(), mine));
+                    evaluate_on(fx, *it, static_cast<std::int64_t>(b), owner, world.rank(), mine));
             }
+            std::reverse(layout.begin(), layout.end());  // rank 0 sorts a batch's results by id
             BatchRecord row;
             row.batch = static_cast<std::int64_t>(b);
             row.candidates = static_cast<std::int64_t>(layout.size());
@@ -138,6 +156,12 @@ TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
     if (world.rank() == 0) {
         EXPECT_EQ(dataset_rows(path.string(), "/schedules"), 1u);
         EXPECT_EQ(dataset_rows(path.string(), "/metrics"), 8u);  // 4 legal candidates x 2 networks
+        const std::vector<std::int64_t> by_metric{0, 0, 1, 1, 2, 2, 4, 4};
+        EXPECT_EQ(candidate_column(path.string(), "/metrics"), by_metric);
+        const std::vector<std::int64_t> layers = candidate_column(path.string(), "/mappings/layers");
+        EXPECT_TRUE(std::is_sorted(layers.begin(), layers.end()));
+        EXPECT_EQ(layers.front(), 0);
+        EXPECT_EQ(layers.back(), 4);
     }
     world.barrier();
     if (world.rank() == 0) std::filesystem::remove(path);
@@ -183,7 +207,7 @@ TEST(SweepStore, RepairCutsRowsPastTheCommitRecord) {
     if (world.rank() == 0) std::filesystem::remove(path);
 }
 
-TEST(SweepStore, BatchRowsTakeIncreasingIds) {
+TEST(SweepStore, BatchRowsTakeAnyOrderButNoRepeat) {
     const Fixture fx = load();
     BatchRows rows;
     const CandidateRecord r = rows.add(evaluation(fx.ctx, 1), 0, Proposer::gp, 3, fx.ctx.workloads);
@@ -192,7 +216,9 @@ TEST(SweepStore, BatchRowsTakeIncreasingIds) {
     EXPECT_EQ(r.rank, 3);
     EXPECT_EQ(r.metric_rows, 2);
     EXPECT_EQ(r.schedule_rows, 1);
-    EXPECT_THROW((void)rows.add(evaluation(fx.ctx, 0), 0, Proposer::gp, 3, fx.ctx.workloads), IoError);
+    EXPECT_NO_THROW((void)rows.add(evaluation(fx.ctx, 0), 0, Proposer::gp, 3, fx.ctx.workloads));
+    EXPECT_THROW((void)rows.add(evaluation(fx.ctx, 1), 0, Proposer::gp, 3, fx.ctx.workloads), IoError);
+    EXPECT_EQ(rows.candidates(), 2u);
     rows.clear();
     EXPECT_EQ(rows.candidates(), 0u);
     EXPECT_NO_THROW((void)rows.add(evaluation(fx.ctx, 0), 1, Proposer::gp, 3, fx.ctx.workloads));

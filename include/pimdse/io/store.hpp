@@ -57,9 +57,9 @@ struct CandidateRecord {
 /// Rows of /metrics, /mappings/layers, /mappings/segments and /schedules an evaluation produces.
 void count_rows(const eval::Evaluation& e, CandidateRecord& r);
 
-/// One rank's rows of a batch, added candidate by candidate as its evaluations finish (ids
-/// increasing), so that the end of a batch only writes. Reused from batch to batch (clear()
-/// keeps the memory).
+/// One rank's rows of a batch, added candidate by candidate as its evaluations finish (in any
+/// order; kept sorted by id), so that the end of a batch only writes. Reused from batch to
+/// batch (clear() keeps the memory).
 class BatchRows {
 public:
     BatchRows();
@@ -68,7 +68,7 @@ public:
     ~BatchRows();
 
     /// Adds the rows of `e` (of `workloads`, in order) and returns its record for rank 0.
-    /// Throws IoError unless its id is above every id added since the last clear().
+    /// Throws IoError if its id was added since the last clear().
     CandidateRecord add(const eval::Evaluation& e, std::int64_t batch, Proposer proposer, int rank,
                         std::span<const eval::Workload> workloads);
     void clear();
