@@ -25,6 +25,7 @@
 #include <thread>
 #include <type_traits>
 
+#include "pimdse/engine/dispatch.hpp"
 #include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
 #include "pimdse/tuner/pareto.hpp"
@@ -233,6 +234,8 @@ public:
           reference_(config.engine.reference) {}
 
     [[nodiscard]] tuner::Proposer& proposer() { return *proposer_; }
+    /// Predicts evaluation times from the evaluations so far (the order of dispatch).
+    [[nodiscard]] const EvalTimeModel& times() const { return times_; }
 
     /// Tells the proposer and the archive batch `batch`'s results (sorted by id).
     void observe(std::int64_t batch, const std::vector<io::CandidateRecord>& results) {
@@ -248,6 +251,9 @@ public:
                 o.objectives.push_back(c.status == eval::Status::ok ? objective(c, k) : kInfinity);
             }
             if (c.status == eval::Status::ok) {
+                // Only full evaluations teach the dispatch order: a time-out is cut short and an
+                // infeasible candidate may stop early.
+                times_.observe(c.params, c.seconds);
                 (void)archive_.insert(c.id, o.objectives);
                 if (c.cost < best_cost_) best_cost_ = c.cost, best_ = c.id;
                 ok_in_last_ += 1;
@@ -318,6 +324,7 @@ private:
     const io::Config& config_;
     std::unique_ptr<tuner::Proposer> proposer_;
     tuner::ParetoArchive archive_;
+    EvalTimeModel times_;
     std::vector<double> reference_;
     std::map<std::int64_t, io::CandidateRecord> records_;
     std::vector<io::ParetoRecord> history_;
@@ -555,11 +562,12 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                     break;
                 }
 
-                // Candidates go one at a time to whichever rank is free (rank 0 itself alone).
+                // Candidates go one at a time to whichever rank is free (rank 0 itself alone),
+                // the slowest predicted first (dispatch.hpp); the results are sorted by id.
                 std::vector<io::CandidateRecord> results;
                 const auto eval_start = Clock::now();
                 std::deque<Work> queue;
-                for (std::size_t i = 0; i < points.size(); ++i) {
+                for (std::size_t i : slowest_first(points, tuner_state->times())) {
                     queue.push_back(Work{next_id + static_cast<std::int64_t>(i), next_batch, points[i]});
                 }
                 if (size == 1) {
