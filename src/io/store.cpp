@@ -11,6 +11,7 @@
 #include <cstring>
 #include <ctime>
 #include <limits>
+#include <numeric>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -1054,9 +1055,9 @@ hsize_t broadcast_rows(std::size_t rows, MPI_Comm comm) {
 struct BatchRows::Impl {
     // Kept between batches: reusing the memory spares the page faults of fresh
     // multi-megabyte buffers, which once dominated the time to write a batch.
-    // Kept in candidate-id order, whatever order the evaluations finish in (the engine hands
-    // a batch's slowest candidates out first): `rows[k]` is how many rows candidate ids[k]
-    // has in /metrics, /mappings/layers, /mappings/segments and /schedules.
+    // In the order the evaluations finished (the engine hands a batch's slowest candidates
+    // out first): `rows[k]` is how many rows candidate ids[k] has in /metrics,
+    // /mappings/layers, /mappings/segments and /schedules. sort_by_id() puts them in id order.
     std::vector<std::int64_t> ids;
     std::vector<std::array<std::size_t, 4>> rows;
     std::vector<CandidateRow> cand_rows;
@@ -1064,6 +1065,37 @@ struct BatchRows::Impl {
     std::vector<LayerRow> layer_rows;
     std::vector<SegmentRow> segment_rows;
     std::vector<ScheduleRow> schedule_rows;
+
+    // Candidate by candidate, rows copied into `out` in id order: one pass over the rows.
+    void sorted_into(Impl& out) const {
+        std::vector<std::size_t> order(ids.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
+        std::vector<std::array<std::size_t, 4>> start(ids.size());
+        std::array<std::size_t, 4> at{};
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            start[k] = at;
+            for (std::size_t t = 0; t < at.size(); ++t) at[t] += rows[k][t];
+        }
+        const auto block = [](const auto& from, auto& to, std::size_t first, std::size_t count) {
+            const auto begin = from.begin() + static_cast<std::ptrdiff_t>(first);
+            to.insert(to.end(), begin, begin + static_cast<std::ptrdiff_t>(count));
+        };
+        for (std::size_t k : order) {
+            out.ids.push_back(ids[k]);
+            out.rows.push_back(rows[k]);
+            out.cand_rows.push_back(cand_rows[k]);
+            block(metric_rows, out.metric_rows, start[k][0], rows[k][0]);
+            block(layer_rows, out.layer_rows, start[k][1], rows[k][1]);
+            block(segment_rows, out.segment_rows, start[k][2], rows[k][2]);
+            block(schedule_rows, out.schedule_rows, start[k][3], rows[k][3]);
+        }
+    }
+
+    void clear() {
+        ids.clear(), rows.clear(), cand_rows.clear(), metric_rows.clear(), layer_rows.clear();
+        segment_rows.clear(), schedule_rows.clear();
+    }
 };
 
 BatchRows::BatchRows() : impl_(std::make_unique<Impl>()) {}
@@ -1076,19 +1108,24 @@ std::size_t BatchRows::candidates() const {
 }
 
 void BatchRows::clear() {
+    impl_->clear();
+}
+
+void BatchRows::sort_by_id() {
     Impl& b = *impl_;
-    b.ids.clear(), b.rows.clear(), b.cand_rows.clear(), b.metric_rows.clear(), b.layer_rows.clear();
-    b.segment_rows.clear(), b.schedule_rows.clear();
+    if (std::is_sorted(b.ids.begin(), b.ids.end())) return;
+    if (!scratch_) scratch_ = std::make_unique<Impl>();
+    scratch_->clear();
+    b.sorted_into(*scratch_);
+    std::swap(impl_, scratch_);  // both keep their memory for the next batch
 }
 
 CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, Proposer proposer, int rank,
                                std::span<const eval::Workload> workloads) {
     Impl& b = *impl_;
-    const auto at = std::lower_bound(b.ids.begin(), b.ids.end(), e.candidate);
-    if (at != b.ids.end() && *at == e.candidate) {
+    if (std::find(b.ids.begin(), b.ids.end(), e.candidate) != b.ids.end()) {
         throw IoError("BatchRows::add: candidate " + std::to_string(e.candidate) + " added twice");
     }
-    const auto k = static_cast<std::size_t>(at - b.ids.begin());
     CandidateRecord c;
     c.id = e.candidate;
     c.batch = batch;
@@ -1125,39 +1162,22 @@ CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, Pr
                                             b.schedule_rows.size()};
     b.cand_rows.push_back(r);
     add_rows(e, b.metric_rows, b.layer_rows, b.segment_rows, b.schedule_rows, workloads);
-    const std::array<std::size_t, 4> added{b.metric_rows.size() - before[0], b.layer_rows.size() - before[1],
-                                           b.segment_rows.size() - before[2],
-                                           b.schedule_rows.size() - before[3]};
-    if (k < b.ids.size()) {
-        // Appended behind candidates with larger ids: rotate the new rows into place.
-        std::array<std::size_t, 4> offset{};
-        for (std::size_t j = 0; j < k; ++j) {
-            for (std::size_t t = 0; t < offset.size(); ++t) offset[t] += b.rows[j][t];
-        }
-        const auto into_place = [](auto& v, std::size_t to, std::size_t from) {
-            std::rotate(v.begin() + static_cast<std::ptrdiff_t>(to),
-                        v.begin() + static_cast<std::ptrdiff_t>(from), v.end());
-        };
-        into_place(b.cand_rows, k, b.cand_rows.size() - 1);
-        into_place(b.metric_rows, offset[0], before[0]);
-        into_place(b.layer_rows, offset[1], before[1]);
-        into_place(b.segment_rows, offset[2], before[2]);
-        into_place(b.schedule_rows, offset[3], before[3]);
-    }
-    b.ids.insert(b.ids.begin() + static_cast<std::ptrdiff_t>(k), c.id);
-    b.rows.insert(b.rows.begin() + static_cast<std::ptrdiff_t>(k), added);
+    b.ids.push_back(c.id);
+    b.rows.push_back({b.metric_rows.size() - before[0], b.layer_rows.size() - before[1],
+                      b.segment_rows.size() - before[2], b.schedule_rows.size() - before[3]});
     return c;
 }
 
-void Store::write_batch(const BatchRows& mine, std::span<const CandidateRecord> layout,
-                        const BatchRecord& tuner, std::span<const ParetoRecord> pareto) {
+void Store::write_batch(BatchRows& mine, std::span<const CandidateRecord> layout, const BatchRecord& tuner,
+                        std::span<const ParetoRecord> pareto) {
     Impl& s = *impl_;
-    const BatchRows::Impl& m = *mine.impl_;
     const auto start = std::chrono::steady_clock::now();
+    mine.sort_by_id();
+    const BatchRows::Impl& m = *mine.impl_;
     const int rank = rank_of(s.file.comm());
 
     // Where each candidate's rows go: candidate-id order, whichever rank computed them. This
-    // rank's rows are in the same order already (BatchRows keeps them sorted by id).
+    // rank's rows are in the same order now (sort_by_id above).
     constexpr std::size_t kPerCandidate = 5;  // candidates, metrics, layers, segments, schedules
     std::array<hsize_t, kPerCandidate> added{};
     std::array<std::vector<h5::Table::Run>, kPerCandidate> runs;

@@ -58,7 +58,7 @@ struct CandidateRecord {
 void count_rows(const eval::Evaluation& e, CandidateRecord& r);
 
 /// One rank's rows of a batch, added candidate by candidate as its evaluations finish (in any
-/// order; kept sorted by id), so that the end of a batch only writes. Reused from batch to
+/// order), so that the end of a batch only sorts them by id and writes. Reused from batch to
 /// batch (clear() keeps the memory).
 class BatchRows {
 public:
@@ -73,11 +73,14 @@ public:
                         std::span<const eval::Workload> workloads);
     void clear();
     [[nodiscard]] std::size_t candidates() const;
+    /// Puts the rows in candidate-id order (one pass over them; nothing if they are already).
+    void sort_by_id();
 
 private:
     friend class Store;
     struct Impl;
     std::unique_ptr<Impl> impl_;
+    std::unique_ptr<Impl> scratch_;  // the other buffer of sort_by_id()
 };
 
 /// One row of /tuner/batches (written by rank 0).
@@ -157,10 +160,11 @@ public:
     /// Collective. Everything committed (candidates, tuner rows, Pareto history).
     [[nodiscard]] StoredSweep read() const;
 
-    /// Collective. Writes one batch: `mine` are this rank's rows, `layout` every candidate of
-    /// the batch in id order (the same on every rank); `tuner` and `pareto` (the whole Pareto
-    /// history) are rank 0's, ignored elsewhere. Then commits (flushing first when needed).
-    void write_batch(const BatchRows& mine, std::span<const CandidateRecord> layout, const BatchRecord& tuner,
+    /// Collective. Writes one batch: `mine` are this rank's rows (sorted by id here), `layout`
+    /// every candidate of the batch in id order (the same on every rank); `tuner` and `pareto`
+    /// (the whole Pareto history) are rank 0's, ignored elsewhere. Then commits (flushing
+    /// first when needed).
+    void write_batch(BatchRows& mine, std::span<const CandidateRecord> layout, const BatchRecord& tuner,
                      std::span<const ParetoRecord> pareto);
 
     /// Collective. Rewrites /pareto with rank 0's `pareto` (the history replayed on resume,
