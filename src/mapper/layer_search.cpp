@@ -486,24 +486,30 @@ const std::vector<LayerOption>& LayerSearch::fastest_compute(const workload::Lay
         if (c == best && !std::isinf(c)) fastest.push_back(&n);
     }
     std::vector<LayerOption> result;
-    for (const Counts* n : fastest) {
-        const auto& splits = by_counts.at(*n);
-        std::int64_t arrangements = 0;  // capped as in search()
-        for (const auto& [i, j] : splits) {
-            if (max_arrangements_ > 0 && arrangements >= max_arrangements_) break;
-            for (std::size_t d = 0; d < kPartDims; ++d) m.parts[d] = {hs[i][d], ws[j][d]};
-            m.wr = l.has_weights() ? sim::nodes_sharing_weights(m) : 1;
-            for (const auto& order : distinct_orders(hs[i], ws[j])) {
-                if (max_arrangements_ > 0 && arrangements++ >= max_arrangements_) break;
-                m.order = order;
-                const double latency = best + sharing_latency(l, m);
-                if (result.empty() || latency < result.front().latency)
-                    result.assign(
-                        1,
-                        LayerOption{latency, sim::stored_weights_per_node(l, m) * system_.data_bytes(), m});
+    // The first option of the least latency wins; one without sharing (latency = compute,
+    // as for most elementwise layers) cannot be beaten, so the search stops there.
+    [&] {
+        for (const Counts* n : fastest) {
+            const auto& splits = by_counts.at(*n);
+            std::int64_t arrangements = 0;  // capped as in search()
+            for (const auto& [i, j] : splits) {
+                if (max_arrangements_ > 0 && arrangements >= max_arrangements_) break;
+                for (std::size_t d = 0; d < kPartDims; ++d) m.parts[d] = {hs[i][d], ws[j][d]};
+                m.wr = l.has_weights() ? sim::nodes_sharing_weights(m) : 1;
+                for (const auto& order : distinct_orders(hs[i], ws[j])) {
+                    if (max_arrangements_ > 0 && arrangements++ >= max_arrangements_) break;
+                    m.order = order;
+                    const double latency = best + sharing_latency(l, m);
+                    if (result.empty() || latency < result.front().latency) {
+                        result.assign(
+                            1, LayerOption{latency, sim::stored_weights_per_node(l, m) * system_.data_bytes(),
+                                           m});
+                    }
+                    if (result.front().latency <= best) return;
+                }
             }
         }
-    }
+    }();
     return compute_first_.emplace(key, std::move(result)).first->second;
 }
 
