@@ -49,6 +49,17 @@ Handle collective_transfer(const std::string& context) {
     return dxpl;
 }
 
+// The collective write of a table's selected rows; a rank with none (`rows` null) still takes
+// part, with a dummy buffer.
+void write_selected(hid_t dataset, hid_t type, const Handle& mem_space, const Handle& file_space,
+                    const std::byte* rows, const std::string& context) {
+    Handle dxpl = collective_transfer(context);
+    const std::byte dummy{};
+    check(H5Dwrite(dataset, type, mem_space.id(), file_space.id(), dxpl.id(),
+                   rows != nullptr ? static_cast<const void*>(rows) : &dummy),
+          context, "H5Dwrite");
+}
+
 Handle string_type(std::size_t length, const std::string& context) {
     Handle t(check(H5Tcopy(H5T_C_S1), context, "H5Tcopy"), H5Tclose);
     check(H5Tset_size(t.id(), length), context, "H5Tset_size");
@@ -504,11 +515,7 @@ hsize_t Table::append(std::span<const std::byte> bytes) {
         check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
         check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
     }
-    Handle dxpl = collective_transfer(context);
-    const std::byte dummy{};
-    check(H5Dwrite(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
-                   mine > 0 ? static_cast<const void*>(bytes.data()) : &dummy),
-          context, "H5Dwrite");
+    write_selected(dataset_.id(), type_, mem_space, file_space, mine > 0 ? bytes.data() : nullptr, context);
     return start;
 }
 
@@ -561,11 +568,7 @@ void Table::write_at(hsize_t first, hsize_t added, std::span<const Run> runs,
     } else {
         check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
     }
-    Handle dxpl = collective_transfer(context);
-    const std::byte dummy{};
-    check(H5Dwrite(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
-                   mine > 0 ? static_cast<const void*>(bytes.data()) : &dummy),
-          context, "H5Dwrite");
+    write_selected(dataset_.id(), type_, mem_space, file_space, mine > 0 ? bytes.data() : nullptr, context);
 }
 
 void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {

@@ -1056,45 +1056,60 @@ struct BatchRows::Impl {
     // Kept between batches: reusing the memory spares the page faults of fresh
     // multi-megabyte buffers, which once dominated the time to write a batch.
     // In the order the evaluations finished (the engine hands a batch's slowest candidates
-    // out first): `rows[k]` is how many rows candidate ids[k] has in /metrics,
-    // /mappings/layers, /mappings/segments and /schedules. sort_by_id() puts them in id order.
-    std::vector<std::int64_t> ids;
-    std::vector<std::array<std::size_t, 4>> rows;
+    // out first); each candidate row says how many rows it has in the other tables.
+    // sort_by_id() puts them in id order.
     std::vector<CandidateRow> cand_rows;
     std::vector<MetricRow> metric_rows;
     std::vector<LayerRow> layer_rows;
     std::vector<SegmentRow> segment_rows;
     std::vector<ScheduleRow> schedule_rows;
 
+    static std::array<std::size_t, 4> counts(const CandidateRow& r) {
+        return {static_cast<std::size_t>(r.metric_rows), static_cast<std::size_t>(r.layer_rows),
+                static_cast<std::size_t>(r.segment_rows), static_cast<std::size_t>(r.schedule_rows)};
+    }
+    [[nodiscard]] bool has(std::int64_t id) const {
+        return std::any_of(cand_rows.begin(), cand_rows.end(),
+                           [&](const CandidateRow& r) { return r.candidate == id; });
+    }
+    [[nodiscard]] bool in_id_order() const {
+        return std::is_sorted(
+            cand_rows.begin(), cand_rows.end(),
+            [](const CandidateRow& a, const CandidateRow& b) { return a.candidate < b.candidate; });
+    }
+
     // Candidate by candidate, rows copied into `out` in id order: one pass over the rows.
     void sorted_into(Impl& out) const {
-        std::vector<std::size_t> order(ids.size());
+        const std::size_t n = cand_rows.size();
+        std::vector<std::size_t> order(n);
         std::iota(order.begin(), order.end(), std::size_t{0});
-        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ids[a] < ids[b]; });
-        std::vector<std::array<std::size_t, 4>> start(ids.size());
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return cand_rows[a].candidate < cand_rows[b].candidate;
+        });
+        std::vector<std::array<std::size_t, 4>> start(n);
         std::array<std::size_t, 4> at{};
-        for (std::size_t k = 0; k < ids.size(); ++k) {
+        for (std::size_t k = 0; k < n; ++k) {
             start[k] = at;
-            for (std::size_t t = 0; t < at.size(); ++t) at[t] += rows[k][t];
+            const auto c = counts(cand_rows[k]);
+            for (std::size_t t = 0; t < at.size(); ++t) at[t] += c[t];
         }
         const auto block = [](const auto& from, auto& to, std::size_t first, std::size_t count) {
             const auto begin = from.begin() + static_cast<std::ptrdiff_t>(first);
             to.insert(to.end(), begin, begin + static_cast<std::ptrdiff_t>(count));
         };
         for (std::size_t k : order) {
-            out.ids.push_back(ids[k]);
-            out.rows.push_back(rows[k]);
+            const auto c = counts(cand_rows[k]);
             out.cand_rows.push_back(cand_rows[k]);
-            block(metric_rows, out.metric_rows, start[k][0], rows[k][0]);
-            block(layer_rows, out.layer_rows, start[k][1], rows[k][1]);
-            block(segment_rows, out.segment_rows, start[k][2], rows[k][2]);
-            block(schedule_rows, out.schedule_rows, start[k][3], rows[k][3]);
+            block(metric_rows, out.metric_rows, start[k][0], c[0]);
+            block(layer_rows, out.layer_rows, start[k][1], c[1]);
+            block(segment_rows, out.segment_rows, start[k][2], c[2]);
+            block(schedule_rows, out.schedule_rows, start[k][3], c[3]);
         }
     }
 
     void clear() {
-        ids.clear(), rows.clear(), cand_rows.clear(), metric_rows.clear(), layer_rows.clear();
-        segment_rows.clear(), schedule_rows.clear();
+        cand_rows.clear(), metric_rows.clear(), layer_rows.clear(), segment_rows.clear(),
+            schedule_rows.clear();
     }
 };
 
@@ -1104,7 +1119,7 @@ BatchRows& BatchRows::operator=(BatchRows&&) noexcept = default;
 BatchRows::~BatchRows() = default;
 
 std::size_t BatchRows::candidates() const {
-    return impl_->ids.size();
+    return impl_->cand_rows.size();
 }
 
 void BatchRows::clear() {
@@ -1113,7 +1128,7 @@ void BatchRows::clear() {
 
 void BatchRows::sort_by_id() {
     Impl& b = *impl_;
-    if (std::is_sorted(b.ids.begin(), b.ids.end())) return;
+    if (b.in_id_order()) return;
     if (!scratch_) scratch_ = std::make_unique<Impl>();
     scratch_->clear();
     b.sorted_into(*scratch_);
@@ -1123,7 +1138,7 @@ void BatchRows::sort_by_id() {
 CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, Proposer proposer, int rank,
                                std::span<const eval::Workload> workloads) {
     Impl& b = *impl_;
-    if (std::find(b.ids.begin(), b.ids.end(), e.candidate) != b.ids.end()) {
+    if (b.has(e.candidate)) {
         throw IoError("BatchRows::add: candidate " + std::to_string(e.candidate) + " added twice");
     }
     CandidateRecord c;
@@ -1158,13 +1173,8 @@ CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, Pr
     r.eval_seconds = e.seconds;
     r.rank = rank;
     put(r.message, e.message);
-    const std::array<std::size_t, 4> before{b.metric_rows.size(), b.layer_rows.size(), b.segment_rows.size(),
-                                            b.schedule_rows.size()};
     b.cand_rows.push_back(r);
     add_rows(e, b.metric_rows, b.layer_rows, b.segment_rows, b.schedule_rows, workloads);
-    b.ids.push_back(c.id);
-    b.rows.push_back({b.metric_rows.size() - before[0], b.layer_rows.size() - before[1],
-                      b.segment_rows.size() - before[2], b.schedule_rows.size() - before[3]});
     return c;
 }
 
@@ -1187,7 +1197,7 @@ void Store::write_batch(BatchRows& mine, std::span<const CandidateRecord> layout
             1, static_cast<hsize_t>(c.metric_rows), static_cast<hsize_t>(c.layer_rows),
             static_cast<hsize_t>(c.segment_rows), static_cast<hsize_t>(c.schedule_rows)};
         if (c.rank == rank) {
-            if (k >= m.ids.size() || m.ids[k] != c.id) {
+            if (k >= m.cand_rows.size() || m.cand_rows[k].candidate != c.id) {
                 throw IoError(s.file.name() + ": rank " + std::to_string(rank) +
                               " lacks the rows of candidate " + std::to_string(c.id));
             }
@@ -1198,7 +1208,7 @@ void Store::write_batch(BatchRows& mine, std::span<const CandidateRecord> layout
         }
         for (std::size_t t = 0; t < kPerCandidate; ++t) added[t] += counts[t];
     }
-    if (k != m.ids.size()) throw IoError(s.file.name() + ": rows of candidates not in the batch");
+    if (k != m.cand_rows.size()) throw IoError(s.file.name() + ": rows of candidates not in the batch");
     const std::vector<CandidateRow>& cand_rows = m.cand_rows;
     const std::vector<MetricRow>& metric_rows = m.metric_rows;
     const std::vector<LayerRow>& layer_rows = m.layer_rows;

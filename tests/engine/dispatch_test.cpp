@@ -68,6 +68,16 @@ hw::HardwareParams random_point(std::mt19937_64& rng) {
     return hw::HardwareParams{pow2(1, 4), pow2(1, 4), pow2(0, 8), pow2(0, 8), buf(), buf(), buf()};
 }
 
+// A model that has seen `n` random points timed by the law.
+EvalTimeModel trained_on_law(std::mt19937_64& rng, int n) {
+    EvalTimeModel model;
+    for (int i = 0; i < n; ++i) {
+        const hw::HardwareParams p = random_point(rng);
+        model.observe(p, law_seconds(p));
+    }
+    return model;
+}
+
 TEST(EvalTimeModel, PriorPutsLargeArraysOfSmallPesFirst) {
     const EvalTimeModel model;
     EXPECT_EQ(model.observations(), 0u);
@@ -81,11 +91,7 @@ TEST(EvalTimeModel, PriorPutsLargeArraysOfSmallPesFirst) {
 
 TEST(EvalTimeModel, RecoversALogLinearLaw) {
     std::mt19937_64 rng(7);
-    EvalTimeModel model;
-    for (int i = 0; i < 400; ++i) {
-        const hw::HardwareParams p = random_point(rng);
-        model.observe(p, law_seconds(p));
-    }
+    EvalTimeModel model = trained_on_law(rng, 400);
     model.observe(point(2, 2, 1, 8), 0.0);           // not a duration: ignored
     model.observe(point(2, 2, 1, 8), std::nan(""));  // ditto
     EXPECT_EQ(model.observations(), 400u);
@@ -116,11 +122,7 @@ TEST(SlowestFirst, WithinGrahamsBoundOfTheBestSplit) {
     // With a model that knows the law, slowest-first is LPT: on two workers its batch time
     // is at most (4/3 - 1/6) of the best split. Checked against enumeration of every split.
     std::mt19937_64 rng(11);
-    EvalTimeModel model;
-    for (int i = 0; i < 400; ++i) {
-        const hw::HardwareParams p = random_point(rng);
-        model.observe(p, law_seconds(p));
-    }
+    const EvalTimeModel model = trained_on_law(rng, 400);
     double worst = 0;
     for (int trial = 0; trial < 200; ++trial) {
         std::vector<hw::HardwareParams> batch;
