@@ -46,15 +46,16 @@ void append_csv_row(const MapOptions& o, const workload::Network& network, const
     std::ofstream out(o.csv, std::ios::app);
     if (!out) throw IoError(o.csv + ": cannot open for appending");
     if (fresh)
-        out << "hardware,network,mapper,latency_cycles,seconds_at_clock,energy_pj,pe_pj,sram_pj,dram_pj,noc_"
-               "pj,"
-               "pe_utilisation,from_baseline,map_seconds\n";
+        out << "hardware,network,mapper,latency_cycles,seconds_at_clock,energy_pj,pe_pj,register_pj,sram_pj,"
+               "dram_access_pj,dram_activation_pj,dram_background_pj,dram_pj,noc_pj,pe_utilisation,"
+               "from_baseline,map_seconds\n";
     const sim::EnergyBreakdown& e = r.cost.energy;
-    out << format("%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.6f\n",
-                  std::filesystem::path(o.hardware).stem().string().c_str(), network.name().c_str(),
-                  o.mapper.c_str(), r.cost.latency.value(), r.cost.seconds, e.total().value(), e.pe.value(),
-                  e.sram.value(), e.dram.value(), e.noc.value(), r.cost.pe_utilisation,
-                  r.from_baseline ? 1 : 0, seconds);
+    out << format(
+        "%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.6f\n",
+        std::filesystem::path(o.hardware).stem().string().c_str(), network.name().c_str(), o.mapper.c_str(),
+        r.cost.latency.value(), r.cost.seconds, e.total().value(), e.pe.value(), e.registers.value(),
+        e.sram.value(), e.dram_access.value(), e.dram_activation.value(), e.dram_background.value(),
+        e.dram().value(), e.noc.value(), r.cost.pe_utilisation, r.from_baseline ? 1 : 0, seconds);
     if (!out) throw IoError(o.csv + ": write failed");
 }
 

@@ -58,7 +58,7 @@ void print_report(std::ostream& out, const io::HardwareFile& h, const workload::
         << " layers) on " << hw::to_string(h.params) << ", " << label << "\n\n";
     out << format("%-24s %-10s %-9s %-16s %5s %-19s %12s %12s %12s %12s %12s %12s %12s %6s  %s\n", "layer",
                   "kind", "region", "partitions", "WR", "DL in/out", "cycles", "redistrib", "sharing",
-                  "compute", "energy pJ", "PE+SRAM pJ", "DRAM+NoC pJ", "util", "status");
+                  "compute", "energy pJ", "PE+reg+SRAM pJ", "DRAM+NoC pJ", "util", "status");
     for (workload::LayerIndex i = 0; i < network.size(); ++i) {
         const workload::Layer& l = network.layer(i);
         const sim::LayerMapping& m = mapping.layers[static_cast<std::size_t>(i)];
@@ -71,8 +71,8 @@ void print_report(std::ostream& out, const io::HardwareFile& h, const workload::
             l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(),
             sim::to_string(sim::layer_region(seg, mapping, i)).c_str(), partitions_text(m).c_str(), m.wr,
             dl.c_str(), c.latency.value(), c.redistribution.value(), c.sharing.value(), c.compute.value(),
-            c.energy.total().value(), (c.energy.pe + c.energy.sram).value(),
-            (c.energy.dram + c.energy.noc).value(), c.pe_utilisation,
+            c.energy.total().value(), (c.energy.pe + c.energy.registers + c.energy.sram).value(),
+            (c.energy.dram() + c.energy.noc).value(), c.pe_utilisation,
             std::string(sim::to_string(c.status)).c_str());
         if (!c.reason.empty()) out << " (" << c.reason << ')';
         out << '\n';
@@ -83,9 +83,12 @@ void print_report(std::ostream& out, const io::HardwareFile& h, const workload::
     out << "\nsummary: " << network.name() << '\n'
         << format("  latency      %.0f cycles = %.4f ms at %.0f MHz (%zu segments)\n", cost.latency.value(),
                   cost.seconds * 1e3, system.clock_mhz, cost.segments.size())
-        << format("  energy       %.4f uJ: PE %.4f, SRAM %.4f, DRAM %.4f, NoC %.4f uJ\n",
-                  uj(cost.energy.total()), uj(cost.energy.pe), uj(cost.energy.sram), uj(cost.energy.dram),
-                  uj(cost.energy.noc))
+        << format(
+               "  energy       %.4f uJ: PE %.4f, registers %.4f, SRAM %.4f, DRAM %.4f (access %.4f, "
+               "activation %.4f, background %.4f), NoC %.4f uJ\n",
+               uj(cost.energy.total()), uj(cost.energy.pe), uj(cost.energy.registers), uj(cost.energy.sram),
+               uj(cost.energy.dram()), uj(cost.energy.dram_access), uj(cost.energy.dram_activation),
+               uj(cost.energy.dram_background), uj(cost.energy.noc))
         << format("  utilisation  %.4f (MACs / (latency x PEs of all nodes))\n", cost.pe_utilisation)
         << format("  area         %.3f mm2 NN engines (budget %.3f), %.3f mm2 in all\n",
                   area.nn_engines.value(), h.constraints.area_budget.value(), area.total.value());

@@ -164,11 +164,28 @@ hw::Technology read_technology(const Reader& r, const std::optional<Field>& f) {
     hw::Technology t;
     if (!f) return t;
     Map m(r, *f,
-          {"pe_area_um2", "sram_area_mm2_per_kib", "sram_area_mm2_per_buffer", "router_area_mm2_base",
-           "router_buffer_area_um2_per_bit", "router_buffer_depth_flits", "dram_controller_area_mm2_per_bank",
-           "mac_energy_pj", "sram_read_energy_pj_per_bit_1kib", "sram_write_energy_pj_per_bit_1kib",
-           "dram_activation_energy_pj", "dram_trcd_ns", "dram_trp_ns", "dram_tccd_ns",
-           "dram_row_buffer_bytes", "noc_hop_cycles"});
+          {"pe_area_um2",
+           "sram_area_mm2_per_kib",
+           "sram_area_mm2_per_buffer",
+           "router_area_mm2_base",
+           "router_buffer_area_um2_per_bit",
+           "router_buffer_depth_flits",
+           "dram_controller_area_mm2_per_bank",
+           "mac_energy_pj",
+           "register_energy_pj_per_bit",
+           "sram_read_energy_pj_per_bit_1kib",
+           "sram_write_energy_pj_per_bit_1kib",
+           "dram_activation_energy_pj",
+           "dram_trcd_ns",
+           "dram_trp_ns",
+           "dram_tras_ns",
+           "dram_tccd_ns",
+           "dram_trfc_ns",
+           "dram_trefi_ns",
+           "dram_background_mw_per_bank",
+           "dram_refresh_mw_per_bank",
+           "dram_row_buffer_bytes",
+           "noc_hop_cycles"});
     const auto non_negative = [&](std::string_view key, auto& into) {
         if (auto v = m.get(key)) into = std::decay_t<decltype(into)>(r.number(*v, 0, false));
     };
@@ -186,7 +203,26 @@ hw::Technology read_technology(const Reader& r, const std::optional<Field>& f) {
     non_negative("dram_activation_energy_pj", t.dram_activation_energy);
     non_negative("dram_trcd_ns", t.dram_trcd_ns);
     non_negative("dram_trp_ns", t.dram_trp_ns);
+    non_negative("dram_tras_ns", t.dram_tras_ns);
     non_negative("dram_tccd_ns", t.dram_tccd_ns);
+    non_negative("dram_trfc_ns", t.dram_trfc_ns);
+    if (auto v = m.get("dram_trefi_ns")) t.dram_trefi_ns = r.number(*v, 0, true);
+    if (!(t.dram_trefi_ns > t.dram_trfc_ns)) {
+        // A refresh must leave the banks time to serve accesses between refreshes.
+        const auto text = [](double v) {
+            std::ostringstream o;
+            o << v << " ns";
+            return o.str();
+        };
+        if (const auto refi = m.get("dram_trefi_ns"))
+            r.value_error(*refi, "more than dram_trfc_ns (" + text(t.dram_trfc_ns) + ")",
+                          text(t.dram_trefi_ns));
+        r.value_error(*m.get("dram_trfc_ns"), "less than dram_trefi_ns (" + text(t.dram_trefi_ns) + ")",
+                      text(t.dram_trfc_ns));
+    }
+    non_negative("dram_background_mw_per_bank", t.dram_background_mw_per_bank);
+    non_negative("dram_refresh_mw_per_bank", t.dram_refresh_mw_per_bank);
+    non_negative("register_energy_pj_per_bit", t.register_energy_per_bit);
     if (auto v = m.get("dram_row_buffer_bytes")) t.dram_row_buffer = Bytes(r.integer(*v, 1, 1 << 20));
     if (auto v = m.get("noc_hop_cycles")) t.noc_hop_cycles = to_int(r.integer(*v, 1, 1024));
     return t;

@@ -87,12 +87,18 @@ void write_technology(std::ostream& out, const hw::Technology& t) {
         << "  router_buffer_depth_flits: " << t.router_buffer_depth_flits << '\n'
         << "  dram_controller_area_mm2_per_bank: " << num(t.dram_controller_area_per_bank.value()) << '\n'
         << "  mac_energy_pj: " << num(t.mac_energy.value()) << '\n'
+        << "  register_energy_pj_per_bit: " << num(t.register_energy_per_bit.value()) << '\n'
         << "  sram_read_energy_pj_per_bit_1kib: " << num(t.sram_read_energy_per_bit_1kib.value()) << '\n'
         << "  sram_write_energy_pj_per_bit_1kib: " << num(t.sram_write_energy_per_bit_1kib.value()) << '\n'
         << "  dram_activation_energy_pj: " << num(t.dram_activation_energy.value()) << '\n'
         << "  dram_trcd_ns: " << num(t.dram_trcd_ns) << '\n'
         << "  dram_trp_ns: " << num(t.dram_trp_ns) << '\n'
+        << "  dram_tras_ns: " << num(t.dram_tras_ns) << '\n'
         << "  dram_tccd_ns: " << num(t.dram_tccd_ns) << '\n'
+        << "  dram_trfc_ns: " << num(t.dram_trfc_ns) << '\n'
+        << "  dram_trefi_ns: " << num(t.dram_trefi_ns) << '\n'
+        << "  dram_background_mw_per_bank: " << num(t.dram_background_mw_per_bank) << '\n'
+        << "  dram_refresh_mw_per_bank: " << num(t.dram_refresh_mw_per_bank) << '\n'
         << "  dram_row_buffer_bytes: " << t.dram_row_buffer.value() << '\n'
         << "  noc_hop_cycles: " << t.noc_hop_cycles << '\n';
 }

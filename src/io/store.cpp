@@ -208,7 +208,8 @@ struct MetricRow {
     double latency_cycles;
     double latency_s;
     double energy_pj;
-    double energy_pe_pj, energy_sram_pj, energy_dram_pj, energy_noc_pj;
+    double energy_pe_pj, energy_register_pj, energy_sram_pj, energy_dram_pj, energy_dram_access_pj,
+        energy_dram_activation_pj, energy_dram_background_pj, energy_noc_pj;
     double pe_utilisation;
     double cost;
     std::int32_t segments;
@@ -226,9 +227,13 @@ Schema metric_schema() {
         .num(PIMDSE_COL(R, latency_cycles), "latency of one inference of the batch [node clock cycles]")
         .num(PIMDSE_COL(R, latency_s), "the same at the node clock [s]")
         .num(PIMDSE_COL(R, energy_pj), "energy [pJ]")
-        .num(PIMDSE_COL(R, energy_pe_pj), "of which PE arrays [pJ]")
+        .num(PIMDSE_COL(R, energy_pe_pj), "of which PE arrays (MACs) [pJ]")
+        .num(PIMDSE_COL(R, energy_register_pj), "of which the PEs' operand registers [pJ]")
         .num(PIMDSE_COL(R, energy_sram_pj), "of which SRAM buffers [pJ]")
-        .num(PIMDSE_COL(R, energy_dram_pj), "of which DRAM port and row activations [pJ]")
+        .num(PIMDSE_COL(R, energy_dram_pj), "of which DRAM: access + activation + background [pJ]")
+        .num(PIMDSE_COL(R, energy_dram_access_pj), "DRAM: bits through the port [pJ]")
+        .num(PIMDSE_COL(R, energy_dram_activation_pj), "DRAM: row activations and precharges [pJ]")
+        .num(PIMDSE_COL(R, energy_dram_background_pj), "DRAM: background and refresh over the latency [pJ]")
         .num(PIMDSE_COL(R, energy_noc_pj), "of which NoC (sharing and redistribution) [pJ]")
         .num(PIMDSE_COL(R, pe_utilisation), "network MACs / (latency x PEs of all nodes), 0..1")
         .num(PIMDSE_COL(R, cost),
@@ -251,7 +256,7 @@ struct LayerRow {
     std::int8_t dl_in_order, dl_out_order, status;
     char order[5];
     double latency_cycles, redistribution_cycles, sharing_cycles, compute_cycles;
-    double energy_pj, energy_pe_pj, energy_sram_pj, energy_dram_pj, energy_noc_pj;
+    double energy_pj, energy_pe_pj, energy_register_pj, energy_sram_pj, energy_dram_pj, energy_noc_pj;
     double pe_utilisation;
 };
 
@@ -297,8 +302,9 @@ Schema layer_schema() {
         .num(PIMDSE_COL(R, compute_cycles), "the slowest node of the region [cycles]")
         .num(PIMDSE_COL(R, energy_pj), "energy [pJ]")
         .num(PIMDSE_COL(R, energy_pe_pj), "of which PE arrays [pJ]")
+        .num(PIMDSE_COL(R, energy_register_pj), "of which PE registers [pJ]")
         .num(PIMDSE_COL(R, energy_sram_pj), "of which SRAM buffers [pJ]")
-        .num(PIMDSE_COL(R, energy_dram_pj), "of which DRAM [pJ]")
+        .num(PIMDSE_COL(R, energy_dram_pj), "of which DRAM access and activation (background: /metrics) [pJ]")
         .num(PIMDSE_COL(R, energy_noc_pj), "of which NoC [pJ]")
         .num(PIMDSE_COL(R, pe_utilisation), "MACs / (compute x PEs per node x region nodes), 0..1")
         .enumeration8(PIMDSE_AT(R, status), network_status_names(), "the layer's status");
@@ -910,8 +916,12 @@ void add_rows(const eval::Evaluation& e, std::vector<MetricRow>& metrics, std::v
         m.latency_s = cost.seconds;
         m.energy_pj = cost.energy.total().value();
         m.energy_pe_pj = cost.energy.pe.value();
+        m.energy_register_pj = cost.energy.registers.value();
         m.energy_sram_pj = cost.energy.sram.value();
-        m.energy_dram_pj = cost.energy.dram.value();
+        m.energy_dram_pj = cost.energy.dram().value();
+        m.energy_dram_access_pj = cost.energy.dram_access.value();
+        m.energy_dram_activation_pj = cost.energy.dram_activation.value();
+        m.energy_dram_background_pj = cost.energy.dram_background.value();
         m.energy_noc_pj = cost.energy.noc.value();
         m.pe_utilisation = cost.pe_utilisation;
         m.cost = nr.cost_term;
@@ -953,8 +963,9 @@ void add_rows(const eval::Evaluation& e, std::vector<MetricRow>& metrics, std::v
             r.compute_cycles = c.compute.value();
             r.energy_pj = c.energy.total().value();
             r.energy_pe_pj = c.energy.pe.value();
+            r.energy_register_pj = c.energy.registers.value();
             r.energy_sram_pj = c.energy.sram.value();
-            r.energy_dram_pj = c.energy.dram.value();
+            r.energy_dram_pj = c.energy.dram().value();
             r.energy_noc_pj = c.energy.noc.value();
             r.pe_utilisation = c.pe_utilisation;
             r.status = static_cast<std::int8_t>(c.status);

@@ -23,9 +23,20 @@ std::int64_t DramTraffic::activations() const noexcept {
     return a;
 }
 
+Cycles dram_cycles(const NodeSpec& node, double accesses, double activations) noexcept {
+    const double open = std::max(activations * node.ras_cycles,
+                                 activations * node.activate_cycles + accesses * node.access_cycles);
+    return Cycles(node.refresh_factor * (activations * node.precharge_cycles + open));
+}
+
 Cycles DramTraffic::cycles(const NodeSpec& node) const noexcept {
-    return Cycles(static_cast<double>(accesses()) +
-                  static_cast<double>(activations()) * static_cast<double>(node.activation_cycles));
+    // Per tensor: a tensor's rows are alike (its tiles have one shape), so the max over
+    // tRAS and the column time is taken where the rows are similar, not over all rows at once.
+    Cycles c{0};
+    for (const TensorTraffic& t : tensor)
+        c += dram_cycles(node, static_cast<double>(t.read_accesses + t.write_accesses),
+                         static_cast<double>(t.activations));
+    return c;
 }
 
 namespace {

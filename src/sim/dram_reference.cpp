@@ -1,14 +1,84 @@
 #include "pimdse/sim/dram_reference.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace pimdse::sim {
 namespace {
 
+// Command timing of the node's bound banks, one logical bank (docs/model.md, "DRAM timing"):
+// a column command (RD or WR) every tCCD_L, ACT at least tRP after PRE, the first column
+// command tRCD after ACT, PRE at least tRAS after ACT and one tCCD_L after the last column
+// command; every tREFI the bank is precharged and refreshed for tRFC, after which the open
+// row must be activated again. All times in node cycles.
+class CommandClock {
+public:
+    explicit CommandClock(const NodeSpec& n, double refi, double rfc) : n_(n), refi_(refi), rfc_(rfc) {}
+    // A row miss: precharge the open row (if any), activate the new one.
+    void activate() {
+        refresh_if_due(earliest_activate());
+        if (open_) ++commands_.precharges;
+        act_ = earliest_activate();
+        open_ = true;
+        ++commands_.activates;
+    }
+    // One column command of the open row.
+    void column() {
+        double t = std::max(cas_ + n_.access_cycles, act_ + n_.activate_cycles);
+        if (refresh_if_due(t)) {
+            act_ = earliest_activate();  // the refresh closed the row: open it again
+            open_ = true;
+            ++commands_.activates;
+            t = act_ + n_.activate_cycles;
+        }
+        cas_ = t;
+        ++commands_.columns;
+    }
+    [[nodiscard]] DramCommandCount result() const {
+        DramCommandCount c = commands_;
+        c.cycles = cas_ < 0 ? 0.0 : cas_ + n_.access_cycles;
+        return c;
+    }
+
+private:
+    [[nodiscard]] double precharge_time() const {
+        return open_ ? std::max(act_ + n_.ras_cycles, cas_ + n_.access_cycles) : std::max(ready_, cas_);
+    }
+    [[nodiscard]] double earliest_activate() const {
+        const double pre = precharge_time();
+        return std::max(open_ ? pre + n_.precharge_cycles : pre, ready_);
+    }
+    // Refreshes (precharge all, REF, tRFC) when a command at `t` would pass the deadline.
+    bool refresh_if_due(double t) {
+        bool any = false;
+        while (t >= next_ref_) {
+            const double pre = std::max(next_ref_, precharge_time());
+            const double ref = open_ ? pre + n_.precharge_cycles : pre;
+            if (open_) ++commands_.precharges;
+            open_ = false;
+            ready_ = ref + rfc_;
+            next_ref_ += refi_;
+            ++commands_.refreshes;
+            t = std::max(t, ready_);
+            any = true;
+        }
+        return any;
+    }
+
+    const NodeSpec& n_;
+    double refi_, rfc_;
+    double cas_ = -1e300, act_ = -1e300, ready_ = 0;
+    double next_ref_ = refi_;
+    bool open_ = false;
+    DramCommandCount commands_;
+};
+
 // The DRAM as the trace sees it: one logical bank with one open row, and the burst state
-// of the fetch in progress.
+// of the fetch in progress. With a clock it also issues the commands with their timing.
 class Trace {
 public:
+    Trace() = default;
+    explicit Trace(CommandClock* clock) : clock_(clock) {}
     // Starts a fetch of region `region` whose elements have geometry `g`.
     void begin(int region, const DramGeometry& g) {
         region_ = region;
@@ -19,14 +89,18 @@ public:
     // Touches the element at offset `addr` of the current region.
     void touch(std::int64_t addr, bool counts = true) {
         const std::int64_t word = addr / g_.elements_per_access;
-        if (addr != last_ + 1 || word != (last_ < 0 ? -1 : last_ / g_.elements_per_access)) ++count_.accesses;
+        const bool new_access =
+            addr != last_ + 1 || word != (last_ < 0 ? -1 : last_ / g_.elements_per_access);
+        if (new_access) ++count_.accesses;
         last_ = addr;
         const std::int64_t row = addr / g_.elements_per_row;
         if (region_ != open_region_ || row != open_row_) {
             ++count_.activations;
             open_region_ = region_;
             open_row_ = row;
+            if (clock_ != nullptr) clock_->activate();
         }
+        if (new_access && clock_ != nullptr) clock_->column();
         if (counts) ++elements_;
     }
     [[nodiscard]] FetchCount end() const { return count_; }
@@ -44,6 +118,7 @@ private:
     int open_region_ = -1;
     std::int64_t open_row_ = -1;
     std::int64_t elements_ = 0;
+    CommandClock* clock_ = nullptr;
 };
 
 // Visits the box's elements in the layout's address order (outer to inner).
@@ -137,8 +212,10 @@ FetchCount simulate_box_fetch(const TensorDims& dims, DataLayout layout, const T
     return trace.end();
 }
 
-DramTraffic simulate_dram_trace(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
-                                DataLayout in, DataLayout out) {
+namespace {
+
+DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in,
+                      DataLayout out, Trace& trace) {
     Nest nest{layer, tiling, {}};
     for (std::size_t d = 0; d < kLoopDims; ++d) {
         const std::int64_t e = extent(layer, static_cast<LoopDim>(d));
@@ -162,7 +239,6 @@ DramTraffic simulate_dram_trace(const PartLayer& layer, const NodeSpec& node, co
     }
 
     DramTraffic traffic;
-    Trace trace;
     std::vector<std::int64_t> done(total.size(), 0);
     std::int64_t prev_in = -1, prev_w = -1, prev_out = -1;
     std::array<std::int64_t, kLoopDims> prev_idx{};
@@ -247,6 +323,23 @@ DramTraffic simulate_dram_trace(const PartLayer& layer, const NodeSpec& node, co
     });
     write_back(prev_idx, prev_out);
     return traffic;
+}
+
+}  // namespace
+
+DramTraffic simulate_dram_trace(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                                DataLayout in, DataLayout out) {
+    Trace trace;
+    return run_trace(layer, node, tiling, in, out, trace);
+}
+
+DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                                        DataLayout in, DataLayout out, double refi_cycles,
+                                        double rfc_cycles) {
+    CommandClock clock(node, refi_cycles, rfc_cycles);
+    Trace trace(&clock);
+    (void)run_trace(layer, node, tiling, in, out, trace);
+    return clock.result();
 }
 
 }  // namespace pimdse::sim

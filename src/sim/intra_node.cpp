@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -38,16 +39,49 @@ std::int64_t lane_passes(std::int64_t extent, std::int64_t tile, std::int64_t un
 
 // Element accesses of one buffer over the part-layer: every PE-array cycle reads one
 // element per lane along the unrolled dims the tensor depends on, and one element broadcast
-// to all lanes along an unrolled dim it does not depend on.
-std::int64_t buffer_accesses(const PartLayer& layer, const NodeSpec& node, const Tiling& t, Tensor tensor) {
-    std::int64_t a = layer.R * layer.S;
+// to all lanes along an unrolled dim it does not depend on. A stationary tensor stays in the
+// PEs' registers while a tile's innermost loops run over the dims it does not depend on, so
+// along each such dim it is read once per tile (and R x S drops out for the output).
+std::int64_t buffer_accesses(const PartLayer& layer, const NodeSpec& node, const Tiling& t, Tensor tensor,
+                             bool stationary) {
+    std::int64_t a = (stationary && tensor == Tensor::output) ? 1 : layer.R * layer.S;
     for (std::size_t i = 0; i < kLoopDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         const std::int64_t u = unit_of(t.unroll, d, node);
         const std::int64_t e = extent(layer, d);
-        a *= (u > 1 && !relevant(layer, tensor, d)) ? lane_passes(e, t.tile[i], u) : e;
+        if (relevant(layer, tensor, d))
+            a *= e;
+        else if (stationary)
+            a *= ceil_div(e, t.tile[i]);
+        else
+            a *= u > 1 ? lane_passes(e, t.tile[i], u) : e;
     }
     return a;
+}
+
+constexpr std::array<PeDataflow, kPeDataflows> kDataflows{
+    PeDataflow::output_stationary, PeDataflow::weight_stationary, PeDataflow::input_stationary};
+
+Tensor stationary_tensor(PeDataflow d) noexcept {
+    switch (d) {
+        case PeDataflow::weight_stationary:
+            return Tensor::weight;
+        case PeDataflow::input_stationary:
+            return Tensor::input;
+        case PeDataflow::output_stationary:
+            break;
+    }
+    return Tensor::output;
+}
+
+// The buffer reads of a dataflow, weighted by bits x sqrt(buffer size): proportional to their
+// energy under the technology table's square-root rule (docs/model.md, "Register reuse").
+double sram_read_weight(const IntraNodeCost& c, const PartLayer& l, const NodeSpec& n) {
+    const auto w = [](std::int64_t count, std::int32_t bits, Bytes size) {
+        return static_cast<double>(count) * bits * std::sqrt(static_cast<double>(size.value()));
+    };
+    return w(c.ibuf.reads, l.data_bits, n.ibuf) + w(c.wbuf.reads, l.data_bits, n.wbuf) +
+           w(c.obuf.reads + c.obuf.writes, l.psum_bits, n.obuf);
 }
 
 }  // namespace
@@ -74,14 +108,30 @@ IntraNodeCost order_free_cost(const PartLayer& layer, const NodeSpec& node, cons
     c.pe_utilisation = static_cast<double>(layer.macs()) /
                        (static_cast<double>(cycles) * static_cast<double>(node.pe_rows) * node.pe_cols);
     c.dram_port_bytes = node.dram_port_bits / 8;
-    c.ibuf.reads = buffer_accesses(layer, node, tiling, Tensor::input);
-    c.wbuf.reads = buffer_accesses(layer, node, tiling, Tensor::weight);
-    // The obuf is read and written once per accumulation, plus write-backs and psum reloads.
-    c.obuf.reads = c.obuf.writes = buffer_accesses(layer, node, tiling, Tensor::output);
+    // The PE dataflow with the least buffer-read energy; it changes no cycle count.
+    bool first = true;
+    double best = 0;
+    for (PeDataflow d : kDataflows) {
+        const Tensor st = stationary_tensor(d);
+        IntraNodeCost x = c;
+        x.dataflow = d;
+        x.ibuf.reads = buffer_accesses(layer, node, tiling, Tensor::input, st == Tensor::input);
+        x.wbuf.reads = buffer_accesses(layer, node, tiling, Tensor::weight, st == Tensor::weight);
+        // The obuf is read and written once per accumulation (per register spill when the
+        // psum is stationary), plus write-backs and psum reloads (finish()).
+        x.obuf.reads = x.obuf.writes =
+            buffer_accesses(layer, node, tiling, Tensor::output, st == Tensor::output);
+        const double w = sram_read_weight(x, layer, node);
+        if (first || w < best) {
+            c = std::move(x);
+            best = w;
+            first = false;
+        }
+    }
     return c;
 }
 
-void finish(IntraNodeCost& c, const NodeSpec& node, const DramTraffic& dram) {
+void finish(IntraNodeCost& c, const PartLayer& layer, const NodeSpec& node, const DramTraffic& dram) {
     c.dram = dram;
     c.dram_cycles = dram.cycles(node);
     c.total_cycles = std::max(c.compute_cycles, c.dram_cycles);
@@ -89,6 +139,13 @@ void finish(IntraNodeCost& c, const NodeSpec& node, const DramTraffic& dram) {
     c.wbuf.writes = dram[Tensor::weight].read_elements;
     c.obuf.reads += dram[Tensor::output].write_elements;
     c.obuf.writes += dram[Tensor::output].read_elements;
+    // Per MAC: read the input and weight registers, read and write the psum register; every
+    // element read from the ibuf/wbuf is written into a register, and every obuf access
+    // passes the psum register.
+    const std::int64_t macs = layer.macs();
+    c.register_bits = macs * (2 * layer.data_bits + 2 * layer.psum_bits) +
+                      (c.ibuf.reads + c.wbuf.reads) * layer.data_bits +
+                      (c.obuf.reads + c.obuf.writes) * layer.psum_bits;
 }
 
 }  // namespace
@@ -112,7 +169,7 @@ Cycles compute_cycles_lower_bound(const PartLayer& layer, const NodeSpec& node) 
 IntraNodeCost evaluate_tiling(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
                               DataLayout in, DataLayout out) {
     IntraNodeCost c = order_free_cost(layer, node, tiling);
-    finish(c, node, dram_traffic(layer, node, tiling, in, out));
+    finish(c, layer, node, dram_traffic(layer, node, tiling, in, out));
     return c;
 }
 
@@ -190,7 +247,7 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
                     for (LoopOrder o : kOrders) {
                         IntraNodeCost c = base;
                         c.tiling.order = o;
-                        finish(c, node, traffic[static_cast<std::size_t>(o)]);
+                        finish(c, layer, node, traffic[static_cast<std::size_t>(o)]);
                         if (!found || better(c, best)) {
                             best = std::move(c);
                             found = true;
@@ -233,29 +290,35 @@ std::size_t AnalyticIntraNodeMapper::KeyHash::operator()(const Key& k) const noe
     return h;
 }
 
-Picojoules intra_node_energy(const IntraNodeCost& c, std::int64_t macs,
-                             const IntraNodeEnergyCoefficients& k) noexcept {
-    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
-    double e = d(macs) * k.pj_per_mac;
-    e += d(c.ibuf.reads + c.ibuf.writes) * k.pj_per_ibuf_access;
-    e += d(c.wbuf.reads + c.wbuf.writes) * k.pj_per_wbuf_access;
-    e += d(c.obuf.reads + c.obuf.writes) * k.pj_per_obuf_access;
-    e += d(c.dram.accesses()) * d(c.dram_port_bytes * 8) * k.pj_per_dram_bit;
-    e += d(c.dram.activations()) * k.pj_per_row_activation;
-    return Picojoules(e);
-}
-
 IntraNodeEnergy intra_node_energy_split(const IntraNodeCost& c, std::int64_t macs,
                                         const IntraNodeEnergyCoefficients& k) noexcept {
     const auto d = [](std::int64_t v) { return static_cast<double>(v); };
     IntraNodeEnergy e;
     e.pe = Picojoules(d(macs) * k.pj_per_mac);
+    e.registers = Picojoules(d(c.register_bits) * k.pj_per_register_bit);
     e.sram = Picojoules(d(c.ibuf.reads + c.ibuf.writes) * k.pj_per_ibuf_access +
                         d(c.wbuf.reads + c.wbuf.writes) * k.pj_per_wbuf_access +
                         d(c.obuf.reads + c.obuf.writes) * k.pj_per_obuf_access);
-    e.dram = Picojoules(d(c.dram.accesses()) * d(c.dram_port_bytes * 8) * k.pj_per_dram_bit +
-                        d(c.dram.activations()) * k.pj_per_row_activation);
+    e.dram_access = Picojoules(d(c.dram.accesses()) * d(c.dram_port_bytes * 8) * k.pj_per_dram_bit);
+    e.dram_activation = Picojoules(d(c.dram.activations()) * k.pj_per_row_activation);
     return e;
+}
+
+Picojoules intra_node_energy(const IntraNodeCost& c, std::int64_t macs,
+                             const IntraNodeEnergyCoefficients& k) noexcept {
+    return intra_node_energy_split(c, macs, k).total();
+}
+
+std::string_view to_string(PeDataflow d) noexcept {
+    switch (d) {
+        case PeDataflow::weight_stationary:
+            return "weight";
+        case PeDataflow::input_stationary:
+            return "input";
+        case PeDataflow::output_stationary:
+            break;
+    }
+    return "output";
 }
 
 }  // namespace pimdse::sim

@@ -1,6 +1,7 @@
 #include "pimdse/sim/intra_node_tiling.hpp"
 
 #include <bit>
+#include <cmath>
 #include <stdexcept>
 
 namespace pimdse::sim {
@@ -145,7 +146,10 @@ void validate(const NodeSpec& n) {
         bad("NodeSpec: dram_port_bits must be a multiple of 8");
     if (n.row_buffer.value() * 8 < n.dram_port_bits || (n.row_buffer.value() * 8) % n.dram_port_bits != 0)
         bad("NodeSpec: the row buffer must hold a whole number of port-wide accesses");
-    if (n.activation_cycles < 0) bad("NodeSpec: activation_cycles must be >= 0");
+    for (double v : {n.access_cycles, n.precharge_cycles, n.activate_cycles, n.ras_cycles})
+        if (!(v >= 0) || !std::isfinite(v)) bad("NodeSpec: DRAM timing cycles must be finite and >= 0");
+    if (!(n.refresh_factor >= 1) || !std::isfinite(n.refresh_factor))
+        bad("NodeSpec: refresh_factor must be finite and >= 1");
     if (!(n.clock_mhz > 0)) bad("NodeSpec: clock_mhz must be > 0");
 }
 
@@ -176,8 +180,9 @@ std::size_t hash_value(const NodeSpec& n) noexcept {
     h = mix(h, static_cast<std::uint64_t>(n.ibuf.value()));
     h = mix(h, static_cast<std::uint64_t>(n.wbuf.value()));
     h = mix(h, static_cast<std::uint64_t>(n.obuf.value()));
-    h = mix(h, static_cast<std::uint64_t>(n.dram_port_bits) << 32 |
-                   static_cast<std::uint32_t>(n.activation_cycles));
+    h = mix(h, static_cast<std::uint64_t>(n.dram_port_bits));
+    for (double v : {n.access_cycles, n.precharge_cycles, n.activate_cycles, n.ras_cycles, n.refresh_factor})
+        h = mix(h, std::bit_cast<std::uint64_t>(v));
     h = mix(h, static_cast<std::uint64_t>(n.row_buffer.value()));
     h = mix(h, std::bit_cast<std::uint64_t>(n.clock_mhz));
     return static_cast<std::size_t>(h);

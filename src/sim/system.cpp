@@ -23,10 +23,13 @@ System make_system(const hw::Constraints& c, const hw::HardwareParams& p, const 
     n.obuf = kibibytes(p.obuf_kib);
     n.dram_port_bits = f.dram_port_bits;  // III-A: the node's banks bound into one port
     n.row_buffer = t.dram_row_buffer * static_cast<Bytes::rep>(f.banks_per_node);
-    // A row miss: precharge + activate at the node clock (1 MHz = 1e-3 / ns), to the nearest
-    // cycle (28 ns at 400 MHz = 11.2 -> 11, NodeSpec's default), at least 1.
-    n.activation_cycles = std::max<std::int32_t>(
-        1, static_cast<std::int32_t>(std::lround((t.dram_trcd_ns + t.dram_trp_ns) * c.clock_mhz * 1e-3)));
+    // DRAM timing at the node clock (1 MHz = 1e-3 per ns); docs/model.md, "DRAM timing".
+    const double per_ns = c.clock_mhz * 1e-3;
+    n.access_cycles = t.dram_tccd_ns * per_ns;
+    n.precharge_cycles = t.dram_trp_ns * per_ns;
+    n.activate_cycles = t.dram_trcd_ns * per_ns;
+    n.ras_cycles = t.dram_tras_ns * per_ns;
+    n.refresh_factor = t.dram_trefi_ns / (t.dram_trefi_ns - t.dram_trfc_ns);
     n.clock_mhz = c.clock_mhz;
     validate(n);
 
@@ -49,6 +52,11 @@ System make_system(const hw::Constraints& c, const hw::HardwareParams& p, const 
     s.energy.pj_per_dram_bit = c.dram_energy_per_bit.value();
     // The technology figure is for one bank's row; all the node's banks open together.
     s.energy.pj_per_row_activation = t.dram_activation_energy.value() * f.banks_per_node;
+    s.energy.pj_per_register_bit = t.register_energy_per_bit.value();
+    // mW x ns = pJ; one node cycle lasts 1000 / clock_mhz ns.
+    const double banks = static_cast<double>(f.banks_per_node) * p.node_rows * p.node_cols;
+    s.dram_background_pj_per_cycle =
+        banks * (t.dram_background_mw_per_bank + t.dram_refresh_mw_per_bank) * 1000.0 / c.clock_mhz;
     return s;
 }
 

@@ -108,18 +108,21 @@ StreamCost stream_cost(const Layer& l, const std::array<Range, kPartDims>& r, co
     const std::int64_t accesses = ceil_div(in_bytes, port_bytes) + ceil_div(out_bytes, port_bytes);
     const std::int64_t activations =
         ceil_div(in_bytes, n.row_buffer.value()) + ceil_div(out_bytes, n.row_buffer.value());
-    const double dram_cycles = static_cast<double>(accesses + activations * n.activation_cycles);
+    const double dram =
+        sim::dram_cycles(n, static_cast<double>(accesses), static_cast<double>(activations)).value();
     const double op_cycles = std::ceil(ops / static_cast<double>(n.pe_rows * n.pe_cols));
     StreamCost s;
-    s.cycles = Cycles(std::max(dram_cycles, op_cycles));
+    s.cycles = Cycles(std::max(dram, op_cycles));
     const IntraNodeEnergyCoefficients& k = sys.energy;
     s.energy.pe = Picojoules(ops * k.pj_per_mac);
     // Every element is written into and read out of a buffer once: inputs the ibuf, outputs the obuf.
     s.energy.sram = Picojoules(2.0 * static_cast<double>(in) * k.pj_per_ibuf_access +
                                2.0 * static_cast<double>(out) * k.pj_per_obuf_access);
-    s.energy.dram =
-        Picojoules(static_cast<double>(accesses) * static_cast<double>(n.dram_port_bits) * k.pj_per_dram_bit +
-                   static_cast<double>(activations) * k.pj_per_row_activation);
+    s.energy.dram_access =
+        Picojoules(static_cast<double>(accesses) * static_cast<double>(n.dram_port_bits) * k.pj_per_dram_bit);
+    s.energy.dram_activation = Picojoules(static_cast<double>(activations) * k.pj_per_row_activation);
+    // The operands pass the PE registers once each way, as in a MAC (no reuse to model).
+    s.energy.registers = Picojoules(static_cast<double>(in + out) * sys.data_bits * k.pj_per_register_bit);
     return s;
 }
 
@@ -416,6 +419,8 @@ struct Evaluator {
             cost.latency += seg_time;
         }
         cost.seconds = cost.latency.value() / (sys.clock_mhz * 1e6);
+        // Every bank draws background and refresh power for the whole run (DRAMPower-style).
+        cost.energy.dram_background = Picojoules(sys.dram_background_pj_per_cycle * cost.latency.value());
         const double pes = static_cast<double>(sys.node.pe_rows) * sys.node.pe_cols * sys.mesh.node_count();
         if (cost.latency.value() > 0)
             cost.pe_utilisation = static_cast<double>(net.total_macs()) / (cost.latency.value() * pes);
@@ -436,9 +441,7 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
             for (std::int32_t x = 0; x < cols; ++x) {
                 const StreamCost s = stream_cost(l, part_ranges(l, m, y, x), sys);
                 out.compute = std::max(out.compute, s.cycles);
-                out.energy.pe += s.energy.pe;
-                out.energy.sram += s.energy.sram;
-                out.energy.dram += s.energy.dram;
+                out.energy.add(s.energy);
             }
         return;
     }
@@ -516,9 +519,7 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
         out.compute = std::max(out.compute, c.total_cycles);
         const IntraNodeEnergy e = intra_node_energy_split(c, shapes[i].macs(), sys.energy);
         const auto n = static_cast<double>(shape_nodes[i]);
-        out.energy.pe += e.pe * n;
-        out.energy.sram += e.sram * n;
-        out.energy.dram += e.dram * n;
+        out.energy.add(e, n);
     }
     const double pes = static_cast<double>(sys.node.pe_rows) * sys.node.pe_cols * rows * cols;
     if (out.compute.value() > 0)

@@ -247,7 +247,7 @@ def scenario_tables(s):
             for j in range(len(pts)):
                 check(i == j or not (np.all(pts[j] <= pts[i]) and np.any(pts[j] < pts[i])), "dominated front point")
         # Energy breakdowns add up.
-        check(np.allclose(m.energy_pj, m.energy_pe_pj + m.energy_sram_pj + m.energy_dram_pj + m.energy_noc_pj,
+        check(np.allclose(m.energy_pj, m.energy_pe_pj + m.energy_register_pj + m.energy_sram_pj + m.energy_dram_pj + m.energy_noc_pj,
                           rtol=1e-9), "energy breakdown")
         nets = pd.DataFrame(f["workloads/networks"][()])
         check(list(nets["name"]) == [b"tiny", b"resnet18"], "workload names")

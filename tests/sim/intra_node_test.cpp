@@ -51,6 +51,55 @@ TEST(IntraNode, PointwiseConvMatchingThePeArrayIsFullyUtilised) {
     EXPECT_DOUBLE_EQ(m.pe_utilisation, 1.0);
 }
 
+TEST(IntraNode, PeRegistersKeepTheCheapestOperandStationary) {
+    // 1x1 conv K = C = 32, 56 x 56 pixels, K x C on the 32 x 32 PEs, 8-row P tiles (7 tiles).
+    // Without registers every cycle reads 32 x 32 weights: 32 x 32 x 56 x 56 = 3,211,264 wbuf
+    // reads. Weight stationary keeps each weight in its PE over a tile's B, P, Q loops, so it
+    // is read once per tile: 32 x 32 x 7 = 7168. The input (broadcast along K) and the psums
+    // (reduced along C by the adder tree) are read 32 x 56 x 56 = 100,352 times either way,
+    // so weight stationary is the cheapest of the three dataflows.
+    const PartLayer l = conv(32, 32, 56, 1);
+    const NodeSpec node = big_node();
+    Tiling t;
+    t.unroll = {LoopDim::K, LoopDim::C};
+    t.tile = {1, 32, 32, 8, 56};
+    const IntraNodeCost c = evaluate_tiling(l, node, t, kBCHW, kBCHW);
+    EXPECT_EQ(c.dataflow, PeDataflow::weight_stationary);
+    EXPECT_EQ(c.wbuf.reads, 32 * 32 * 7);
+    EXPECT_EQ(c.ibuf.reads, 32 * 56 * 56);
+    EXPECT_EQ(c.obuf.reads - c.dram[Tensor::output].write_elements, 32 * 56 * 56);
+    // Registers: per MAC an input, a weight and a psum read plus a psum write (16 + 16 + 32 +
+    // 32 bits), and every buffer access passes a register.
+    EXPECT_EQ(c.register_bits,
+              l.macs() * 96 + (c.ibuf.reads + c.wbuf.reads) * 16 + (c.obuf.reads + c.obuf.writes) * 32);
+    EXPECT_EQ(c.compute_cycles.value(), static_cast<double>(l.macs() / 1024));  // unchanged by registers
+}
+
+TEST(IntraNode, OutputStationaryDropsTheKernelLoopsFromPsumTraffic) {
+    // A 3x3 conv with few pixels and K x C unrolled: psums stay in the PE over C, R, S. With
+    // C in one tile the obuf sees each output once per tile of C: K x P x Q = 32 x 4 x 4.
+    const PartLayer l = conv(32, 32, 4, 3);
+    const NodeSpec node = big_node();
+    Tiling t;
+    t.unroll = {LoopDim::K, LoopDim::C};
+    t.tile = {1, 32, 32, 4, 4};
+    const IntraNodeCost c = evaluate_tiling(l, node, t, kBCHW, kBCHW);
+    // Without reuse: every one of the 9 x 16 cycles touches 32 psums (and 1024 weights);
+    // weight stationary keeps 1024 x 9 weights for one pass of 16 pixels (9216 reads), output
+    // stationary reads 9 x 16 x 1024 = 147,456 weights. Weight stationary wins here too.
+    EXPECT_EQ(c.dataflow, PeDataflow::weight_stationary);
+    EXPECT_EQ(c.wbuf.reads, 32 * 32 * 9);
+    // Make the weights free to reread (a single-K, single-C layer): now the psum is what
+    // costs, and output stationary reads each of the 16 outputs once.
+    const PartLayer one = conv(1, 1, 4, 3);
+    Tiling t1;
+    t1.unroll = {LoopDim::K, LoopDim::C};
+    t1.tile = {1, 1, 1, 4, 4};
+    const IntraNodeCost o = evaluate_tiling(one, node, t1, kBCHW, kBCHW);
+    EXPECT_EQ(o.dataflow, PeDataflow::output_stationary);
+    EXPECT_EQ(o.obuf.reads - o.dram[Tensor::output].write_elements, 16);
+}
+
 TEST(IntraNode, WeightStationaryReadsEachWeightOnce) {
     // FC 128 -> 64, 16-bit weights: 16 KiB = 64 accesses of the 2048-bit port. Weight
     // stationary (K, C outermost): each weight tile is fetched exactly once.

@@ -61,10 +61,15 @@ struct Technology {
 
     // ---- Energy ----------------------------------------------------------------------------
 
-    /// One 16-bit multiply-accumulate, pJ: Aladdin (40 nm) 32x32 multiplier 12.68 pJ, energy
-    /// ~ product of the operand widths -> 3.17 pJ for 16x16; 32-bit adder 0.21 pJ; 3.38 pJ
-    /// x 28/40 = 2.37 pJ. Register accesses are counted with the buffers' traffic, not here.
-    Picojoules mac_energy{2.37};
+    /// One 16-bit multiply-accumulate, pJ: Horowitz, "Computing's energy problem", ISSCC 2014
+    /// (45 nm): 32-bit integer multiply 3.1 pJ, energy ~ product of the operand widths ->
+    /// 0.775 pJ for 16x16; 32-bit add 0.1 pJ; 0.875 pJ x 28/45 = 0.544 pJ. (Accelergy's
+    /// Aladdin table, 40 nm, gives 2.37 pJ by the same rules; docs/model.md argues the choice.)
+    Picojoules mac_energy{0.544};
+
+    /// One bit read or written in a PE's operand register, pJ: Accelergy's Aladdin table
+    /// (Shao et al., ISCA 2014; 40 nm, 1 ns) register 0.009 pJ per bit, x 28/40 = 0.0063.
+    Picojoules register_energy_per_bit{0.0063};
 
     /// SRAM read energy per bit of a 1 KiB buffer, pJ; a buffer of S KiB costs sqrt(S) times
     /// as much per bit. Horowitz, "Computing's energy problem", ISSCC 2014 (45 nm): a 64-bit
@@ -83,11 +88,24 @@ struct Technology {
 
     // ---- Timing ----------------------------------------------------------------------------
 
-    /// DRAM timing, ns: Ramulator's HBM (1 Gb/s, tCK 2 ns) speed bin: tRCD 7, tRP 7 and
-    /// tCCD_S 2 clocks; one column access (BL4 on the 128-bit bank port) every tCCD.
+    /// DRAM timing, ns: Ramulator's HBM speed bin HBM_1Gbps (tCK 2 ns): nRCD 7, nRP 7, nRAS 17
+    /// and nCCDL 3 clocks. A node's banks are bound into one port and read as one bank, so
+    /// back-to-back column accesses are one bank group apart: tCCD_L, not tCCD_S (2 clocks).
     double dram_trcd_ns = 14.0;
     double dram_trp_ns = 14.0;
-    double dram_tccd_ns = 4.0;
+    double dram_tras_ns = 34.0;
+    double dram_tccd_ns = 6.0;
+    /// Refresh, ns: Ramulator's HBM, 4 Gb per channel: nRFC 130 clocks (260 ns) every nREFI
+    /// 1950 clocks (3.9 us); the banks serve no access during tRFC.
+    double dram_trfc_ns = 260.0;
+    double dram_trefi_ns = 3900.0;
+    /// Background power of one bank, mW, spent whether or not it is accessed (DRAMPower's
+    /// active-standby term): DRAMsim3's HBM (4 Gb, x128) configuration, VDD 1.2 V x IDD3N 43 mA
+    /// per channel of 16 banks = 3.225 mW per bank.
+    double dram_background_mw_per_bank = 3.225;
+    /// Refresh power of one bank, mW, averaged over tREFI: (IDD5AB 250 mA - IDD3N 43 mA) x
+    /// 1.2 V x tRFC / tREFI (260 / 3900 ns) / 16 banks = 1.035 mW (same configuration).
+    double dram_refresh_mw_per_bank = 1.035;
     /// Row buffer of one bank, bytes: Ramulator's HBM organisation, 64 columns x 128 bit =
     /// 1 KiB (HBM2 pseudo-channel page size; UniC [10] does not publish its own).
     Bytes dram_row_buffer{1024};

@@ -70,12 +70,19 @@ struct DramTraffic {
     [[nodiscard]] TensorTraffic& operator[](Tensor t) noexcept { return tensor[static_cast<std::size_t>(t)]; }
     [[nodiscard]] std::int64_t accesses() const noexcept;
     [[nodiscard]] std::int64_t activations() const noexcept;
-    /// Port cycles: one access per cycle plus activation_cycles per row activation, all
-    /// tensors sharing the one port (PIM Optimizer Eq. 33 with a single shared port).
+    /// Port cycles, all tensors sharing the one port (PIM Optimizer Eq. 33 with a single
+    /// shared port, a sum over tensors): the sum over tensors of dram_cycles of its accesses
+    /// and activations.
     [[nodiscard]] Cycles cycles(const NodeSpec& node) const noexcept;
 
     friend bool operator==(const DramTraffic&, const DramTraffic&) = default;
 };
+
+/// Cycles of `accesses` column accesses that open `activations` rows on `node`'s port:
+/// refresh_factor x (N tRP + max(N tRAS, N tRCD + A tCCD_L)) with N activations and A
+/// accesses (docs/model.md, "DRAM timing"). Each row is precharged, activated, read for its
+/// accesses and kept open at least tRAS; refresh stretches the whole by tREFI/(tREFI - tRFC).
+[[nodiscard]] Cycles dram_cycles(const NodeSpec& node, double accesses, double activations) noexcept;
 
 /// Analytic DRAM traffic of `layer` under `tiling` with input layout `in` and output layout
 /// `out` (the loop nest and fetch rules of docs/model.md, "DRAM"). Preconditions:

@@ -11,7 +11,8 @@
 // visit on) and the previous output tile is written back: as partial sums if it will be
 // visited again, else as final outputs. Partial sums live in two ping-pong regions (visit v
 // writes region v mod 2, visit v + 1 reads it). Every region (input, weights, output, the
-// two psum regions) starts on its own row.
+// two psum regions) starts on its own row. simulate_dram_commands issues the same stream as
+// DRAM commands with their timing, the reference of the analytic DRAM time.
 
 #include "pimdse/sim/dram.hpp"
 
@@ -25,5 +26,21 @@ namespace pimdse::sim {
 /// proportional to the elements moved: keep validation layers small.
 [[nodiscard]] DramTraffic simulate_dram_trace(const PartLayer& layer, const NodeSpec& node,
                                               const Tiling& tiling, DataLayout in, DataLayout out);
+
+/// What the command-level reference issued for a whole nest, and when the last burst ended.
+struct DramCommandCount {
+    std::int64_t activates = 0;   ///< ACT (row misses, plus re-opening a row after a refresh)
+    std::int64_t precharges = 0;  ///< PRE (before an ACT of another row, or a refresh)
+    std::int64_t columns = 0;     ///< RD and WR (one per access)
+    std::int64_t refreshes = 0;   ///< REF
+    double cycles = 0;            ///< node cycles from the first command to the end of the last burst
+};
+
+/// The same nest as simulate_dram_trace, issued as ACT, RD/WR, PRE and REF commands under
+/// the node's timing (access, precharge, activate and RAS cycles) with a refresh every
+/// `refi_cycles` lasting `rfc_cycles` (docs/model.md, "DRAM timing"). Validation only.
+[[nodiscard]] DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& node,
+                                                      const Tiling& tiling, DataLayout in, DataLayout out,
+                                                      double refi_cycles, double rfc_cycles);
 
 }  // namespace pimdse::sim

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "pimdse/core/units.hpp"
@@ -25,6 +26,17 @@ struct SramCounts {
     friend bool operator==(const SramCounts&, const SramCounts&) = default;
 };
 
+/// Which operand a PE keeps in its register while the innermost loops of a tile run over the
+/// dims that operand does not depend on (docs/model.md, "Register reuse"). The others are
+/// read from their buffer at every MAC.
+enum class PeDataflow : std::uint8_t {
+    output_stationary,  ///< the psum stays in the PE over C, R and S
+    weight_stationary,  ///< the weight stays over B, P and Q
+    input_stationary,   ///< the input stays over K
+};
+inline constexpr std::size_t kPeDataflows = 3;
+[[nodiscard]] std::string_view to_string(PeDataflow d) noexcept;  ///< "output", "weight", "input"
+
 enum class MapStatus : std::uint8_t {
     ok,
     infeasible,  ///< no tiling fits the buffers (e.g. one kernel is larger than a buffer)
@@ -39,7 +51,11 @@ struct IntraNodeCost {
     Cycles dram_cycles{0};      ///< accesses + activations x activation latency (PIM Optimizer Eq. 33)
     Cycles total_cycles{0};     ///< max(compute, DRAM): fetches overlap compute (double buffering)
     double pe_utilisation = 0;  ///< MACs / (compute cycles x PE count)
+    PeDataflow dataflow = PeDataflow::output_stationary;  ///< the PE register's reuse
     SramCounts ibuf, wbuf, obuf;
+    /// Bits read from and written into the PEs' operand registers: every MAC reads its input
+    /// and weight and reads and writes its psum; every buffer read or write passes a register.
+    std::int64_t register_bits = 0;
     DramTraffic dram;
     std::int64_t dram_port_bytes = 0;  ///< bytes per DRAM access (port width / 8)
 
@@ -114,19 +130,25 @@ struct IntraNodeEnergyCoefficients {
     double pj_per_obuf_access = 0;
     double pj_per_dram_bit = 0.88;  ///< NicePIM VIII-B, per bit moved through the port
     double pj_per_row_activation = 0;
+    double pj_per_register_bit = 0;  ///< a PE operand register, per bit read or written
 };
 
 /// intra_node_energy split by where it is spent.
 struct IntraNodeEnergy {
-    Picojoules pe{0};    ///< MACs
-    Picojoules sram{0};  ///< the three buffers
-    Picojoules dram{0};  ///< bits through the port + row activations
-    [[nodiscard]] Picojoules total() const noexcept { return pe + sram + dram; }
+    Picojoules pe{0};               ///< MACs
+    Picojoules registers{0};        ///< the PEs' operand registers
+    Picojoules sram{0};             ///< the three buffers
+    Picojoules dram_access{0};      ///< bits through the port
+    Picojoules dram_activation{0};  ///< row activations (with their precharge)
+    [[nodiscard]] Picojoules total() const noexcept {
+        return pe + registers + sram + dram_access + dram_activation;
+    }
 };
 [[nodiscard]] IntraNodeEnergy intra_node_energy_split(const IntraNodeCost& cost, std::int64_t macs,
                                                       const IntraNodeEnergyCoefficients& k) noexcept;
 
-/// counts x coefficients: MACs, SRAM element accesses, DRAM bits moved, row activations.
+/// counts x coefficients: MACs, register bits, SRAM element accesses, DRAM bits moved, row
+/// activations.
 [[nodiscard]] Picojoules intra_node_energy(const IntraNodeCost& cost, std::int64_t macs,
                                            const IntraNodeEnergyCoefficients& k) noexcept;
 

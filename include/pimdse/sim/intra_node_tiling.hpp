@@ -52,8 +52,15 @@ struct NodeSpec {
     /// banks x per-bank row size; 1 KiB per bank by default (an HBM2 pseudo-channel row),
     /// until the technology table provides it.
     Bytes row_buffer{16 * kKiB};
-    /// Cycles of a row miss (precharge + activate, tRP + tRCD = 2 x 14 ns at 400 MHz).
-    std::int32_t activation_cycles = 11;
+    /// DRAM timing in node cycles (the technology table's HBM timing at 400 MHz; docs/model.md,
+    /// "DRAM timing"): a column access every tCCD_L (6 ns), a row miss precharges (tRP, 14 ns)
+    /// and activates (tRCD, 14 ns), and a row stays open at least tRAS (34 ns).
+    double access_cycles = 2.4;
+    double precharge_cycles = 5.6;
+    double activate_cycles = 5.6;
+    double ras_cycles = 13.6;
+    /// tREFI / (tREFI - tRFC): the banks are refreshing for tRFC of every tREFI.
+    double refresh_factor = 3900.0 / 3640.0;
     double clock_mhz = 400.0;
 
     /// The node of a system with `banks` banks per node (port and row buffer scale).

@@ -26,6 +26,8 @@ struct System {
     std::int32_t data_bits = 16;         ///< activations and weights
     std::int32_t psum_bits = 32;         ///< partial sums
     double clock_mhz = 400.0;
+    /// Background + refresh energy of all the system's banks per node cycle, pJ.
+    double dram_background_pj_per_cycle = 0;
 
     [[nodiscard]] std::int32_t node_rows() const noexcept { return mesh.rows(); }
     [[nodiscard]] std::int32_t node_cols() const noexcept { return mesh.cols(); }

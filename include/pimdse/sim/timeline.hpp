@@ -22,18 +22,35 @@
 namespace pimdse::sim {
 
 struct EnergyBreakdown {
-    Picojoules pe{0};    ///< MACs (and the operations of auxiliary layers)
-    Picojoules sram{0};  ///< input, weight and output buffer accesses
-    Picojoules dram{0};  ///< bits through the DRAM port and row activations
-    Picojoules noc{0};   ///< data sharing and redistribution, bits x hops
+    Picojoules pe{0};               ///< MACs (and the operations of auxiliary layers)
+    Picojoules registers{0};        ///< the PEs' operand registers
+    Picojoules sram{0};             ///< input, weight and output buffer accesses
+    Picojoules dram_access{0};      ///< bits through the DRAM port
+    Picojoules dram_activation{0};  ///< row activations (with their precharge)
+    /// Background and refresh power of every bank over the run (network totals only: a
+    /// layer's row leaves it 0, since regions idle while others compute).
+    Picojoules dram_background{0};
+    Picojoules noc{0};  ///< data sharing and redistribution, bits x hops
 
-    [[nodiscard]] Picojoules total() const noexcept { return pe + sram + dram + noc; }
+    [[nodiscard]] Picojoules dram() const noexcept { return dram_access + dram_activation + dram_background; }
+    [[nodiscard]] Picojoules total() const noexcept { return pe + registers + sram + dram() + noc; }
     EnergyBreakdown& operator+=(const EnergyBreakdown& o) noexcept {
         pe += o.pe;
+        registers += o.registers;
         sram += o.sram;
-        dram += o.dram;
+        dram_access += o.dram_access;
+        dram_activation += o.dram_activation;
+        dram_background += o.dram_background;
         noc += o.noc;
         return *this;
+    }
+    /// Adds an intra-node energy, `times` over (the nodes that share one part-layer).
+    void add(const IntraNodeEnergy& e, double times = 1) noexcept {
+        pe += e.pe * times;
+        registers += e.registers * times;
+        sram += e.sram * times;
+        dram_access += e.dram_access * times;
+        dram_activation += e.dram_activation * times;
     }
     friend bool operator==(const EnergyBreakdown&, const EnergyBreakdown&) = default;
 };
