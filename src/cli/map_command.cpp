@@ -37,6 +37,7 @@ struct MapOptions {
     std::string csv;
     std::optional<std::int64_t> batch;
     int rounds = 3;
+    bool no_fallback = false;
 };
 
 /// One row of the --csv table (docs/cli.md): the header is written when the file is new.
@@ -76,7 +77,10 @@ int run_map(const MapOptions& o) {
     mapper::MapperOptions options;
     options.max_optim_iter = o.rounds;
     options.baseline_lm = o.baseline_lm == "full-latency" ? mapper::BaselineLm::full_latency
-                                                          : mapper::BaselineLm::compute_delay;
+                          : o.baseline_lm == "compute-delay-sharing"
+                              ? mapper::BaselineLm::compute_delay_sharing
+                              : mapper::BaselineLm::compute_delay;
+    options.keep_baseline_if_better = !o.no_fallback;
     mapper::Mapper m(system, options, intra, search, *final);
     const auto start = std::chrono::steady_clock::now();
     const mapper::MapResult r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
@@ -126,9 +130,13 @@ void add_map_command(CLI::App& app, Action& action) {
     cmd->add_option("--mapper", o->mapper, "nicepim (NicePIM VI) or baseline (VIII-D)")
         ->check(CLI::IsMember({"nicepim", "baseline"}));
     cmd->add_option("--baseline-lm", o->baseline_lm,
-                    "the baseline's LM per layer: compute-delay (fewest compute cycles, as Timeloop's Delay "
-                    "goal in NicePIM VIII-D; default) or full-latency (compute + sharing)")
-        ->check(CLI::IsMember({"compute-delay", "full-latency"}));
+                    "the baseline's LM per layer: compute-delay (fewest compute cycles, blind to sharing, "
+                    "as Timeloop's Delay goal in NicePIM VIII-D; default), compute-delay-sharing (the "
+                    "same, ties broken by the least sharing) or full-latency (compute + sharing)")
+        ->check(CLI::IsMember({"compute-delay", "compute-delay-sharing", "full-latency"}));
+    cmd->add_flag("--no-baseline-fallback", o->no_fallback,
+                  "report Algorithm 1's own mapping even when a baseline mapping is faster (the paper's "
+                  "PIM-Mapper; the CSV's from_baseline column says which produced a mapping)");
     cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)");
     cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file");
     cmd->add_option("--batch", o->batch, "batch size (default: the network file's)")

@@ -513,6 +513,48 @@ const std::vector<LayerOption>& LayerSearch::fastest_compute(const workload::Lay
     return compute_first_.emplace(key, std::move(result)).first->second;
 }
 
+const std::vector<LayerOption>& LayerSearch::fastest_compute_blind(const workload::Layer& l,
+                                                                   std::int32_t rows, std::int32_t cols,
+                                                                   sim::DataLayout in, sim::DataLayout out) {
+    const Key key = key_of(l, rows, cols, in, out, true);
+    if (const auto it = compute_blind_.find(key); it != compute_blind_.end()) return it->second;
+    const std::vector<Counts> hs = factorisations(rows);
+    const std::vector<Counts> ws = factorisations(cols);
+    const auto by_counts = count_vectors(l, hs, ws);
+    // Tie-break priority of the partitioned loops: K, P, Q, B, C (most partitions first).
+    const auto rank = [](const Counts& n) {
+        using D = sim::PartDim;
+        const auto at = [&](D d) { return n[static_cast<std::size_t>(d)]; };
+        return std::array<std::int32_t, sim::kPartDims>{at(D::k), at(D::p), at(D::q), at(D::b), at(D::c)};
+    };
+    double best = std::numeric_limits<double>::infinity();
+    const Counts* pick = nullptr;
+    sim::LayerMapping m;
+    m.dl_in = in;
+    m.dl_out = out;
+    for (const auto& [n, splits] : by_counts) {
+        for (std::size_t d = 0; d < kPartDims; ++d)
+            m.parts[d] = {hs[splits[0].first][d], ws[splits[0].second][d]};
+        const double c = compute_cycles(l, m, rows, cols);
+        if (std::isinf(c)) continue;
+        if (pick == nullptr || c < best || (c == best && rank(n) > rank(*pick))) {
+            best = c;
+            pick = &n;
+        }
+    }
+    std::vector<LayerOption> result;
+    if (pick != nullptr) {
+        const auto [i, j] = by_counts.at(*pick).front();
+        for (std::size_t d = 0; d < kPartDims; ++d) m.parts[d] = {hs[i][d], ws[j][d]};
+        m.order = distinct_orders(hs[i], ws[j]).front();
+        m.wr = l.has_weights() ? sim::nodes_sharing_weights(m) : 1;
+        // The latency is reported for the mapper's use; it took no part in the choice.
+        result.push_back(LayerOption{best + sharing_latency(l, m),
+                                     sim::stored_weights_per_node(l, m) * system_.data_bytes(), m});
+    }
+    return compute_blind_.emplace(key, std::move(result)).first->second;
+}
+
 std::vector<LayerOption> LayerSearch::search(const workload::Layer& l, std::int32_t rows, std::int32_t cols,
                                              sim::DataLayout in, sim::DataLayout out, bool full, bool prune) {
     const std::vector<Counts> hs = factorisations(rows);

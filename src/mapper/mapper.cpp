@@ -278,7 +278,8 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
         // the same space; the DP cannot see the redistribution between layers, so either may
         // be faster in the timeline. Compared under the final scheduler, which costs the
         // returned mapping.
-        for (const BaselineLm lm : {BaselineLm::compute_delay, BaselineLm::full_latency}) {
+        for (const BaselineLm lm :
+             {BaselineLm::compute_delay, BaselineLm::compute_delay_sharing, BaselineLm::full_latency}) {
             check_cancelled();
             sim::NetworkMapping b = baseline_mapping(network, seg, lm);
             sim::NetworkCost cost = evaluate(network, seg, b, true);
@@ -306,83 +307,102 @@ sim::NetworkMapping Mapper::baseline_mapping(const workload::Network& network,
     const auto n = static_cast<std::size_t>(network.size());
     const std::int32_t rows = system_.node_rows();
     const std::int32_t cols = system_.node_cols();
+    // VIII-D: the LMs are chosen once, under the first layout; the layout is chosen after.
+    const sim::DataLayout first = options_.layouts.front();
+    const auto lm_options = [&](LayerIndex l, std::int32_t r,
+                                std::int32_t c) -> const std::vector<LayerOption>& {
+        switch (lm) {
+            case BaselineLm::compute_delay:
+                return search_.fastest_compute_blind(network.layer(l), r, c, first, first);
+            case BaselineLm::compute_delay_sharing:
+                return search_.fastest_compute(network.layer(l), r, c, first, first);
+            case BaselineLm::full_latency:
+                break;
+        }
+        return search_.options(network.layer(l), r, c, first, first, true);
+    };
+    check_cancelled();
+    sim::NetworkMapping mapping;
+    mapping.layers.resize(n);
+    for (const workload::Segment& segment : seg.segments) {
+        bool placed = false;
+        for (const auto& [r, c] : shrinking_shapes(rows, cols)) {
+            std::vector<std::pair<LayerIndex, sim::LayerMapping>> chosen;
+            bool ok = true;
+            for (const workload::Branch& b : segment.branches) {
+                for (LayerIndex l : b.layers) {
+                    const std::vector<LayerOption>& o = lm_options(l, r, c);
+                    if (o.empty()) {
+                        ok = false;
+                        break;
+                    }
+                    // The fastest; among equals the first (the front is by bytes).
+                    const auto it = std::min_element(
+                        o.begin(), o.end(),
+                        [](const LayerOption& x, const LayerOption& y) { return x.latency < y.latency; });
+                    chosen.emplace_back(l, it->mapping);
+                }
+                if (!ok) break;
+            }
+            if (!ok) continue;
+            for (auto& [l, m] : chosen) mapping.layers[static_cast<std::size_t>(l)] = m;
+            mapping.segments.push_back(sim::SegmentMapping{
+                {sim::Region{0, 0, r, c}}, std::vector<std::int32_t>(segment.branches.size(), 0)});
+            placed = true;
+            break;
+        }
+        if (!placed) {
+            std::string what = "baseline: no region can run every layer of the segment starting at layer '";
+            what += network.layer(segment.branches.front().layers.front()).name;
+            what += "'";
+            throw std::domain_error(what);
+        }
+    }
+    reduce_replication(network, mapping);
+    // One DL for every tensor, the fastest with the LMs fixed.
     sim::NetworkMapping best;
     double best_latency = kInf;
     bool have = false;
     for (const sim::DataLayout& dl : options_.layouts) {
         check_cancelled();
-        sim::NetworkMapping mapping;
-        mapping.layers.resize(n);
-        for (const workload::Segment& segment : seg.segments) {
-            bool placed = false;
-            for (const auto& [r, c] : shrinking_shapes(rows, cols)) {
-                std::vector<std::pair<LayerIndex, sim::LayerMapping>> chosen;
-                bool ok = true;
-                for (const workload::Branch& b : segment.branches) {
-                    for (LayerIndex l : b.layers) {
-                        const std::vector<LayerOption>& o =
-                            lm == BaselineLm::compute_delay
-                                ? search_.fastest_compute(network.layer(l), r, c, dl, dl)
-                                : search_.options(network.layer(l), r, c, dl, dl, true);
-                        if (o.empty()) {
-                            ok = false;
-                            break;
-                        }
-                        // The fastest; among equals the smallest footprint (the front is by bytes).
-                        const auto it = std::min_element(
-                            o.begin(), o.end(),
-                            [](const LayerOption& x, const LayerOption& y) { return x.latency < y.latency; });
-                        chosen.emplace_back(l, it->mapping);
-                    }
-                    if (!ok) break;
-                }
-                if (!ok) continue;
-                for (auto& [l, m] : chosen) mapping.layers[static_cast<std::size_t>(l)] = m;
-                mapping.segments.push_back(sim::SegmentMapping{
-                    {sim::Region{0, 0, r, c}}, std::vector<std::int32_t>(segment.branches.size(), 0)});
-                placed = true;
-                break;
-            }
-            if (!placed) {
-                std::string what =
-                    "baseline: no region can run every layer of the segment starting at layer '";
-                what += network.layer(segment.branches.front().layers.front()).name;
-                what += "'";
-                throw std::domain_error(what);
-            }
-        }
-        // WR reduction (VIII-D): node (0, 0) lies in every region, so it stores the most.
-        const auto stored = [&] {
-            std::int64_t sum = 0;
-            for (std::size_t l = 0; l < n; ++l)
-                sum += sim::stored_weights_per_node(network.layer(static_cast<LayerIndex>(l)),
-                                                    mapping.layers[l]) *
-                       system_.data_bytes();
-            return sum;
-        };
-        while (stored() > system_.dram_capacity.value()) {
-            std::size_t pick = n;
-            for (std::size_t l = 0; l < n; ++l) {
-                if (mapping.layers[l].wr <= 1 || !network.layer(static_cast<LayerIndex>(l)).has_weights())
-                    continue;
-                if (pick == n || network.layer(static_cast<LayerIndex>(l)).weights() >
-                                     network.layer(static_cast<LayerIndex>(pick)).weights())
-                    pick = l;
-            }
-            if (pick == n) break;  // WR = 1 everywhere: the timeline reports the overflow
-            sim::LayerMapping& m = mapping.layers[pick];
-            const std::vector<std::int32_t> wrs = distinct_wr(sim::nodes_sharing_weights(m));
-            const auto next = std::find_if(wrs.begin(), wrs.end(), [&](std::int32_t w) { return w < m.wr; });
-            m.wr = next == wrs.end() ? 1 : *next;
-        }
+        for (sim::LayerMapping& m : mapping.layers) m.dl_in = m.dl_out = dl;
         const sim::NetworkCost cost = evaluate(network, seg, mapping, false);
         if (!have || latency_or_inf(cost) < best_latency) {
             best_latency = latency_or_inf(cost);
-            best = std::move(mapping);
+            best = mapping;
             have = true;
         }
     }
     return best;
+}
+
+void Mapper::reduce_replication(const workload::Network& network, sim::NetworkMapping& mapping) const {
+    // WR reduction (VIII-D): from full replication down, the layers with the most weights
+    // first, until the weights fit. Node (0, 0) lies in every region, so it stores the most.
+    const auto n = mapping.layers.size();
+    const auto stored = [&] {
+        std::int64_t sum = 0;
+        for (std::size_t l = 0; l < n; ++l)
+            sum +=
+                sim::stored_weights_per_node(network.layer(static_cast<LayerIndex>(l)), mapping.layers[l]) *
+                system_.data_bytes();
+        return sum;
+    };
+    while (stored() > system_.dram_capacity.value()) {
+        std::size_t pick = n;
+        for (std::size_t l = 0; l < n; ++l) {
+            if (mapping.layers[l].wr <= 1 || !network.layer(static_cast<LayerIndex>(l)).has_weights())
+                continue;
+            if (pick == n || network.layer(static_cast<LayerIndex>(l)).weights() >
+                                 network.layer(static_cast<LayerIndex>(pick)).weights())
+                pick = l;
+        }
+        if (pick == n) break;  // WR = 1 everywhere: the timeline reports the overflow
+        sim::LayerMapping& m = mapping.layers[pick];
+        const std::vector<std::int32_t> wrs = distinct_wr(sim::nodes_sharing_weights(m));
+        const auto next = std::find_if(wrs.begin(), wrs.end(), [&](std::int32_t w) { return w < m.wr; });
+        m.wr = next == wrs.end() ? 1 : *next;
+    }
 }
 
 }  // namespace pimdse::mapper

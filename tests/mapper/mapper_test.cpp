@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <functional>
 #include <limits>
 #include <set>
@@ -164,6 +165,49 @@ TEST(LayerSearch, FastestComputeIsTheMinimumOfTheEnumeration) {
             ASSERT_EQ(got.size(), 1u) << l.name;
             EXPECT_DOUBLE_EQ(compute(l, got.front().mapping, rows, cols), best_compute) << l.name;
             EXPECT_DOUBLE_EQ(got.front().latency, best_latency) << l.name;
+        }
+    }
+}
+
+// The paper's baseline LM: among the mappings of fewest compute cycles at full replication
+// (by brute force over the enumeration), the count vector that partitions K most, then P, Q,
+// B, C; the choice never depends on sharing.
+TEST(LayerSearch, BlindBaselineTakesTheFastestByLoopPriority) {
+    const sim::System sys = system_of(4, 4, 8, 16);
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler sched;
+    const Network n = io::parse_network(kTwoBranch, "two_branch.yaml");
+    const auto compute = [&](const workload::Layer& l, const sim::LayerMapping& m, int rows, int cols) {
+        sim::LayerCost c;
+        sim::add_compute_cost(l, m, rows, cols, sys, intra, c);
+        return c.status == sim::EvalStatus::ok ? c.compute.value() : std::numeric_limits<double>::infinity();
+    };
+    const auto rank = [](const sim::LayerMapping& m) {
+        const auto c = [&](sim::PartDim d) { return m.part(d).h * m.part(d).w; };
+        using D = sim::PartDim;
+        return std::array<std::int32_t, 5>{c(D::k), c(D::p), c(D::q), c(D::b), c(D::c)};
+    };
+    for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{{2, 2}, {2, 4}, {4, 4}}) {
+        for (workload::LayerIndex li = 0; li < n.size(); ++li) {
+            const workload::Layer& l = n.layer(li);
+            LayerSearch search(sys, intra, sched);
+            const sim::DataLayout dl{};
+            const std::vector<LayerOption>& got = search.fastest_compute_blind(l, rows, cols, dl, dl);
+            double best = std::numeric_limits<double>::infinity();
+            std::array<std::int32_t, 5> best_rank{};
+            for (const LayerOption& o : search.enumerate_all(l, rows, cols, dl, dl)) {
+                if (l.has_weights() && o.mapping.wr != sim::nodes_sharing_weights(o.mapping)) continue;
+                const double c = compute(l, o.mapping, rows, cols);
+                if (c < best || (c == best && rank(o.mapping) > best_rank)) {
+                    best = c;
+                    best_rank = rank(o.mapping);
+                }
+            }
+            ASSERT_EQ(got.size(), 1u) << l.name;
+            EXPECT_DOUBLE_EQ(compute(l, got.front().mapping, rows, cols), best) << l.name;
+            EXPECT_EQ(rank(got.front().mapping), best_rank) << l.name;
+            if (l.has_weights())
+                EXPECT_EQ(got.front().mapping.wr, sim::nodes_sharing_weights(got.front().mapping)) << l.name;
         }
     }
 }

@@ -67,13 +67,23 @@ public:
                                                           std::int32_t cols, sim::DataLayout in,
                                                           sim::DataLayout out, bool full_replication = false);
 
-    /// The baseline's LM (NicePIM VIII-D solves it with Timeloop for "Delay", whose model has
-    /// no inter-node data sharing): at full replication, the mapping with the fewest compute
-    /// cycles; among those, the least sharing (in the search's model). Empty when none is
-    /// feasible. Memoised.
+    /// A stronger variant of the baseline's LM: at full replication, the mapping with the
+    /// fewest compute cycles; among those, the least sharing (in the search's model). Empty
+    /// when none is feasible. Memoised.
     [[nodiscard]] const std::vector<LayerOption>& fastest_compute(const workload::Layer& layer,
                                                                   std::int32_t rows, std::int32_t cols,
                                                                   sim::DataLayout in, sim::DataLayout out);
+
+    /// The baseline's LM as NicePIM VIII-D chooses it (Timeloop for "Delay", whose model has no
+    /// inter-node data sharing): at full replication, a mapping with the fewest compute cycles,
+    /// blind to sharing and redistribution. Ties go to the count vector that partitions K most,
+    /// then P, Q, B, C (the priority of the uniform mapping), then to the first (Ph, Pw) split
+    /// and spatial order in enumeration order; the cost the mapper optimises is never looked
+    /// at. Empty when none is feasible. Memoised.
+    [[nodiscard]] const std::vector<LayerOption>& fastest_compute_blind(const workload::Layer& layer,
+                                                                        std::int32_t rows, std::int32_t cols,
+                                                                        sim::DataLayout in,
+                                                                        sim::DataLayout out);
 
     /// Every (split, order, WR) without pruning or dominance filtering, in enumeration order;
     /// for tests of the pruning's claim.
@@ -171,6 +181,7 @@ private:
     sim::ChannelLoads class_loads_;
     std::unordered_map<Key, std::vector<LayerOption>, KeyHash> memo_;
     std::unordered_map<Key, std::vector<LayerOption>, KeyHash> compute_first_;
+    std::unordered_map<Key, std::vector<LayerOption>, KeyHash> compute_blind_;
     /// The fitting (Ph, Pw) splits of a region grouped by their count vector (pruning 1).
     [[nodiscard]] std::map<std::array<std::int32_t, sim::kPartDims>,
                            std::vector<std::pair<std::size_t, std::size_t>>>

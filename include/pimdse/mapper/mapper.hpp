@@ -28,8 +28,11 @@ namespace pimdse::mapper {
 /// How the baseline (NicePIM VIII-D) chooses each layer's LM on the whole array.
 enum class BaselineLm : std::uint8_t {
     /// The fewest compute cycles, as Timeloop's "Delay" goal does in the paper (its model has
-    /// no inter-node data sharing); the least sharing among ties. The paper's baseline.
+    /// no inter-node data sharing); ties broken blind to sharing (LayerSearch::
+    /// fastest_compute_blind). The paper's baseline.
     compute_delay,
+    /// The fewest compute cycles; the least sharing among ties: a stronger baseline.
+    compute_delay_sharing,
     /// The least compute + sharing latency in the search's model: a stronger baseline.
     full_latency,
 };
@@ -41,9 +44,9 @@ struct MapperOptions {
     std::vector<sim::DataLayout> layouts{sim::DataLayout{sim::LayoutOrder::bchw, 1},
                                          sim::DataLayout{sim::LayoutOrder::bhwc, 1},
                                          sim::DataLayout{sim::LayoutOrder::bchw, 8}};
-    /// Also cost the sequential whole-array mappings (the baseline under both BaselineLm
-    /// rules) and return one if the timeline finds it faster (the DP optimises per-layer
-    /// latency without inter-layer redistribution).
+    /// Also cost the sequential whole-array mappings (the baseline under every BaselineLm
+    /// rule) and return one if the timeline finds it faster (the DP optimises per-layer
+    /// latency without inter-layer redistribution). Off for the paper's Algorithm 1 alone.
     bool keep_baseline_if_better = true;
     BaselineLm baseline_lm = BaselineLm::compute_delay;
     /// Arrangements ((Ph, Pw) split x order) costed per partition-count vector of a layer; 0 is
@@ -74,8 +77,9 @@ public:
     [[nodiscard]] MapResult map(const workload::Network& network, const workload::Segmentation& seg);
 
     /// NicePIM VIII-D baseline: every layer on the whole array, its fastest LM at full
-    /// replication, WR then reduced from the layers with the most weights until the weights
-    /// fit, one DL for all tensors (the best of options().layouts).
+    /// replication under the first of options().layouts, WR then reduced from the layers with
+    /// the most weights until the weights fit, then, with the LMs fixed, one DL for all tensors
+    /// (the fastest of options().layouts).
     [[nodiscard]] MapResult baseline(const workload::Network& network, const workload::Segmentation& seg);
 
     /// Chosen layouts for fixed LMs: coordinate descent over tensor groups (docs/mapper.md).
@@ -108,6 +112,8 @@ private:
     /// The baseline's mapping with LMs chosen by `lm`, costed with the search scheduler.
     [[nodiscard]] sim::NetworkMapping baseline_mapping(const workload::Network& network,
                                                        const workload::Segmentation& seg, BaselineLm lm);
+    /// Lowers WR from the layers with the most weights until node (0, 0)'s weights fit.
+    void reduce_replication(const workload::Network& network, sim::NetworkMapping& mapping) const;
 
     const sim::System& system_;
     MapperOptions options_;
