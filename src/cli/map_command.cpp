@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
@@ -37,33 +38,65 @@ struct MapOptions {
     std::string csv;
     std::optional<std::int64_t> batch;
     int rounds = 3;
-    bool no_fallback = false;
+    bool fallback = false;
+    std::vector<std::string> freeze;
+};
+
+/// What one --csv row reports: the whole batch (for ddam, the samples streamed through it).
+struct CsvRow {
+    double latency_cycles = 0;
+    double seconds = 0;
+    sim::EnergyBreakdown energy;
+    double pe_utilisation = 0;
+    bool from_baseline = false;
+    std::int64_t batch = 1;
 };
 
 /// One row of the --csv table (docs/cli.md): the header is written when the file is new.
-void append_csv_row(const MapOptions& o, const workload::Network& network, const mapper::MapResult& r,
-                    double seconds) {
+void append_csv_row(const MapOptions& o, const workload::Network& network, const CsvRow& r, double seconds) {
     const bool fresh = !std::filesystem::exists(o.csv) || std::filesystem::file_size(o.csv) == 0;
     std::ofstream out(o.csv, std::ios::app);
     if (!out) throw IoError(o.csv + ": cannot open for appending");
     if (fresh)
         out << "hardware,network,mapper,latency_cycles,seconds_at_clock,energy_pj,pe_pj,register_pj,sram_pj,"
                "dram_access_pj,dram_activation_pj,dram_background_pj,dram_pj,noc_pj,pe_utilisation,"
-               "from_baseline,map_seconds\n";
-    const sim::EnergyBreakdown& e = r.cost.energy;
+               "from_baseline,map_seconds,batch,throughput_per_s\n";
+    const sim::EnergyBreakdown& e = r.energy;
+    const double throughput = r.seconds > 0 ? static_cast<double>(r.batch) / r.seconds : 0.0;
     out << format(
-        "%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.6f\n",
+        "%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.6f,%lld,%."
+        "17g\n",
         std::filesystem::path(o.hardware).stem().string().c_str(), network.name().c_str(), o.mapper.c_str(),
-        r.cost.latency.value(), r.cost.seconds, e.total().value(), e.pe.value(), e.registers.value(),
-        e.sram.value(), e.dram_access.value(), e.dram_activation.value(), e.dram_background.value(),
-        e.dram().value(), e.noc.value(), r.cost.pe_utilisation, r.from_baseline ? 1 : 0, seconds);
+        r.latency_cycles, r.seconds, e.total().value(), e.pe.value(), e.registers.value(), e.sram.value(),
+        e.dram_access.value(), e.dram_activation.value(), e.dram_background.value(), e.dram().value(),
+        e.noc.value(), r.pe_utilisation, r.from_baseline ? 1 : 0, seconds, static_cast<long long>(r.batch),
+        throughput);
     if (!out) throw IoError(o.csv + ": write failed");
+}
+
+/// The pipeline's parts and rate, after the per-layer report of one sample.
+void print_pipeline(const mapper::PipelineResult& p, const sim::System& system) {
+    std::cout << format("  pipeline     %zu parts; %lld samples stream through them one after another\n",
+                        p.stages.size(), static_cast<long long>(p.batch));
+    for (std::size_t i = 0; i < p.stages.size(); ++i) {
+        const mapper::PipelineStage& st = p.stages[i];
+        std::cout << format("    part %zu: segments %d-%d on %s, %.0f cycles per sample\n", i,
+                            st.first_segment, st.end_segment - 1, sim::to_string(st.band).c_str(), st.cycles);
+    }
+    std::cout << format("  interval     %.0f cycles (the slowest part)\n", p.interval_cycles)
+              << format("  batch        %.0f cycles = %.4f ms at %.0f MHz for %lld samples: %.1f samples/s\n",
+                        p.batch_cycles, p.batch_seconds * 1e3, system.clock_mhz,
+                        static_cast<long long>(p.batch), p.throughput())
+              << format("  energy       %.4f uJ for the batch (DRAM background over the batch's time)\n",
+                        p.batch_energy.total().value() * 1e-6);
 }
 
 int run_map(const MapOptions& o) {
     const io::HardwareFile h = io::read_hardware_file(o.hardware);
+    const bool ddam = o.mapper == "ddam";
     io::NetworkReadOptions read;
-    read.batch = o.batch;
+    // A pipeline streams single samples through its parts: --batch is how many.
+    read.batch = ddam ? std::optional<std::int64_t>(1) : o.batch;
     const workload::Network network = io::read_network_file(o.network, read);
     const workload::Segmentation seg = workload::decompose(network);
     const sim::System system = sim::make_system(h.constraints, h.params, h.technology);
@@ -80,10 +113,23 @@ int run_map(const MapOptions& o) {
                           : o.baseline_lm == "compute-delay-sharing"
                               ? mapper::BaselineLm::compute_delay_sharing
                               : mapper::BaselineLm::compute_delay;
-    options.keep_baseline_if_better = !o.no_fallback;
+    options.keep_baseline_if_better = o.fallback;
+    for (const std::string& f : o.freeze) {
+        options.freeze_sm = options.freeze_sm || f == "sm";
+        options.freeze_wr = options.freeze_wr || f == "wr";
+        options.freeze_dl = options.freeze_dl || f == "dl";
+    }
     mapper::Mapper m(system, options, intra, search, *final);
     const auto start = std::chrono::steady_clock::now();
-    const mapper::MapResult r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
+    mapper::MapResult r;
+    std::optional<mapper::PipelineResult> pipe;
+    if (ddam) {
+        pipe = m.pipeline(network, seg, o.batch.value_or(1));
+        r.mapping = pipe->mapping;
+        r.cost = pipe->cost;
+    } else {
+        r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
+    }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     std::cout << "segments of " << network.name() << " (" << seg.segments.size()
@@ -99,10 +145,13 @@ int run_map(const MapOptions& o) {
         std::cout << '\n';
     }
     std::cout << "  (single-branch segments run on the whole array and are not listed)\n\n";
-    std::string label = o.mapper == "baseline" ? "baseline mapping (NicePIM VIII-D)" : "PIM-Mapper mapping";
+    std::string label = o.mapper == "baseline" ? "baseline mapping (NicePIM VIII-D)"
+                        : ddam                 ? "DDAM pipeline, one sample through every part"
+                                               : "PIM-Mapper mapping";
     if (r.from_baseline && o.mapper != "baseline")
         label += " (the baseline's mapping was faster and is kept)";
     print_report(std::cout, h, network, seg, r.mapping, r.cost, system, label);
+    if (pipe) print_pipeline(*pipe, system);
     const mapper::SearchStats& st = m.search().stats();
     std::cout << format(
         "  mapper       %s, %d round(s), %.3f s; LM searches %lld (memo hits %lld), count "
@@ -115,7 +164,17 @@ int run_map(const MapOptions& o) {
         const io::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
         write_text(o.output, io::to_yaml(r.mapping, target));
     }
-    if (!o.csv.empty()) append_csv_row(o, network, r, seconds);
+    if (!o.csv.empty()) {
+        CsvRow row{r.cost.latency.value(), r.cost.seconds,  r.cost.energy,
+                   r.cost.pe_utilisation,  r.from_baseline, network.batch()};
+        if (pipe) {
+            row.latency_cycles = pipe->batch_cycles;
+            row.seconds = pipe->batch_seconds;
+            row.energy = pipe->batch_energy;
+            row.batch = pipe->batch;
+        }
+        append_csv_row(o, network, row, seconds);
+    }
     return static_cast<int>(ExitCode::ok);
 }
 
@@ -127,19 +186,27 @@ void add_map_command(CLI::App& app, Action& action) {
     auto o = std::make_shared<MapOptions>();
     cmd->add_option("--hardware", o->hardware, "hardware file (YAML, docs/config.md)")->required();
     cmd->add_option("--network", o->network, "network file (YAML, docs/workloads.md)")->required();
-    cmd->add_option("--mapper", o->mapper, "nicepim (NicePIM VI) or baseline (VIII-D)")
-        ->check(CLI::IsMember({"nicepim", "baseline"}));
+    cmd->add_option("--mapper", o->mapper,
+                    "nicepim (NicePIM VI), baseline (VIII-D) or ddam (the pipelined mapping of Fig. 11)")
+        ->check(CLI::IsMember({"nicepim", "baseline", "ddam"}));
     cmd->add_option("--baseline-lm", o->baseline_lm,
                     "the baseline's LM per layer: compute-delay (fewest compute cycles, blind to sharing, "
                     "as Timeloop's Delay goal in NicePIM VIII-D; default), compute-delay-sharing (the "
                     "same, ties broken by the least sharing) or full-latency (compute + sharing)")
         ->check(CLI::IsMember({"compute-delay", "compute-delay-sharing", "full-latency"}));
-    cmd->add_flag("--no-baseline-fallback", o->no_fallback,
-                  "report Algorithm 1's own mapping even when a baseline mapping is faster (the paper's "
-                  "PIM-Mapper; the CSV's from_baseline column says which produced a mapping)");
+    cmd->add_flag("--baseline-fallback", o->fallback,
+                  "also cost the baseline's mappings and return the fastest of all (a portfolio; "
+                  "the CSV's from_baseline column says which produced the mapping). Off: Algorithm 1 "
+                  "+ 2 alone, as in the paper");
+    cmd->add_option("--freeze", o->freeze,
+                    "ablation: give these dimensions the baseline's choice (sm, wr, dl; comma-separated)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"sm", "wr", "dl"}));
     cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)");
     cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file");
-    cmd->add_option("--batch", o->batch, "batch size (default: the network file's)")
+    cmd->add_option("--batch", o->batch,
+                    "batch size (default: the network file's); for ddam, the samples streamed through the "
+                    "pipeline one at a time (default 1)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--rounds", o->rounds, "MAX_OPTIM_ITER of Algorithm 1 (default 3)")
         ->check(CLI::Range(1, 100));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -16,19 +17,6 @@ using workload::LayerIndex;
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// Region shapes from the whole array down (most nodes, then most rows): the fallback when
-/// no SM candidate can map every layer of a segment (a layer with fewer iterations than nodes).
-std::vector<std::pair<std::int32_t, std::int32_t>> shrinking_shapes(std::int32_t rows, std::int32_t cols) {
-    std::vector<std::pair<std::int32_t, std::int32_t>> shapes;
-    for (std::int32_t r = rows; r >= 1; --r)
-        for (std::int32_t c = cols; c >= 1; --c) shapes.emplace_back(r, c);
-    std::stable_sort(shapes.begin(), shapes.end(), [](const auto& a, const auto& b) {
-        return a.first * a.second != b.first * b.second ? a.first * a.second > b.first * b.second
-                                                        : a.first > b.first;
-    });
-    return shapes;
-}
 
 double latency_or_inf(const sim::NetworkCost& c) {
     return c.status == sim::EvalStatus::ok ? c.latency.value() : kInf;
@@ -88,6 +76,8 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
     for (const workload::Segment& segment : seg.segments) {
         check_cancelled();
         std::vector<sim::SegmentMapping> candidates = segment_candidates(network, segment, rows, cols);
+        if (options_.freeze_sm)
+            std::erase_if(candidates, [](const sim::SegmentMapping& sm) { return sm.regions.size() > 1; });
         auto& kept_sms = in.sms.emplace_back();
         auto& kept_layers = in.layers.emplace_back();
         auto& choices = in.choices.emplace_back();
@@ -106,14 +96,18 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
                     const auto li = static_cast<std::size_t>(l);
                     const std::vector<LayerOption>& o = search_.options(
                         network.layer(l), sm.regions[r].rows, sm.regions[r].cols, dl_in[li], dl_out[li]);
-                    if (o.empty()) return false;
                     LayerChoices lc;
                     std::vector<const LayerOption*> ptrs;
                     for (const LayerOption& x : o) {
+                        // Frozen WR: only full replication (reduced after the selection).
+                        if (options_.freeze_wr && network.layer(l).has_weights() &&
+                            x.mapping.wr != sim::nodes_sharing_weights(x.mapping))
+                            continue;
                         lc.latency.push_back(x.latency);
                         lc.units.push_back((x.bytes + in.unit_bytes - 1) / in.unit_bytes);
                         ptrs.push_back(&x);
                     }
+                    if (ptrs.empty()) return false;
                     region_choices.push_back(std::move(lc));
                     region_opts.push_back(std::move(ptrs));
                 }
@@ -183,35 +177,43 @@ void Mapper::optimise_layouts(const workload::Network& network, const workload::
         writers[out_group(l)].push_back(l);
         readers[in_group(l)].push_back(l);
     }
-    const auto compute = [&](LayerIndex l, sim::DataLayout in, sim::DataLayout out) {
+    // A layer's compute cycles and, to break ties (compute-bound layers), its DRAM energy:
+    // among layouts equally fast, the one that moves fewer words and opens fewer rows.
+    using Score = std::pair<double, double>;
+    const auto compute = [&](LayerIndex l, sim::DataLayout in, sim::DataLayout out) -> Score {
         sim::LayerMapping m = mapping.layers[static_cast<std::size_t>(l)];
         m.dl_in = in;
         m.dl_out = out;
         const auto [rows, cols] = m.shape();
         sim::LayerCost c;
         sim::add_compute_cost(network.layer(l), m, rows, cols, system_, intra_, c);
-        return c.status == sim::EvalStatus::ok ? c.compute.value() : kInf;
+        if (c.status != sim::EvalStatus::ok) return {kInf, kInf};
+        return {c.compute.value(), (c.energy.dram_access + c.energy.dram_activation).value()};
     };
     // Coordinate descent: each group takes the layout that minimises the compute of the
-    // layers writing and reading it, the other groups fixed; two sweeps.
+    // layers writing and reading it (then their DRAM energy), the other groups fixed; two sweeps.
     for (int sweep = 0; sweep < 2; ++sweep) {
         bool changed = false;
         for (std::size_t g = 0; g <= static_cast<std::size_t>(n); ++g) {
             if (writers[g].empty() && readers[g].empty()) continue;
             const auto total = [&](sim::DataLayout candidate) {
-                double t = 0;
+                Score t{0, 0};
+                const auto add = [&](Score x) {
+                    t.first += x.first;
+                    t.second += x.second;
+                };
                 for (LayerIndex l : writers[g])
-                    t += compute(l, mapping.layers[static_cast<std::size_t>(l)].dl_in, candidate);
+                    add(compute(l, mapping.layers[static_cast<std::size_t>(l)].dl_in, candidate));
                 for (LayerIndex l : readers[g]) {
                     // A layer that reads and writes the same group cannot exist in a DAG.
-                    t += compute(l, candidate, mapping.layers[static_cast<std::size_t>(l)].dl_out);
+                    add(compute(l, candidate, mapping.layers[static_cast<std::size_t>(l)].dl_out));
                 }
                 return t;
             };
-            double best = total(layout[g]);
+            Score best = total(layout[g]);
             sim::DataLayout choice = layout[g];
             for (const sim::DataLayout& candidate : options_.layouts) {
-                const double t = total(candidate);
+                const Score t = total(candidate);
                 if (t < best) {
                     best = t;
                     choice = candidate;
@@ -229,6 +231,17 @@ void Mapper::optimise_layouts(const workload::Network& network, const workload::
 
 MapResult Mapper::map(const workload::Network& network, const workload::Segmentation& seg) {
     const auto n = static_cast<std::size_t>(network.size());
+    // Restores the layout candidates however map() ends (a frozen DL narrows them).
+    struct Restore {
+        std::vector<sim::DataLayout>& target;
+        std::vector<sim::DataLayout> saved;
+        ~Restore() { target = std::move(saved); }
+    } restore{options_.layouts, options_.layouts};
+    if (options_.freeze_dl) {
+        // The baseline's single layout for every tensor, and no layout search.
+        const sim::NetworkMapping b = baseline_mapping(network, seg, BaselineLm::compute_delay);
+        options_.layouts = {b.layers.front().dl_in};
+    }
     std::vector<sim::DataLayout> dl_in(n, options_.layouts.front());
     std::vector<sim::DataLayout> dl_out(n, options_.layouts.front());
     MapResult best;
@@ -253,6 +266,7 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
                         in.options[s][k][r][i][j]->mapping;
                 }
         }
+        if (options_.freeze_wr) reduce_replication(network, mapping);
         optimise_layouts(network, seg, mapping);
         const sim::NetworkCost cost = evaluate(network, seg, mapping, false);
         if (!have || latency_or_inf(cost) < best_latency) {
@@ -273,6 +287,7 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
         if (same) break;  // the next round would generate the same candidates
     }
     best.cost = evaluate(network, seg, best.mapping, true);
+    options_.layouts = restore.saved;
     if (options_.keep_baseline_if_better) {
         // The sequential whole-array mappings (the baseline under both LM rules) are points of
         // the same space; the DP cannot see the redistribution between layers, so either may
@@ -377,28 +392,33 @@ sim::NetworkMapping Mapper::baseline_mapping(const workload::Network& network,
 }
 
 void Mapper::reduce_replication(const workload::Network& network, sim::NetworkMapping& mapping) const {
+    std::vector<LayerIndex> all(mapping.layers.size());
+    std::iota(all.begin(), all.end(), 0);
+    reduce_replication(network, mapping, all);
+}
+
+void Mapper::reduce_replication(const workload::Network& network, sim::NetworkMapping& mapping,
+                                std::span<const LayerIndex> layers) const {
     // WR reduction (VIII-D): from full replication down, the layers with the most weights
-    // first, until the weights fit. Node (0, 0) lies in every region, so it stores the most.
-    const auto n = mapping.layers.size();
+    // first, until the weights fit. The layers given share a node that stores the most (node
+    // (0, 0) of their region's corner lies in every one of their regions).
     const auto stored = [&] {
         std::int64_t sum = 0;
-        for (std::size_t l = 0; l < n; ++l)
+        for (LayerIndex l : layers)
             sum +=
-                sim::stored_weights_per_node(network.layer(static_cast<LayerIndex>(l)), mapping.layers[l]) *
+                sim::stored_weights_per_node(network.layer(l), mapping.layers[static_cast<std::size_t>(l)]) *
                 system_.data_bytes();
         return sum;
     };
     while (stored() > system_.dram_capacity.value()) {
-        std::size_t pick = n;
-        for (std::size_t l = 0; l < n; ++l) {
-            if (mapping.layers[l].wr <= 1 || !network.layer(static_cast<LayerIndex>(l)).has_weights())
+        std::optional<LayerIndex> pick;
+        for (LayerIndex l : layers) {
+            if (mapping.layers[static_cast<std::size_t>(l)].wr <= 1 || !network.layer(l).has_weights())
                 continue;
-            if (pick == n || network.layer(static_cast<LayerIndex>(l)).weights() >
-                                 network.layer(static_cast<LayerIndex>(pick)).weights())
-                pick = l;
+            if (!pick || network.layer(l).weights() > network.layer(*pick).weights()) pick = l;
         }
-        if (pick == n) break;  // WR = 1 everywhere: the timeline reports the overflow
-        sim::LayerMapping& m = mapping.layers[pick];
+        if (!pick) break;  // WR = 1 everywhere: the timeline reports the overflow
+        sim::LayerMapping& m = mapping.layers[static_cast<std::size_t>(*pick)];
         const std::vector<std::int32_t> wrs = distinct_wr(sim::nodes_sharing_weights(m));
         const auto next = std::find_if(wrs.begin(), wrs.end(), [&](std::int32_t w) { return w < m.wr; });
         m.wr = next == wrs.end() ? 1 : *next;

@@ -122,4 +122,15 @@ std::vector<sim::SegmentMapping> segment_candidates(const workload::Network& net
     return out;
 }
 
+std::vector<std::pair<std::int32_t, std::int32_t>> shrinking_shapes(std::int32_t rows, std::int32_t cols) {
+    std::vector<std::pair<std::int32_t, std::int32_t>> shapes;
+    for (std::int32_t r = rows; r >= 1; --r)
+        for (std::int32_t c = cols; c >= 1; --c) shapes.emplace_back(r, c);
+    std::stable_sort(shapes.begin(), shapes.end(), [](const auto& a, const auto& b) {
+        return a.first * a.second != b.first * b.second ? a.first * a.second > b.first * b.second
+                                                        : a.first > b.first;
+    });
+    return shapes;
+}
+
 }  // namespace pimdse::mapper

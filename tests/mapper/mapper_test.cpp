@@ -206,8 +206,9 @@ TEST(LayerSearch, BlindBaselineTakesTheFastestByLoopPriority) {
             ASSERT_EQ(got.size(), 1u) << l.name;
             EXPECT_DOUBLE_EQ(compute(l, got.front().mapping, rows, cols), best) << l.name;
             EXPECT_EQ(rank(got.front().mapping), best_rank) << l.name;
-            if (l.has_weights())
+            if (l.has_weights()) {
                 EXPECT_EQ(got.front().mapping.wr, sim::nodes_sharing_weights(got.front().mapping)) << l.name;
+            }
         }
     }
 }
@@ -361,11 +362,19 @@ TEST(Mapper, MapsTheNicePimNetworksLegallyAndBeatsOrTiesTheBaseline) {
     const sim::System sys = hardware("nicepim_4x4.yaml");
     sim::AnalyticIntraNodeMapper intra;
     sim::SnakeRingScheduler sched;
-    Mapper m(sys, MapperOptions{}, intra, sched, sched);
+    MapperOptions portfolio;
+    portfolio.keep_baseline_if_better = true;  // the portfolio's guarantee
+    Mapper m(sys, portfolio, intra, sched, sched);
+    Mapper paper(sys, MapperOptions{}, intra, sched, sched);
     for (const char* name : {"googlenet", "vgg16", "resnet18"}) {
         const Library l = library(name);
         const MapResult r = m.map(l.net, l.seg);
         EXPECT_FALSE(sim::check_mapping(l.net, l.seg, r.mapping, 4, 4).has_value()) << name;
+        // Algorithm 1 alone never returns the baseline's mapping, and the portfolio is at least
+        // as fast as it.
+        const MapResult a = paper.map(l.net, l.seg);
+        EXPECT_FALSE(a.from_baseline) << name;
+        EXPECT_LE(r.cost.latency.value(), a.cost.latency.value()) << name;
         ASSERT_EQ(r.cost.status, sim::EvalStatus::ok) << name << ": " << r.cost.reason;
         const MapResult b = m.baseline(l.net, l.seg);
         ASSERT_EQ(b.cost.status, sim::EvalStatus::ok) << name << ": " << b.cost.reason;
@@ -386,7 +395,9 @@ TEST(Mapper, MapsTheFiveNicePimDnnsLegallyOnTheFinalDesign) {
     for (const char* name : {"resnet152", "vgg16", "googlenet", "darknet53", "bert_base"}) {
         sim::AnalyticIntraNodeMapper intra;
         sim::SnakeRingScheduler sched;
-        Mapper m(sys, MapperOptions{}, intra, sched, sched);
+        MapperOptions portfolio;
+        portfolio.keep_baseline_if_better = true;
+        Mapper m(sys, portfolio, intra, sched, sched);
         const Library l = library(name);
         const MapResult r = m.map(l.net, l.seg);
         EXPECT_FALSE(

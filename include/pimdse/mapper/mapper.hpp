@@ -1,5 +1,6 @@
 #pragma once
-// The PIM-Mapper (NicePIM VI, Algorithm 1) and the sequential baseline of NicePIM VIII-D.
+// The PIM-Mapper (NicePIM VI, Algorithm 1), the sequential baseline of NicePIM VIII-D and the
+// DDAM-style pipeline it is also compared with (pipeline.hpp).
 //
 // map(): alternate for up to max_optim_iter rounds between (a) generating SM candidates per
 // segment and the Pareto (LM, WR) options of every layer on every candidate region under the
@@ -10,9 +11,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "pimdse/mapper/layer_search.hpp"
+#include "pimdse/mapper/pipeline.hpp"
 #include "pimdse/mapper/selection.hpp"
 #include "pimdse/sim/data_layout.hpp"
 #include "pimdse/sim/intra_node.hpp"
@@ -46,9 +49,16 @@ struct MapperOptions {
                                          sim::DataLayout{sim::LayoutOrder::bchw, 8}};
     /// Also cost the sequential whole-array mappings (the baseline under every BaselineLm
     /// rule) and return one if the timeline finds it faster (the DP optimises per-layer
-    /// latency without inter-layer redistribution). Off for the paper's Algorithm 1 alone.
-    bool keep_baseline_if_better = true;
+    /// latency without inter-layer redistribution): a portfolio, not the paper's Algorithm 1,
+    /// so off by default (pimdse map --baseline-fallback).
+    bool keep_baseline_if_better = false;
     BaselineLm baseline_lm = BaselineLm::compute_delay;
+    /// Ablation (docs/mapper.md, "Ablation"): a frozen dimension takes the baseline's choice.
+    /// SM: every segment on one region, the whole array. WR: full replication, then the
+    /// baseline's reduction until the weights fit. DL: the baseline's one layout for all.
+    bool freeze_sm = false;
+    bool freeze_wr = false;
+    bool freeze_dl = false;
     /// Arrangements ((Ph, Pw) split x order) costed per partition-count vector of a layer; 0 is
     /// the exhaustive search. Bounded by default because 16 x 16 arrays have thousands.
     std::int64_t max_arrangements = 12;
@@ -82,6 +92,10 @@ public:
     /// (the fastest of options().layouts).
     [[nodiscard]] MapResult baseline(const workload::Network& network, const workload::Segmentation& seg);
 
+    /// The DDAM-style pipelined mapping (pipeline.hpp) of `batch` samples streamed through it.
+    [[nodiscard]] PipelineResult pipeline(const workload::Network& network, const workload::Segmentation& seg,
+                                          std::int64_t batch);
+
     /// Chosen layouts for fixed LMs: coordinate descent over tensor groups (docs/mapper.md).
     void optimise_layouts(const workload::Network& network, const workload::Segmentation& seg,
                           sim::NetworkMapping& mapping);
@@ -114,6 +128,9 @@ private:
                                                        const workload::Segmentation& seg, BaselineLm lm);
     /// Lowers WR from the layers with the most weights until node (0, 0)'s weights fit.
     void reduce_replication(const workload::Network& network, sim::NetworkMapping& mapping) const;
+    /// The same over `layers` only (the layers that share one region's nodes).
+    void reduce_replication(const workload::Network& network, sim::NetworkMapping& mapping,
+                            std::span<const workload::LayerIndex> layers) const;
 
     const sim::System& system_;
     MapperOptions options_;

@@ -5,6 +5,7 @@
 // and again, each cut keeping the two sides' node counts proportional to their work.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "pimdse/sim/mapping.hpp"
@@ -33,5 +34,11 @@ namespace pimdse::mapper {
 [[nodiscard]] std::vector<sim::SegmentMapping> segment_candidates(const workload::Network& network,
                                                                   const workload::Segment& segment,
                                                                   std::int32_t rows, std::int32_t cols);
+
+/// Region shapes from rows x cols down (most nodes, then most rows): where a segment goes
+/// when no candidate can map every layer on its region (a layer with fewer iterations than
+/// nodes).
+[[nodiscard]] std::vector<std::pair<std::int32_t, std::int32_t>> shrinking_shapes(std::int32_t rows,
+                                                                                  std::int32_t cols);
 
 }  // namespace pimdse::mapper

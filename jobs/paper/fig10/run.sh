@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # NicePIM Fig. 10 (section VIII-D): the PIM-Mapper against the sequential baseline on the
 # two systems of the paper, five DNNs at batch 1. The PIM-Mapper is Algorithm 1 + 2 alone
-# (--no-baseline-fallback); the baseline is VIII-D's (sharing-blind LM, LM fixed before DL).
+# (pimdse map's default); the baseline is VIII-D's (sharing-blind LM, LM fixed before DL).
 # Writes OUT/fig10.csv (one row per system x network x mapper, energy split into PE,
 # registers, SRAM, DRAM access/activation/background and NoC), then draws
 # OUT/fig10.png and OUT/fig10_table.md with postprocess/fig10.py.
@@ -23,7 +23,7 @@ for hw in nicepim_4x4 nicepim_16x16; do
     for mapper in baseline nicepim; do
       echo "fig10: $hw $net $mapper" >&2
       "$pimdse" map --hardware "$root/inputs/hardware/$hw.yaml" --network "$root/inputs/networks/$net.yaml" \
-        --batch 1 --mapper "$mapper" --no-baseline-fallback --csv "$csv" -o "$out/${hw}_${net}_${mapper}.mapping.yaml" > "$out/${hw}_${net}_${mapper}.txt"
+        --batch 1 --mapper "$mapper" --csv "$csv" -o "$out/${hw}_${net}_${mapper}.mapping.yaml" > "$out/${hw}_${net}_${mapper}.txt"
     done
   done
 done
