@@ -86,6 +86,14 @@ double sram_read_weight(const IntraNodeCost& c, const PartLayer& l, const NodeSp
 
 }  // namespace
 
+BufferReads buffer_reads(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                         PeDataflow dataflow) noexcept {
+    const Tensor st = stationary_tensor(dataflow);
+    return {buffer_accesses(layer, node, tiling, Tensor::input, st == Tensor::input),
+            buffer_accesses(layer, node, tiling, Tensor::weight, st == Tensor::weight),
+            buffer_accesses(layer, node, tiling, Tensor::output, st == Tensor::output)};
+}
+
 bool fits(const TileFootprint& f, const NodeSpec& node) noexcept {
     return 2 * f.input.value() <= node.ibuf.value() && 2 * f.weight.value() <= node.wbuf.value() &&
            2 * f.output.value() <= node.obuf.value();
@@ -112,15 +120,14 @@ IntraNodeCost order_free_cost(const PartLayer& layer, const NodeSpec& node, cons
     bool first = true;
     double best = 0;
     for (PeDataflow d : kDataflows) {
-        const Tensor st = stationary_tensor(d);
+        const BufferReads r = buffer_reads(layer, node, tiling, d);
         IntraNodeCost x = c;
         x.dataflow = d;
-        x.ibuf.reads = buffer_accesses(layer, node, tiling, Tensor::input, st == Tensor::input);
-        x.wbuf.reads = buffer_accesses(layer, node, tiling, Tensor::weight, st == Tensor::weight);
+        x.ibuf.reads = r.input;
+        x.wbuf.reads = r.weight;
         // The obuf is read and written once per accumulation (per register spill when the
         // psum is stationary), plus write-backs and psum reloads (finish()).
-        x.obuf.reads = x.obuf.writes =
-            buffer_accesses(layer, node, tiling, Tensor::output, st == Tensor::output);
+        x.obuf.reads = x.obuf.writes = r.psum;
         const double w = sram_read_weight(x, layer, node);
         if (first || w < best) {
             c = std::move(x);

@@ -37,6 +37,20 @@ enum class PeDataflow : std::uint8_t {
 inline constexpr std::size_t kPeDataflows = 3;
 [[nodiscard]] std::string_view to_string(PeDataflow d) noexcept;  ///< "output", "weight", "input"
 
+/// The PE array's buffer reads under one dataflow, before DRAM fills and write-backs: input
+/// and weight elements read, and psum accumulations (each one obuf read and one write).
+struct BufferReads {
+    std::int64_t input = 0;
+    std::int64_t weight = 0;
+    std::int64_t psum = 0;
+    friend bool operator==(const BufferReads&, const BufferReads&) = default;
+};
+
+/// The analytic count of BufferReads (docs/model.md, "Register reuse"); register_reference.hpp
+/// counts the same by stepping through every PE-array cycle.
+[[nodiscard]] BufferReads buffer_reads(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                                       PeDataflow dataflow) noexcept;
+
 enum class MapStatus : std::uint8_t {
     ok,
     infeasible,  ///< no tiling fits the buffers (e.g. one kernel is larger than a buffer)

@@ -1,0 +1,137 @@
+#include "pimdse/sim/register_reference.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <vector>
+
+namespace pimdse::sim {
+namespace {
+
+// Loop indices b, k, c, p, q (LoopDim order), then r, s.
+constexpr std::size_t kR = kLoopDims;
+constexpr std::size_t kS = kLoopDims + 1;
+constexpr std::size_t kAll = kLoopDims + 2;
+using Index = std::array<std::int64_t, kAll>;
+
+Tensor stationary_of(PeDataflow d) {
+    switch (d) {
+        case PeDataflow::weight_stationary:
+            return Tensor::weight;
+        case PeDataflow::input_stationary:
+            return Tensor::input;
+        case PeDataflow::output_stationary:
+            break;
+    }
+    return Tensor::output;
+}
+
+// Whether operand `t` is indexed by loop `i` (R and S index the input and the weights).
+bool indexes(const PartLayer& l, Tensor t, std::size_t i) {
+    if (i >= kLoopDims) return t != Tensor::output;
+    return relevant(l, t, static_cast<LoopDim>(i));
+}
+
+// The element of `t` a MAC at `x` uses, as one number: 8 bits per index (7 x 8 = 56 bits),
+// enough for the small part-layers a brute-force reference can step through.
+constexpr std::int64_t kIndexBase = 256;
+std::int64_t key(const PartLayer& l, Tensor t, const Index& x) {
+    std::int64_t k = 0;
+    for (std::size_t i = 0; i < kAll; ++i) k = k * kIndexBase + (indexes(l, t, i) ? x[i] + 1 : 0);
+    return k;
+}
+
+}  // namespace
+
+BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                                  PeDataflow dataflow) {
+    const Tensor st = stationary_of(dataflow);
+    const std::array<Tensor, 3> tensors{Tensor::input, Tensor::weight, Tensor::output};
+    std::array<std::int64_t, kAll> ext{};
+    std::array<std::int64_t, kAll> tile{};
+    for (std::size_t i = 0; i < kLoopDims; ++i) {
+        ext[i] = extent(layer, static_cast<LoopDim>(i));
+        tile[i] = tiling.tile[i];
+    }
+    ext[kR] = tile[kR] = layer.R;
+    ext[kS] = tile[kS] = layer.S;
+    for (std::int64_t e : ext)
+        if (e >= kIndexBase - 1)
+            throw std::invalid_argument("simulate_buffer_reads: loop bounds must be below 255");
+    const auto row = static_cast<std::size_t>(tiling.unroll.row);
+    const auto col = static_cast<std::size_t>(tiling.unroll.col);
+    std::array<std::int64_t, kAll> unit{};
+    unit.fill(1);
+    unit[row] = node.pe_rows;
+    unit[col] = node.pe_cols;
+    // Temporal loops of a tile, outer to inner: the stationary operand's own loops, then the others.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < kAll; ++i)
+        if (indexes(layer, st, i)) order.push_back(i);
+    for (std::size_t i = 0; i < kAll; ++i)
+        if (!indexes(layer, st, i)) order.push_back(i);
+
+    BufferReads out;
+    std::array<std::int64_t, kAll> n_tiles{};
+    for (std::size_t i = 0; i < kAll; ++i) n_tiles[i] = (ext[i] + tile[i] - 1) / tile[i];
+    const auto lanes = static_cast<std::size_t>(node.pe_rows) * static_cast<std::size_t>(node.pe_cols);
+    std::array<std::int64_t, kAll> t_idx{};
+    while (true) {
+        // One tile: its extents, empty registers, every cycle of its temporal nest.
+        std::array<std::int64_t, kAll> size{};
+        std::array<std::int64_t, kAll> steps{};
+        for (std::size_t i = 0; i < kAll; ++i) {
+            size[i] = std::min(tile[i], ext[i] - t_idx[i] * tile[i]);
+            steps[i] = (size[i] + unit[i] - 1) / unit[i];
+        }
+        std::vector<std::int64_t> reg(lanes, -1);
+        std::array<std::int64_t, kAll> s_idx{};
+        std::vector<std::int64_t> needed;
+        while (true) {
+            for (const Tensor t : tensors) {
+                needed.clear();
+                for (std::int64_t a = 0; a < node.pe_rows; ++a)
+                    for (std::int64_t b = 0; b < node.pe_cols; ++b) {
+                        Index x{};
+                        bool busy = true;
+                        for (std::size_t i = 0; i < kAll; ++i) {
+                            const std::int64_t lane = i == row ? a : i == col ? b : 0;
+                            const std::int64_t within = s_idx[i] * unit[i] + lane;
+                            busy = busy && within < size[i];
+                            x[i] = t_idx[i] * tile[i] + within;
+                        }
+                        if (!busy) continue;
+                        const std::int64_t k = key(layer, t, x);
+                        if (t == st) {
+                            std::int64_t& r = reg[static_cast<std::size_t>(a * node.pe_cols + b)];
+                            if (r == k) continue;
+                            r = k;
+                        }
+                        needed.push_back(k);
+                    }
+                std::sort(needed.begin(), needed.end());
+                const auto distinct =
+                    static_cast<std::int64_t>(std::unique(needed.begin(), needed.end()) - needed.begin());
+                (t == Tensor::input ? out.input : t == Tensor::weight ? out.weight : out.psum) += distinct;
+            }
+            // Next cycle: the innermost loop of `order` advances first.
+            std::size_t j = order.size();
+            while (j > 0) {
+                const std::size_t i = order[j - 1];
+                if (++s_idx[i] < steps[i]) break;
+                s_idx[i] = 0;
+                --j;
+            }
+            if (j == 0) break;
+        }
+        std::size_t i = 0;
+        for (; i < kAll; ++i) {
+            if (++t_idx[i] < n_tiles[i]) break;
+            t_idx[i] = 0;
+        }
+        if (i == kAll) break;
+    }
+    return out;
+}
+
+}  // namespace pimdse::sim
