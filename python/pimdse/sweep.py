@@ -143,9 +143,9 @@ class Sweep:
             enum = h5py.check_enum_dtype(d.dtype[f])
             if enum is not None:
                 names = {v: k for k, v in enum.items()}
-                df[f] = [names.get(int(v), f"?{int(v)}") for v in rows[f]]
+                df[f] = df[f].map(lambda v: names.get(int(v), f"?{int(v)}"))
             elif d.dtype[f].kind == "S":
-                df[f] = [v.decode("utf-8", "replace") for v in rows[f]]
+                df[f] = np.char.decode(rows[f], "utf-8", "replace") if len(rows) else np.array([], dtype=str)
         if name == "pareto" and "left_batch" in df:
             # A point dominated in a batch that never committed is still on the front.
             df.loc[df["left_batch"] >= self.batches_committed, "left_batch"] = -1
