@@ -131,7 +131,8 @@ std::int64_t integer_at(const std::byte* p, std::size_t size, bool is_signed) {
     }
 }
 
-std::string quoted(std::string_view s) {
+// Named apart from std::quoted, which argument-dependent lookup would pick for a std::string.
+std::string csv_field(std::string_view s) {
     if (s.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(s);
     std::string out = "\"";
     for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
@@ -162,7 +163,7 @@ std::string cell(const Column& c, const std::byte* p) {
         }
         case H5T_STRING: {
             const auto* s = reinterpret_cast<const char*>(p);
-            return quoted(std::string_view(s, strnlen(s, c.size)));
+            return csv_field(std::string_view(s, strnlen(s, c.size)));
         }
         default:
             return "";  // no such field in the schema today; left empty rather than guessed
@@ -190,7 +191,7 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
         const std::string unit = file.has_attribute("/" + table, cols[i].name)
                                      ? unit_of(file.string_attribute("/" + table, cols[i].name))
                                      : "";
-        out << (i ? "," : "") << quoted(unit.empty() ? cols[i].name : cols[i].name + " [" + unit + "]");
+        out << (i ? "," : "") << csv_field(unit.empty() ? cols[i].name : cols[i].name + " [" + unit + "]");
     }
     out << '\n';
     const bool pareto = table == "pareto";

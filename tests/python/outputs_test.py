@@ -12,6 +12,8 @@ Scenarios:
   export           `pimdse export --csv`: one CSV per table, its committed rows, unit headers
   compare          `pimdse compare`: a file against itself and against another sweep
   compare_plot     postprocess/compare.py draws best cost against evaluations of two sweeps
+  postprocess_uses_reader  no postprocess script opens HDF5 itself; those that read sweep
+                   files import the pimdse package
 """
 import argparse
 import csv
@@ -53,13 +55,13 @@ def run(cmd, expect=0):
     return p
 
 
-def sweep(name, proposer="evolution", seed=7):
-    """A fresh sweep of tests/data/sweep/tiny.yaml (12 evaluations) with this proposer and seed."""
+def sweep(name, proposer="evolution", seed=7, base="tiny.yaml"):
+    """A fresh sweep of tests/data/sweep/<base> (12 evaluations) with this proposer and seed."""
     cfg = work(f"{name}.yaml")
-    text = open(source("tests", "data", "sweep", "tiny.yaml")).read()
+    text = open(source("tests", "data", "sweep", base)).read()
     text = text.replace("../mapping/", source("tests", "data", "mapping") + "/")
     text = text.replace("../../../inputs/", source("inputs") + "/")
-    text = text.replace("proposer: evolution", f"proposer: {proposer}").replace("seed: 7", f"seed: {seed}")
+    text = re.sub(r"proposer: \w+", f"proposer: {proposer}", text).replace("seed: 7", f"seed: {seed}")
     open(cfg, "w").write(text)
     out = work(f"{name}.h5")
     run([ARGS.pimdse, "explore", cfg, "-o", out, "--force"])
@@ -187,7 +189,8 @@ def scenario_reader_commit():
 
 
 def scenario_export():
-    path = sweep("export")
+    # faults.yaml: a failed and a timed-out candidate, with messages and costs of inf.
+    path = sweep("export", "random", 7, base="faults.yaml")
     _, counts = committed_counts(path)
     out = work("export_csv")
     shutil.rmtree(out, ignore_errors=True)
@@ -198,7 +201,9 @@ def scenario_export():
         for name in tables:
             csv_path = os.path.join(out, name.replace("/", "_") + ".csv")
             check(os.path.exists(csv_path), f"{csv_path} missing")
-            rows = list(csv.reader(open(csv_path)))
+            raw = open(csv_path).read()
+            check(not raw.startswith('"'), f"{csv_path}: a header that needs no quotes is quoted")
+            rows = list(csv.reader(raw.splitlines()))
             header, body = rows[0], rows[1:]
             want = counts.get(name, len(f[name]))
             check(len(body) == want, f"{csv_path}: {len(body)} rows, committed {want}")
@@ -216,6 +221,20 @@ def scenario_export():
             check(row["status"] == status[ref["status"]], "status as its name")
             check(float(row["cost [J^alpha s^beta]"]) == ref["cost"], "cost exact")
             check(int(row["candidate"]) == ref["candidate"], "candidate id")
+    # The CSV files read back with pandas equal what the Python reader returns, table by table.
+    import pandas as pd
+    s = import_pimdse().Sweep(path)
+    for name in s.tables:
+        df = pd.read_csv(os.path.join(out, name.replace("/", "_") + ".csv"), keep_default_na=False,
+                         na_values=[], float_precision="round_trip")
+        df.columns = [c.split(" [")[0] for c in df.columns]
+        ref = s.table(name)
+        for col in ref.columns:
+            a, b = df[col].to_numpy(), ref[col].to_numpy()
+            same = np.array_equal(a.astype(float), b.astype(float)) if ref[col].dtype.kind in "iuf" \
+                else list(map(str, a)) == list(map(str, b))
+            check(same, f"/{name}.{col}: the CSV and the reader differ")
+    check(np.isinf(s.candidates["cost"]).sum() == 2, "faults.yaml: two candidates without a cost")
     # Committed rows only: a table grown past its commit record exports its committed rows.
     torn = work("export_torn.h5")
     shutil.copy(path, torn)
@@ -314,6 +333,19 @@ def scenario_compare_plot():
         check(os.path.exists(path) and os.path.getsize(path) > 5000, f"{path} is not a plot")
     p = run([sys.executable, source("postprocess", "compare.py"), a, work("nothing.h5")], expect=None)
     check(p.returncode != 0 and "nothing.h5" in p.stderr, "a missing file: an error naming it")
+
+
+def scenario_postprocess_uses_reader():
+    scripts = sorted(f for f in os.listdir(source("postprocess")) if f.endswith(".py"))
+    check(len(scripts) >= 5, f"postprocess scripts: {scripts}")
+    readers = 0
+    for name in scripts:
+        text = open(source("postprocess", name)).read()
+        check(not re.search(r"^\s*(import|from)\s+h5py", text, re.M), f"postprocess/{name} imports h5py")
+        if ".h5" in text:
+            check(re.search(r"^import pimdse$", text, re.M), f"postprocess/{name} reads sweep files without pimdse")
+            readers += 1
+    check(readers >= 3, "sweep_plots.py, compare.py and fig9.py read sweep files")
 
 
 def main():
