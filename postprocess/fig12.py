@@ -3,7 +3,7 @@
 
 Reads the CSV that jobs/paper/fig12/run.sh writes (`pimdse schedule --csv`, one row per
 array and scheduler), draws grouped bars of the latency normalised to one scheduler per array
-(default SHP) to fig12.png and writes the table to fig12.md.
+(default SHP) to fig12.png (and .pdf, .svg) and writes the table to fig12.md.
 
 usage: /usr/bin/python3 postprocess/fig12.py fig12.csv [--out DIR] [--normalise shp|tsp|ilp]
 """
@@ -13,10 +13,8 @@ import csv
 import pathlib
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")  # files only, no display
-import matplotlib.pyplot as plt  # noqa: E402
+import plotstyle  # noqa: F401  (the style; PNG, PDF and SVG)
+import matplotlib.pyplot as plt
 
 SCHEDULERS = ["ilp", "tsp", "shp"]
 LABELS = {"ilp": "ILP (Data-Scheduler)", "tsp": "TSP", "shp": "SHP"}
@@ -80,10 +78,10 @@ def main():
     ax.set_title(f"Data sharing, {int(first['bytes']) // 1024} KiB per node, {first['flit_bits']}-bit flits "
                  "(NicePIM Fig. 12)", fontsize=9)
     ax.legend(fontsize=8, frameon=False, ncol=3, loc="upper center")
-    ax.spines[["top", "right"]].set_visible(False)
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.set_axisbelow(True)
     fig.tight_layout()
-    png = out / "fig12.png"
-    fig.savefig(png, dpi=150)
+    png = plotstyle.save(fig, str(out / "fig12"))[0]
 
     lines = [
         "# NicePIM Fig. 12 reproduced: data-sharing latency by scheduler",

@@ -16,7 +16,7 @@ packages=(
   libyaml-cpp-dev
   libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-h5py python3-numpy python3-matplotlib python3-pandas
+  python3 python3-h5py python3-numpy python3-matplotlib python3-pandas python3-yaml
 )
 
 missing=()

@@ -51,6 +51,8 @@ int main(int argc, char** argv) {
     pimdse::cli::add_schedule_command(app, action);
     pimdse::cli::add_explore_command(app, action);
     pimdse::cli::add_summary_command(app, action);
+    pimdse::cli::add_export_command(app, action);
+    pimdse::cli::add_compare_command(app, action);
 
     try {
         app.parse(argc, argv);

@@ -18,7 +18,7 @@ Scenarios:
   bad_inputs   missing/malformed configuration, unwritable output, corrupt or foreign HDF5
                for --resume and summary: a clear message, a non-zero exit, no output left
   wall_time    a sweep stopped by its wall time ends cleanly, resumably
-  plots        postprocess/sweep_plots.py draws its two PNGs from a sweep file
+  plots        postprocess/sweep_plots.py draws its three plots (PNG, PDF, SVG) from a sweep file
 """
 import argparse
 import os
@@ -347,9 +347,11 @@ def scenario_plots(s):
     p = subprocess.run([sys.executable, script, out, "-o", outdir], capture_output=True, text=True, timeout=120)
     print(p.stdout + p.stderr)
     check(p.returncode == 0, "sweep_plots.py failed")
-    for name in ("plots_best_cost.png", "plots_latency_energy.png"):
-        data = open(os.path.join(outdir, name), "rb").read()
-        check(data.startswith(b"\x89PNG") and len(data) > 10000, f"{name} is not a plot")
+    for name in ("plots_best_cost", "plots_latency_energy", "plots_front_pairs"):
+        data = open(os.path.join(outdir, name + ".png"), "rb").read()
+        check(data.startswith(b"\x89PNG") and len(data) > 10000, f"{name}.png is not a plot")
+        check(open(os.path.join(outdir, name + ".pdf"), "rb").read(5) == b"%PDF-", f"{name}.pdf is not a PDF")
+        check(b"<svg" in open(os.path.join(outdir, name + ".svg"), "rb").read(2000), f"{name}.svg is not an SVG")
 
 
 def main():

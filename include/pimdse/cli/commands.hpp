@@ -27,5 +27,9 @@ void add_schedule_command(CLI::App& app, Action& action);
 void add_explore_command(CLI::App& app, Action& action);
 /// `pimdse summary OUT.h5`
 void add_summary_command(CLI::App& app, Action& action);
+/// `pimdse export OUT.h5 --csv DIR`
+void add_export_command(CLI::App& app, Action& action);
+/// `pimdse compare A.h5 B.h5 [--target COST]`
+void add_compare_command(CLI::App& app, Action& action);
 
 }  // namespace pimdse::cli

@@ -6,13 +6,13 @@
 # registers, SRAM, DRAM access/activation/background and NoC), then draws
 # OUT/fig10.png and OUT/fig10_table.md with postprocess/fig10.py.
 #
-#   jobs/paper/fig10/run.sh [OUT_DIR]        (default: results/fig10)
+#   jobs/paper/fig10/run.sh [OUT_DIR]        (default: out/paper/fig10, git-ignored)
 #
 # Needs a built pimdse (cmake --preset release && cmake --build build -j2); PIMDSE may
 # point at another binary. Takes about a minute on one core.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-out=${1:-$root/results/fig10}
+out=${1:-$root/out/paper/fig10}
 pimdse=${PIMDSE:-$root/build/src/cli/pimdse}
 [[ -x $pimdse ]] || { echo "fig10: $pimdse not found; build first (cmake --preset release && cmake --build build -j2)" >&2; exit 2; }
 mkdir -p "$out"

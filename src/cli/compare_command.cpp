@@ -1,0 +1,163 @@
+// `pimdse compare A.h5 B.h5 [--target COST]`: two sweeps side by side (docs/cli.md): best
+// cost, Pareto front size, hypervolume against one reference point for both (1.1 x the
+// nadir of the union of the two fronts), and the evaluations each needed to reach a cost.
+// Reads only the committed part of each file (io::Store::read).
+
+#include <CLI/CLI.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pimdse/cli/commands.hpp"
+#include "pimdse/core/error.hpp"
+#include "pimdse/io/store.hpp"
+#include "pimdse/tuner/pareto.hpp"
+#include "report.hpp"
+
+namespace pimdse::cli {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Side {
+    std::string path;
+    io::StoredSweep s;
+    std::string objectives;
+    std::vector<tuner::ParetoPoint> front;
+    double best_cost = kInf;
+    std::int64_t best_candidate = -1;
+    std::int64_t ok = 0;
+};
+
+std::string info(const io::StoredSweep& s, const std::string& key) {
+    for (const auto& [k, v] : s.info) {
+        if (k == key) return v;
+    }
+    return "?";
+}
+
+double objective(const io::ParetoRecord& p, const std::string& name, const std::string& path) {
+    if (name == "latency") return p.latency_seconds;
+    if (name == "energy") return p.energy_joules;
+    if (name == "area") return p.area_mm2;
+    if (name == "cost") return p.cost;
+    throw InputError({path}, "objectives", "an objective pimdse does not know: '" + name + "'");
+}
+
+Side load(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path + ": no such file");
+    Side d{path, io::Store::open_read_only(path, MPI_COMM_SELF).read(), {}, {}, kInf, -1, 0};
+    d.objectives = info(d.s, "objectives");
+    std::vector<std::string> names;
+    for (std::size_t i = 0, j; i <= d.objectives.size(); i = j + 1) {
+        j = std::min(d.objectives.find(',', i), d.objectives.size());
+        names.push_back(d.objectives.substr(i, j - i));
+    }
+    for (const io::ParetoRecord& p : d.s.pareto) {
+        if (p.left_batch >= 0 && p.left_batch < d.s.batches) continue;  // off the front
+        tuner::ParetoPoint point{p.candidate, {}};
+        for (const std::string& n : names) point.objectives.push_back(objective(p, n, path));
+        d.front.push_back(std::move(point));
+    }
+    for (const io::CandidateRecord& c : d.s.candidates) {
+        if (c.status != eval::Status::ok) continue;
+        ++d.ok;
+        if (c.cost < d.best_cost) d.best_cost = c.cost, d.best_candidate = c.id;
+    }
+    return d;
+}
+
+// Evaluations done when the lowest ok cost first fell to `target` or below; -1 if never.
+std::int64_t evaluations_to(const Side& d, double target) {
+    double best = kInf;
+    for (std::size_t i = 0; i < d.s.candidates.size(); ++i) {
+        const io::CandidateRecord& c = d.s.candidates[i];
+        if (c.status == eval::Status::ok) best = std::min(best, c.cost);
+        if (best <= target) return static_cast<std::int64_t>(i) + 1;
+    }
+    return -1;
+}
+
+void row(const char* name, const std::string& a, const std::string& b) {
+    std::cout << format("%-24s %16s %16s\n", name, a.c_str(), b.c_str());
+}
+
+std::string number(double v) {
+    return std::isfinite(v) ? format("%.9g", v) : std::string("-");
+}
+
+int run_compare(const std::string& path_a, const std::string& path_b, double target) {
+    boost::mpi::environment env(false);
+    boost::mpi::communicator world;
+    if (world.rank() != 0) return 0;
+    const Side a = load(path_a);
+    const Side b = load(path_b);
+    if (a.objectives != b.objectives) {
+        throw InputError({path_b}, "objectives",
+                         "expected the objectives of " + path_a + " (" + a.objectives + "), got " +
+                             b.objectives + ": hypervolumes over different objectives cannot be compared");
+    }
+    // One reference point for both: 1.1 x the worst value of each objective over the two
+    // fronts, the sweep's own automatic convention (docs/config.md, engine.reference).
+    const std::size_t m =
+        a.front.empty() ? (b.front.empty() ? 0 : b.front[0].objectives.size()) : a.front[0].objectives.size();
+    std::vector<double> reference(m, 0.0);
+    for (const Side* d : {&a, &b}) {
+        for (const tuner::ParetoPoint& p : d->front) {
+            for (std::size_t k = 0; k < m; ++k) reference[k] = std::max(reference[k], p.objectives[k]);
+        }
+    }
+    for (double& r : reference) r *= 1.1;
+    if (std::isnan(target)) target = std::max(a.best_cost, b.best_cost);
+
+    for (const Side* d : {&a, &b}) {
+        std::cout << (d == &a ? "A: " : "B: ") << d->path << " (" << info(d->s, "proposer") << ", seed "
+                  << info(d->s, "seed") << ", " << d->s.batches << " batches)\n";
+    }
+    std::cout << "objectives: " << a.objectives << '\n'
+              << "reference point (1.1 x the nadir of both fronts):";
+    for (double r : reference) std::cout << ' ' << format("%.9g", r);
+    std::cout << "\ntarget cost: " << number(target) << " (NicePIM Eq. 1)\n\n";
+    row("", "A", "B");
+    row("evaluations", std::to_string(a.s.candidates.size()), std::to_string(b.s.candidates.size()));
+    row("ok", std::to_string(a.ok), std::to_string(b.ok));
+    row("best cost", a.ok ? format("%.6g", a.best_cost) : "-", b.ok ? format("%.6g", b.best_cost) : "-");
+    row("best candidate", std::to_string(a.best_candidate), std::to_string(b.best_candidate));
+    row("front size", std::to_string(a.front.size()), std::to_string(b.front.size()));
+    const auto hv = [&](const Side& d) { return m ? tuner::hypervolume(d.front, reference) : 0.0; };
+    row("hypervolume", format("%.9g", hv(a)), format("%.9g", hv(b)));
+    const auto reach = [&](const Side& d) {
+        const std::int64_t n = evaluations_to(d, target);
+        return n < 0 ? std::string("-") : std::to_string(n);
+    };
+    row("evaluations to target", reach(a), reach(b));
+    return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, Action& action) {
+    CLI::App* cmd = app.add_subcommand("compare", "Compare two sweep files side by side (docs/cli.md)");
+    auto a = std::make_shared<std::string>();
+    auto b = std::make_shared<std::string>();
+    auto target = std::make_shared<double>(std::numeric_limits<double>::quiet_NaN());
+    cmd->add_option("a", *a, "the first sweep file")->required();
+    cmd->add_option("b", *b, "the second sweep file")->required();
+    cmd->add_option("--target", *target,
+                    "cost whose first reach is reported (default: the higher of the two best costs)")
+        ->check(CLI::PositiveNumber);
+    cmd->callback(
+        [&action, a, b, target] { action = [a, b, target] { return run_compare(*a, *b, *target); }; });
+}
+
+}  // namespace pimdse::cli
