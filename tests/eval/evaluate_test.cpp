@@ -1,0 +1,135 @@
+// One candidate's evaluation: the sums and the NicePIM Eq. 1 cost by hand, a pure function of
+// its inputs, and every way it can end (ok, infeasible, failed, timeout) as a status.
+#include "pimdse/eval/evaluate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "pimdse/hw/area.hpp"
+#include "pimdse/io/network_file.hpp"
+
+namespace pimdse::eval {
+namespace {
+
+const char* const kSmall = R"(
+network: small
+input: {channels: 8, height: 16, width: 16}
+layers:
+  - {name: c1, type: conv, out_channels: 16, kernel: 3, padding: 1}
+  - {name: c2, type: conv, out_channels: 16, kernel: 1}
+  - {name: fc, type: matmul, out_features: 10, flatten: true}
+)";
+
+const char* const kTiny = R"(
+network: tiny
+input: {channels: 4, height: 8, width: 8}
+layers:
+  - {name: c1, type: conv, out_channels: 8, kernel: 1}
+)";
+
+Workload workload_of(const char* text, const char* file, double weight) {
+    workload::Network n = io::parse_network(text, file);
+    workload::Segmentation s = workload::decompose(n);
+    return Workload{std::move(n), std::move(s), weight};
+}
+
+EvalContext context() {
+    EvalContext c;
+    c.workloads.push_back(workload_of(kSmall, "small.yaml", 1.0));
+    c.workloads.push_back(workload_of(kTiny, "tiny.yaml", 2.0));
+    return c;
+}
+
+Candidate candidate(std::int64_t id = 7) {
+    Candidate c;
+    c.id = id;
+    c.params.node_rows = 2;
+    c.params.node_cols = 2;
+    c.params.pe_rows = c.params.pe_cols = 8;
+    c.params.ibuf_kib = c.params.wbuf_kib = c.params.obuf_kib = 16;
+    return c;
+}
+
+TEST(Evaluate, SumsAndCostFollowEquationOne) {
+    EvalContext ctx = context();
+    ctx.alpha = 1.0;
+    ctx.beta = 2.0;
+    const Evaluation e = evaluate(ctx, candidate(), Deadline{});
+    ASSERT_EQ(e.status, Status::ok) << e.message;
+    EXPECT_EQ(e.candidate, 7);
+    ASSERT_EQ(e.networks.size(), 2u);
+    double latency = 0, energy = 0, cost = 0;
+    for (std::size_t i = 0; i < e.networks.size(); ++i) {
+        const NetworkResult& r = e.networks[i];
+        ASSERT_EQ(r.cost.status, sim::EvalStatus::ok);
+        const double joules = r.cost.energy.total().value() * 1e-12;
+        // NicePIM Eq. 1: energy^alpha x latency^beta x gamma, per network.
+        EXPECT_DOUBLE_EQ(r.cost_term, joules * r.cost.seconds * r.cost.seconds * ctx.workloads[i].weight);
+        latency += r.cost.seconds;
+        energy += joules;
+        cost += r.cost_term;
+        EXPECT_EQ(r.mapping.layers.size(), static_cast<std::size_t>(ctx.workloads[i].network.size()));
+    }
+    EXPECT_DOUBLE_EQ(e.latency_seconds, latency);
+    EXPECT_DOUBLE_EQ(e.energy_joules, energy);
+    EXPECT_DOUBLE_EQ(e.cost, cost);
+    const hw::AreaBreakdown a = hw::area(e.params, ctx.constraints, ctx.technology);
+    EXPECT_DOUBLE_EQ(e.area_mm2, a.nn_engines.value());
+    EXPECT_DOUBLE_EQ(e.area_total_mm2, a.total.value());
+}
+
+TEST(Evaluate, IsAPureFunctionOfItsInputs) {
+    const EvalContext ctx = context();
+    const Evaluation a = evaluate(ctx, candidate(), Deadline{});
+    const Evaluation b = evaluate(ctx, candidate(), Deadline{});
+    ASSERT_EQ(a.status, Status::ok) << a.message;
+    EXPECT_EQ(a.cost, b.cost);
+    for (std::size_t i = 0; i < a.networks.size(); ++i) {
+        EXPECT_EQ(a.networks[i].cost, b.networks[i].cost);
+        EXPECT_EQ(a.networks[i].mapping, b.networks[i].mapping);
+    }
+}
+
+TEST(Evaluate, AWorkloadsWeightScalesOnlyItsTerm) {
+    EvalContext ctx = context();
+    const Evaluation a = evaluate(ctx, candidate(), Deadline{});
+    ctx.workloads[1].weight *= 3;
+    const Evaluation b = evaluate(ctx, candidate(), Deadline{});
+    ASSERT_EQ(a.status, Status::ok);
+    EXPECT_DOUBLE_EQ(b.networks[0].cost_term, a.networks[0].cost_term);
+    EXPECT_DOUBLE_EQ(b.networks[1].cost_term, 3 * a.networks[1].cost_term);
+    EXPECT_DOUBLE_EQ(b.cost, a.networks[0].cost_term + 3 * a.networks[1].cost_term);
+}
+
+TEST(Evaluate, WeightsBeyondTheDramAreInfeasibleWithInfiniteCost) {
+    EvalContext ctx = context();
+    ctx.constraints.bank_capacity = Bytes(64);  // 64 banks per node: 4 KiB of DRAM
+    const Evaluation e = evaluate(ctx, candidate(), Deadline{});
+    EXPECT_EQ(e.status, Status::infeasible);
+    EXPECT_NE(e.message.find("DRAM capacity"), std::string::npos) << e.message;
+    EXPECT_TRUE(std::isinf(e.cost));
+}
+
+TEST(Evaluate, AThrowIsRecordedAsFailed) {
+    EvalContext ctx = context();
+    ctx.faults.throw_candidates = {7};
+    const Evaluation e = evaluate(ctx, candidate(7), Deadline{});
+    EXPECT_EQ(e.status, Status::failed);
+    EXPECT_FALSE(e.message.empty());
+    EXPECT_TRUE(std::isinf(e.cost));
+    // Another candidate of the same context is untouched.
+    EXPECT_EQ(evaluate(ctx, candidate(8), Deadline{}).status, Status::ok);
+}
+
+TEST(Evaluate, AnExpiredDeadlineIsATimeout) {
+    const Evaluation e =
+        evaluate(context(), candidate(), Deadline::after(std::chrono::duration<double>(0.0)));
+    EXPECT_EQ(e.status, Status::timeout);
+    EXPECT_TRUE(std::isinf(e.cost));
+}
+
+}  // namespace
+}  // namespace pimdse::eval
