@@ -14,9 +14,7 @@ import argparse
 import pathlib
 import sys
 
-import plotstyle  # noqa: F401  (the style)
-import matplotlib.pyplot as plt
-import matplotlib.transforms as transforms
+import plotstyle  # the style and the paired-bar figure
 import pandas as pd
 
 # The energy components, in stacking order; register_pj only where the CSV has it (the cost
@@ -28,46 +26,6 @@ NAMES = {"nicepim_4x4": "4x4 nodes, 32x32 PEs, 128 KiB", "nicepim_16x16": "16x16
 
 COLOURS = {"pe_pj": "#4c72b0", "register_pj": "#8fb0d9", "sram_pj": "#55a868", "dram_pj": "#c44e52",
            "noc_pj": "#8172b2"}
-
-
-def draw(t: pd.DataFrame, stem: pathlib.Path) -> None:
-    """Per system: stacked energy bars of M and B and their latency (diamonds), all normalised
-    to the PIM-Mapper's, on one axis whose top leaves room for the tallest bar or marker."""
-    systems = [s for s in NAMES if s in set(t.system)] or sorted(set(t.system))
-    fig, axes = plt.subplots(1, len(systems), figsize=(4.0 * len(systems), 3.0), squeeze=False)
-    for ax, system in zip(axes[0], systems):
-        sub = t[t.system == system].reset_index(drop=True)
-        top = 1.0
-        for i, r in sub.iterrows():
-            for j, who in enumerate(["M", "B"]):
-                x = 3 * i + j
-                bottom = 0.0
-                for p in [p for p in LABELS if f"{who}_{LABELS[p]}" in r]:
-                    v = r[f"{who}_{LABELS[p]}"]
-                    ax.bar(x, v, bottom=bottom, width=0.85, color=COLOURS[p], label=LABELS[p] + " energy")
-                    bottom += v
-                top = max(top, bottom)
-            ax.plot([3 * i, 3 * i + 1], [1.0, r.latency_B_over_M], "k-", lw=0.8)
-            ax.plot([3 * i, 3 * i + 1], [1.0, r.latency_B_over_M], "kD", ms=3.5, label="latency")
-            top = max(top, r.latency_B_over_M)
-        ax.set_ylim(0, top * 1.08)
-        ax.set_xlim(-0.7, 3 * len(sub) - 1.3)
-        ax.set_xticks([3 * i + j for i in range(len(sub)) for j in range(2)])
-        ax.set_xticklabels(["M", "B"] * len(sub), fontsize=7)
-        ax.tick_params(axis="x", length=0, pad=2)
-        below = transforms.blended_transform_factory(ax.transData, ax.transAxes)
-        for i, name in enumerate(sub.network):
-            ax.text(3 * i + 0.5, -0.11, name.replace("_", "-"), transform=below, ha="center", va="top", fontsize=8)
-        ax.set_ylabel("normalised to the PIM-Mapper (M)")
-        ax.set_title(NAMES.get(system, system))
-        ax.grid(True, axis="y", alpha=0.3)
-        ax.set_axisbelow(True)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    seen = dict(zip(labels, handles))  # one entry per label
-    fig.legend(seen.values(), seen.keys(), loc="upper center", ncol=len(seen), frameon=False,
-               bbox_to_anchor=(0.5, 1.08), columnspacing=1.2, handlelength=1.5)
-    fig.tight_layout()
-    plotstyle.save(fig, str(stem))
 
 
 def main() -> int:
@@ -114,7 +72,9 @@ def main() -> int:
                 f"{t.latency_reduction_pct.mean():.1f} % | {t.energy_reduction_pct.mean():.1f} % |\n")
         f.write("\nNicePIM Fig. 10 reports 37 % (latency) and 28 % (energy) average reductions.\n")
 
-    draw(t, out / "fig10")
+    plotstyle.paired_bars(t, out / "fig10", NAMES, ("M", "B"),
+                          [(LABELS[p], LABELS[p] + " energy", COLOURS[p]) for p in parts],
+                          ("latency_B_over_M", "latency"))
     print((out / "fig10_table.md").read_text(), end="")
     return 0
 

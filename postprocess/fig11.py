@@ -15,11 +15,9 @@ import argparse
 import pathlib
 import sys
 
-import matplotlib.pyplot as plt
-import matplotlib.transforms as transforms
 import pandas as pd
 
-import plotstyle  # noqa: F401  (the style, the package path)
+import plotstyle  # the style and the paired-bar figure
 
 PARTS = {"pe_j": "PE", "register_j": "registers", "sram_j": "SRAM", "dram_access_j": "DRAM access",
          "dram_activation_j": "DRAM activation", "dram_background_j": "DRAM background", "noc_j": "NoC"}
@@ -61,45 +59,6 @@ def table(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def draw(t: pd.DataFrame, stem: pathlib.Path) -> None:
-    """Per system: the energy per sample of M and D by component, stacked and normalised to
-    M's total, and their throughput normalised to M's (markers), on one axis."""
-    systems = [s for s in NAMES if s in set(t.system)] or sorted(set(t.system))
-    fig, axes = plt.subplots(1, len(systems), figsize=(4.2 * len(systems), 3.0), squeeze=False)
-    for ax, system in zip(axes[0], systems):
-        sub = t[t.system == system].reset_index(drop=True)
-        top = 1.0
-        for i, r in sub.iterrows():
-            for j, who in enumerate(["M", "D"]):
-                bottom = 0.0
-                for (p, label), colour in zip(PARTS.items(), COLORS):
-                    v = r[f"{who}_{p}"]
-                    ax.bar(3 * i + j, v, bottom=bottom, width=0.85, color=colour, label=label + " energy")
-                    bottom += v
-                top = max(top, bottom)
-            d = 1.0 / r.throughput_M_over_D
-            ax.plot([3 * i, 3 * i + 1], [1.0, d], "k-", lw=0.8)
-            ax.plot([3 * i, 3 * i + 1], [1.0, d], "kD", ms=3.5, label="throughput")
-        ax.set_ylim(0, top * 1.08)
-        ax.set_xlim(-0.7, 3 * len(sub) - 1.3)
-        ax.set_xticks([3 * i + j for i in range(len(sub)) for j in range(2)])
-        ax.set_xticklabels(["M", "D"] * len(sub), fontsize=7)
-        ax.tick_params(axis="x", length=0, pad=2)
-        below = transforms.blended_transform_factory(ax.transData, ax.transAxes)
-        for i, name in enumerate(sub.network):
-            ax.text(3 * i + 0.5, -0.11, name.replace("_", "-"), transform=below, ha="center", va="top", fontsize=8)
-        ax.set_ylabel("normalised to the PIM-Mapper (M)")
-        ax.set_title(NAMES.get(system, system))
-        ax.grid(True, axis="y", alpha=0.3)
-        ax.set_axisbelow(True)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    seen = dict(zip(labels, handles))  # one entry per label
-    fig.legend(seen.values(), seen.keys(), loc="upper center", ncol=4, frameon=False,
-               bbox_to_anchor=(0.5, 1.13), columnspacing=1.2, handlelength=1.5)
-    fig.tight_layout()
-    plotstyle.save(fig, str(stem))
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("csv", type=pathlib.Path)
@@ -134,7 +93,10 @@ def main() -> int:
                  "similar energy except DDAM's much smaller NoC energy, and DDAM's latency about 10x worse.")
     (out / "fig11_table.md").write_text("\n".join(lines) + "\n")
 
-    draw(t, out / "fig11")
+    t["throughput_D_over_M"] = 1.0 / t.throughput_M_over_D
+    plotstyle.paired_bars(t, out / "fig11", NAMES, ("M", "D"),
+                          [(p, label + " energy", colour) for (p, label), colour in zip(PARTS.items(), COLORS)],
+                          ("throughput_D_over_M", "throughput"))
     print((out / "fig11_table.md").read_text(), end="")
     return 0
 

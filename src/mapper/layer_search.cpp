@@ -461,15 +461,10 @@ std::map<Counts, std::vector<std::pair<std::size_t, std::size_t>>> LayerSearch::
     return by_counts;
 }
 
-const std::vector<LayerOption>& LayerSearch::fastest_compute(const workload::Layer& l, std::int32_t rows,
-                                                             std::int32_t cols, sim::DataLayout in,
-                                                             sim::DataLayout out) {
-    const Key key = key_of(l, rows, cols, in, out, true);
-    if (const auto it = compute_first_.find(key); it != compute_first_.end()) return it->second;
-    const std::vector<Counts> hs = factorisations(rows);
-    const std::vector<Counts> ws = factorisations(cols);
-    const auto by_counts = count_vectors(l, hs, ws);
-    // The count vectors of the fewest compute cycles (compute depends on the counts only).
+std::pair<double, std::vector<const Counts*>> LayerSearch::fastest_vectors(
+    const workload::Layer& l, std::int32_t rows, std::int32_t cols, sim::DataLayout in, sim::DataLayout out,
+    const std::vector<Counts>& hs, const std::vector<Counts>& ws, const CountSplits& by_counts) {
+    // Compute depends on the counts only: one probe split per vector.
     double best = std::numeric_limits<double>::infinity();
     std::vector<const Counts*> fastest;
     sim::LayerMapping m;
@@ -485,6 +480,21 @@ const std::vector<LayerOption>& LayerSearch::fastest_compute(const workload::Lay
         }
         if (c == best && !std::isinf(c)) fastest.push_back(&n);
     }
+    return {best, std::move(fastest)};
+}
+
+const std::vector<LayerOption>& LayerSearch::fastest_compute(const workload::Layer& l, std::int32_t rows,
+                                                             std::int32_t cols, sim::DataLayout in,
+                                                             sim::DataLayout out) {
+    const Key key = key_of(l, rows, cols, in, out, true);
+    if (const auto it = compute_first_.find(key); it != compute_first_.end()) return it->second;
+    const std::vector<Counts> hs = factorisations(rows);
+    const std::vector<Counts> ws = factorisations(cols);
+    const auto by_counts = count_vectors(l, hs, ws);
+    const auto [best, fastest] = fastest_vectors(l, rows, cols, in, out, hs, ws, by_counts);
+    sim::LayerMapping m;
+    m.dl_in = in;
+    m.dl_out = out;
     std::vector<LayerOption> result;
     // The first option of the least latency wins; one without sharing (latency = compute,
     // as for most elementwise layers) cannot be beaten, so the search stops there.
@@ -527,21 +537,13 @@ const std::vector<LayerOption>& LayerSearch::fastest_compute_blind(const workloa
         const auto at = [&](D d) { return n[static_cast<std::size_t>(d)]; };
         return std::array<std::int32_t, sim::kPartDims>{at(D::k), at(D::p), at(D::q), at(D::b), at(D::c)};
     };
-    double best = std::numeric_limits<double>::infinity();
+    const auto [best, fastest] = fastest_vectors(l, rows, cols, in, out, hs, ws, by_counts);
     const Counts* pick = nullptr;
+    for (const Counts* n : fastest)
+        if (pick == nullptr || rank(*n) > rank(*pick)) pick = n;
     sim::LayerMapping m;
     m.dl_in = in;
     m.dl_out = out;
-    for (const auto& [n, splits] : by_counts) {
-        for (std::size_t d = 0; d < kPartDims; ++d)
-            m.parts[d] = {hs[splits[0].first][d], ws[splits[0].second][d]};
-        const double c = compute_cycles(l, m, rows, cols);
-        if (std::isinf(c)) continue;
-        if (pick == nullptr || c < best || (c == best && rank(n) > rank(*pick))) {
-            best = c;
-            pick = &n;
-        }
-    }
     std::vector<LayerOption> result;
     if (pick != nullptr) {
         const auto [i, j] = by_counts.at(*pick).front();

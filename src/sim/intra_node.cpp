@@ -62,18 +62,6 @@ std::int64_t buffer_accesses(const PartLayer& layer, const NodeSpec& node, const
 constexpr std::array<PeDataflow, kPeDataflows> kDataflows{
     PeDataflow::output_stationary, PeDataflow::weight_stationary, PeDataflow::input_stationary};
 
-Tensor stationary_tensor(PeDataflow d) noexcept {
-    switch (d) {
-        case PeDataflow::weight_stationary:
-            return Tensor::weight;
-        case PeDataflow::input_stationary:
-            return Tensor::input;
-        case PeDataflow::output_stationary:
-            break;
-    }
-    return Tensor::output;
-}
-
 // The buffer reads of a dataflow, weighted by bits x sqrt(buffer size): proportional to their
 // energy under the technology table's square-root rule (docs/model.md, "Register reuse").
 double sram_read_weight(const IntraNodeCost& c, const PartLayer& l, const NodeSpec& n) {
@@ -85,6 +73,18 @@ double sram_read_weight(const IntraNodeCost& c, const PartLayer& l, const NodeSp
 }
 
 }  // namespace
+
+Tensor stationary_tensor(PeDataflow d) noexcept {
+    switch (d) {
+        case PeDataflow::weight_stationary:
+            return Tensor::weight;
+        case PeDataflow::input_stationary:
+            return Tensor::input;
+        case PeDataflow::output_stationary:
+            break;
+    }
+    return Tensor::output;
+}
 
 BufferReads buffer_reads(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
                          PeDataflow dataflow) noexcept {

@@ -14,18 +14,6 @@ constexpr std::size_t kS = kLoopDims + 1;
 constexpr std::size_t kAll = kLoopDims + 2;
 using Index = std::array<std::int64_t, kAll>;
 
-Tensor stationary_of(PeDataflow d) {
-    switch (d) {
-        case PeDataflow::weight_stationary:
-            return Tensor::weight;
-        case PeDataflow::input_stationary:
-            return Tensor::input;
-        case PeDataflow::output_stationary:
-            break;
-    }
-    return Tensor::output;
-}
-
 // Whether operand `t` is indexed by loop `i` (R and S index the input and the weights).
 bool indexes(const PartLayer& l, Tensor t, std::size_t i) {
     if (i >= kLoopDims) return t != Tensor::output;
@@ -45,7 +33,7 @@ std::int64_t key(const PartLayer& l, Tensor t, const Index& x) {
 
 BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
                                   PeDataflow dataflow) {
-    const Tensor st = stationary_of(dataflow);
+    const Tensor st = stationary_tensor(dataflow);
     const std::array<Tensor, 3> tensors{Tensor::input, Tensor::weight, Tensor::output};
     std::array<std::int64_t, kAll> ext{};
     std::array<std::int64_t, kAll> tile{};

@@ -132,6 +132,15 @@ TEST(LayerSearch, PrunedFrontEqualsTheFrontOfTheFullEnumeration) {
     }
 }
 
+// The timeline's compute cycles of a layer mapping on a rows x cols region; infinite when a
+// part-layer fits no tiling.
+double compute_cycles(const workload::Layer& l, const sim::LayerMapping& m, int rows, int cols,
+                      const sim::System& sys, sim::IntraNodeMapper& intra) {
+    sim::LayerCost c;
+    sim::add_compute_cost(l, m, rows, cols, sys, intra, c);
+    return c.status == sim::EvalStatus::ok ? c.compute.value() : std::numeric_limits<double>::infinity();
+}
+
 // The baseline's LM rule (NicePIM VIII-D, Timeloop's "Delay"): fastest_compute returns, at
 // full replication, a mapping with the fewest compute cycles of the whole enumeration, and
 // among those the least compute + sharing.
@@ -141,9 +150,7 @@ TEST(LayerSearch, FastestComputeIsTheMinimumOfTheEnumeration) {
     sim::SnakeRingScheduler sched;
     const Network n = io::parse_network(kTwoBranch, "two_branch.yaml");
     const auto compute = [&](const workload::Layer& l, const sim::LayerMapping& m, int rows, int cols) {
-        sim::LayerCost c;
-        sim::add_compute_cost(l, m, rows, cols, sys, intra, c);
-        return c.status == sim::EvalStatus::ok ? c.compute.value() : std::numeric_limits<double>::infinity();
+        return compute_cycles(l, m, rows, cols, sys, intra);
     };
     for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{{2, 2}, {2, 4}, {4, 4}}) {
         for (workload::LayerIndex li = 0; li < n.size(); ++li) {
@@ -178,9 +185,7 @@ TEST(LayerSearch, BlindBaselineTakesTheFastestByLoopPriority) {
     sim::SnakeRingScheduler sched;
     const Network n = io::parse_network(kTwoBranch, "two_branch.yaml");
     const auto compute = [&](const workload::Layer& l, const sim::LayerMapping& m, int rows, int cols) {
-        sim::LayerCost c;
-        sim::add_compute_cost(l, m, rows, cols, sys, intra, c);
-        return c.status == sim::EvalStatus::ok ? c.compute.value() : std::numeric_limits<double>::infinity();
+        return compute_cycles(l, m, rows, cols, sys, intra);
     };
     const auto rank = [](const sim::LayerMapping& m) {
         const auto c = [&](sim::PartDim d) { return m.part(d).h * m.part(d).w; };

@@ -188,6 +188,15 @@ private:
     count_vectors(const workload::Layer& layer,
                   const std::vector<std::array<std::int32_t, sim::kPartDims>>& hs,
                   const std::vector<std::array<std::int32_t, sim::kPartDims>>& ws) const;
+    /// The count vectors of `splits` with the fewest compute cycles (in the map's order), and
+    /// those cycles; none when no vector has a feasible part-layer.
+    using CountSplits =
+        std::map<std::array<std::int32_t, sim::kPartDims>, std::vector<std::pair<std::size_t, std::size_t>>>;
+    [[nodiscard]] std::pair<double, std::vector<const std::array<std::int32_t, sim::kPartDims>*>>
+    fastest_vectors(const workload::Layer& layer, std::int32_t rows, std::int32_t cols, sim::DataLayout in,
+                    sim::DataLayout out, const std::vector<std::array<std::int32_t, sim::kPartDims>>& hs,
+                    const std::vector<std::array<std::int32_t, sim::kPartDims>>& ws,
+                    const CountSplits& splits);
     std::unordered_map<GeoKey, EventGeometry, GeoKeyHash> geometry_;
     std::unordered_map<ComputeKey, double, ComputeKeyHash> compute_;
     SearchStats stats_;

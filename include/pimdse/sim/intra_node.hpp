@@ -36,6 +36,8 @@ enum class PeDataflow : std::uint8_t {
 };
 inline constexpr std::size_t kPeDataflows = 3;
 [[nodiscard]] std::string_view to_string(PeDataflow d) noexcept;  ///< "output", "weight", "input"
+/// The operand a dataflow keeps in the PEs' registers.
+[[nodiscard]] Tensor stationary_tensor(PeDataflow d) noexcept;
 
 /// The PE array's buffer reads under one dataflow, before DRAM fills and write-backs: input
 /// and weight elements read, and psum accumulations (each one obuf read and one write).
