@@ -1,0 +1,262 @@
+#pragma once
+// io-internal: the ONNX importer's state (onnx_import.cpp dispatches, onnx_ops.cpp maps the
+// operators). ONNX nodes onto the layers of the workload model (docs/workloads.md).
+// Each ONNX tensor becomes a Value: the layer that produces it, seen as is, flattened
+// ([batch, C*H*W]) or transposed (the K^T of attention). Batch norm, activations and a
+// MatMul's bias Add are folded into the layer before them when that layer is their only
+// reader, exactly as the network files fold them.
+
+#include <cmath>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "onnx_model.hpp"
+#include "pimdse/core/error.hpp"
+#include "pimdse/workload/builder.hpp"
+
+namespace pimdse::io::onnx_detail {
+
+using onnx::NodeProto;
+using workload::Activation;
+using workload::LayerIndex;
+using workload::TensorShape;
+
+inline const char* const kSupported =
+    "Conv, Gemm, MatMul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Add, Concat, Flatten, "
+    "Reshape, Transpose (of attention's K), Relu, Clip, LeakyRelu, Sigmoid, Tanh, Gelu, Softmax, "
+    "BatchNormalization, LayerNormalization, LRN, Dropout, Identity";
+
+struct Value {
+    LayerIndex producer = workload::kNetworkInput;
+    int rank = 4;             ///< the ONNX tensor's rank
+    bool flat = false;        ///< [batch, C*H*W] view of the producer's C x H x W
+    bool transposed = false;  ///< [batch, hidden, tokens] view of a [batch, tokens, hidden] sequence
+};
+
+inline TensorShape input_shape(const std::vector<std::int64_t>& d) {
+    if (d.size() == 4) return {d[1], d[2], d[3]};
+    if (d.size() == 3) return {d[2], d[1], 1};  // [batch, tokens, hidden] is hidden x tokens x 1
+    return {d[1], 1, 1};
+}
+
+inline std::string sanitized(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                        c == '_' || c == '-' || c == '.';
+        out += ok ? c : '_';
+    }
+    while (!out.empty() && (out.front() == '_' || out.front() == '.')) out.erase(out.begin());
+    return out;
+}
+
+inline std::string dims_text(const std::vector<std::int64_t>& d) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < d.size(); ++i) out += (i ? ", " : "") + std::to_string(d[i]);
+    return out + "]";
+}
+
+class Importer {
+public:
+    Importer(const std::filesystem::path& path, const OnnxImportOptions& options)
+        : m_(path, options),
+          options_(options),
+          builder_(info(path), m_.input_dims()[0], input_shape(m_.input_dims())) {
+        values_[m_.input().name()] = Value{workload::kNetworkInput, static_cast<int>(m_.input_dims().size())};
+        const auto& nodes = m_.graph().node();
+        for (int i = 0; i < nodes.size(); ++i)
+            for (const std::string& in : nodes[i].input())
+                if (!in.empty()) consumers_[in].push_back(i);
+        for (const auto& out : m_.graph().output()) outputs_.insert(out.name());
+        done_.assign(static_cast<std::size_t>(nodes.size()), false);
+    }
+
+    workload::Network run() && {
+        const auto& nodes = m_.graph().node();
+        for (int i = 0; i < nodes.size(); ++i) {
+            if (done_[static_cast<std::size_t>(i)]) continue;
+            done_[static_cast<std::size_t>(i)] = true;
+            map_node(nodes[i]);
+        }
+        if (builder_.size() == 0) m_.fail("the graph has no node that maps onto a layer");
+        return std::move(builder_).build();
+    }
+
+private:
+    workload::NetworkInfo info(const std::filesystem::path& path) const {
+        workload::NetworkInfo i;
+        const std::string graph = sanitized(m_.graph().name());
+        i.name = workload::is_valid_name(graph) ? graph : sanitized(path.stem().string());
+        if (!workload::is_valid_name(i.name)) i.name = "onnx_model";
+        i.description = "imported from the ONNX model " + path.filename().string();
+        i.source = m_.graph().doc_string();
+        return i;
+    }
+
+    // ---- values and names -------------------------------------------------------------
+
+    const Value& value(const NodeProto& n, int k) const {
+        const std::string& name = n.input(k);
+        const auto it = values_.find(name);
+        if (it != values_.end()) return it->second;
+        if (m_.constant(name))
+            m_.fail(n, "operand " + std::to_string(k) + " ('" + name +
+                           "') is a constant where the layer model expects an activation");
+        m_.fail(
+            n, "operand " + std::to_string(k) + " ('" + name + "') is produced by no node that was imported");
+    }
+
+    const Value& plain(const NodeProto& n, int k) const {
+        const Value& v = value(n, k);
+        if (v.flat || v.transposed)
+            m_.fail(n, std::string("reads the ") + (v.flat ? "flattened" : "transposed") + " tensor '" +
+                           n.input(k) + "', which only a Gemm/MatMul can consume in the layer model");
+        return v;
+    }
+
+    TensorShape shape(const Value& v) const { return builder_.shape(v.producer); }
+
+    std::string layer_name(const NodeProto& n) {
+        std::string base = sanitized(n.name());
+        if (base.empty()) base = sanitized(n.output_size() ? n.output(0) : "");
+        if (base.empty() || base == "input") base = n.op_type() + "_" + std::to_string(builder_.size());
+        std::string name = base;
+        for (int k = 2; !names_.insert(name).second; ++k) name = base + "_" + std::to_string(k);
+        return name;
+    }
+
+    void set(const std::string& tensor, Value v) { values_[tensor] = v; }
+
+    // Runs a builder call; its InputError (keyed by layer index) is restated for the node.
+    template <class F>
+    LayerIndex build(const NodeProto& n, F&& f) {
+        try {
+            return f();
+        } catch (const InputError& e) {
+            m_.fail(n, e.problem());
+        }
+    }
+
+    // ---- folding ------------------------------------------------------------------------
+
+    /// The only node reading `tensor` when it is `op` (any op when empty) and the tensor is
+    /// no graph output; it is then marked as consumed.
+    const NodeProto* follow(const std::string& tensor, const std::string& op) {
+        const auto it = consumers_.find(tensor);
+        if (outputs_.count(tensor) || it == consumers_.end() || it->second.size() != 1) return nullptr;
+        const NodeProto& next = m_.graph().node(it->second.front());
+        if (done_[static_cast<std::size_t>(it->second.front())] || (!op.empty() && next.op_type() != op))
+            return nullptr;
+        followed_ = it->second.front();
+        return &next;
+    }
+    /// Marks the node that follow() returned last as folded.
+    void consume(const NodeProto&) { done_[static_cast<std::size_t>(followed_)] = true; }
+
+    std::optional<Activation> activation_of(const NodeProto& n) const {
+        const std::string& op = n.op_type();
+        if (op == "Relu") return Activation::relu;
+        if (op == "LeakyRelu") return Activation::leaky_relu;
+        if (op == "Sigmoid") return Activation::sigmoid;
+        if (op == "Tanh") return Activation::tanh;
+        if (op == "Gelu") return Activation::gelu;  // opset 20, or com.microsoft's fused GELU
+        if (op != "Clip") return std::nullopt;
+        double lo = -INFINITY, hi = INFINITY;
+        if (m_.opset() < 11) {
+            lo = attr_float(n, "min", -INFINITY);
+            hi = attr_float(n, "max", INFINITY);
+        }
+        for (int k = 1; k <= 2 && k < n.input_size(); ++k) {
+            if (n.input(k).empty()) continue;
+            const auto v = m_.values(n.input(k));
+            if (!v || v->size() != 1) m_.fail(n, "Clip bounds must be scalar constants");
+            (k == 1 ? lo : hi) = v->front();
+        }
+        if (lo == 0 && hi == 6) return Activation::relu6;
+        if (lo == 0 && std::isinf(hi)) return Activation::relu;
+        m_.fail(n, "Clip to [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                       "]: only [0, 6] (ReLU6) and [0, inf) (ReLU) are activations of the layer model");
+    }
+
+    /// Folds an activation node that alone reads `*tensor`; moves `*tensor` to its output.
+    Activation fold_activation(std::string* tensor) {
+        if (const NodeProto* next = follow(*tensor, ""))
+            if (auto a = activation_of(*next)) {
+                consume(*next);
+                *tensor = next->output(0);
+                return *a;
+            }
+        return Activation::none;
+    }
+
+    workload::Normalization fold_batch_norm(std::string* tensor) {
+        if (const NodeProto* next = follow(*tensor, "BatchNormalization");
+            next && next->input(0) == *tensor) {
+            consume(*next);
+            *tensor = next->output(0);
+            return workload::Normalization::batch;
+        }
+        return workload::Normalization::none;
+    }
+
+    /// A MatMul's bias: an Add of a constant of `features` elements that alone reads it.
+    bool fold_bias(std::string* tensor, std::int64_t features) {
+        const NodeProto* next = follow(*tensor, "Add");
+        if (!next || next->input_size() != 2) return false;
+        const std::string& other = next->input(0) == *tensor ? next->input(1) : next->input(0);
+        const auto d = m_.dims(other);
+        if (!m_.constant(other) || !d) return false;
+        std::int64_t n = 1;
+        for (auto x : *d) n *= x;
+        if (n != features || d->empty() || d->back() != features) return false;
+        consume(*next);
+        *tensor = next->output(0);
+        return true;
+    }
+
+    // ---- operators ----------------------------------------------------------------------
+
+    void map_node(const NodeProto& n);
+
+    void conv(const NodeProto& n);
+    void gemm(const NodeProto& n);
+    void matmul(const NodeProto& n);
+    void pool(const NodeProto& n);
+    void add(const NodeProto& n);
+    void concat(const NodeProto& n);
+    void reshape(const NodeProto& n);
+    void transpose(const NodeProto& n);
+    void softmax(const NodeProto& n);
+    void normalization(const NodeProto& n);
+    void skip(const NodeProto& n);
+
+    std::pair<std::int64_t, std::int64_t> padding(const NodeProto& n, std::int64_t span_h,
+                                                  std::int64_t span_w, std::int64_t stride_h,
+                                                  std::int64_t stride_w, const TensorShape& in) const;
+    int channel_axis(const NodeProto& n, int rank, std::int64_t axis) const {
+        if (axis < 0) axis += rank;
+        const int want = rank == 4 ? 1 : rank - 1;
+        if (axis != want)
+            m_.fail(n, "axis " + std::to_string(axis) + " of a rank-" + std::to_string(rank) +
+                           " tensor is not its channel axis (" + std::to_string(want) +
+                           "), the only axis the layer model " + n.op_type() + "s along");
+        return want;
+    }
+
+    OnnxModel m_;
+    OnnxImportOptions options_;
+    workload::NetworkBuilder builder_;
+    std::unordered_map<std::string, Value> values_;
+    std::unordered_map<std::string, std::vector<int>> consumers_;
+    std::unordered_set<std::string> outputs_;
+    std::unordered_set<std::string> names_;
+    std::vector<bool> done_;
+    int followed_ = -1;
+};
+
+}  // namespace pimdse::io::onnx_detail
