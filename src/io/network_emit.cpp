@@ -16,7 +16,14 @@ using workload::Layer;
 using workload::LayerKind;
 
 std::string pair_text(std::int64_t a, std::int64_t b) {
-    return a == b ? std::to_string(a) : "[" + std::to_string(a) + ", " + std::to_string(b) + "]";
+    if (a == b) return std::to_string(a);
+    // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + string&&.
+    std::string out(1, '[');
+    out += std::to_string(a);
+    out += ", ";
+    out += std::to_string(b);
+    out += ']';
+    return out;
 }
 
 std::string quoted(const std::string& text) {
@@ -34,7 +41,10 @@ std::string producers(const workload::Network& net, const Layer& l) {
     };
     if (l.inputs.size() == 1) return name(l.inputs.front());
     std::string out = "[";
-    for (std::size_t i = 0; i < l.inputs.size(); ++i) out += (i ? ", " : "") + name(l.inputs[i]);
+    for (std::size_t i = 0; i < l.inputs.size(); ++i) {
+        if (i) out += ", ";
+        out += name(l.inputs[i]);
+    }
     return out + "]";
 }
 

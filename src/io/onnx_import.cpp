@@ -12,6 +12,7 @@ namespace onnx_detail {
 
 void Importer::map_node(const NodeProto& n) {
     const std::string& op = n.op_type();
+    if ((op == "Mul" || op == "Div" || op == "Add") && scale_or_mask(n)) return;
     if (op == "Conv") return conv(n);
     if (op == "Gemm") return gemm(n);
     if (op == "MatMul") return matmul(n);

@@ -28,14 +28,22 @@ using workload::TensorShape;
 
 inline const char* const kSupported =
     "Conv, Gemm, MatMul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Add, Concat, Flatten, "
-    "Reshape, Transpose (of attention's K), Relu, Clip, LeakyRelu, Sigmoid, Tanh, Gelu, Softmax, "
+    "Reshape, Transpose (attention), Mul/Div/Add of attention's scale and mask, Relu, Clip, LeakyRelu, "
+    "Sigmoid, Tanh, Gelu, Softmax, "
     "BatchNormalization, LayerNormalization, LRN, Dropout, Identity";
 
 struct Value {
+    Value() = default;
+    Value(LayerIndex p, int r, bool f = false, bool t = false, std::vector<LayerIndex> h = {})
+        : producer(p), rank(r), flat(f), transposed(t), heads(std::move(h)) {}
+
     LayerIndex producer = workload::kNetworkInput;
     int rank = 4;             ///< the ONNX tensor's rank
     bool flat = false;        ///< [batch, C*H*W] view of the producer's C x H x W
     bool transposed = false;  ///< [batch, hidden, tokens] view of a [batch, tokens, hidden] sequence
+    /// Multi-head attention, [batch, heads, tokens, width] (transposed: [.., width, tokens]):
+    /// one layer per head, as the network files write attention (onnx_attention.cpp).
+    std::vector<LayerIndex> heads;
 };
 
 inline TensorShape input_shape(const std::vector<std::int64_t>& d) {
@@ -57,7 +65,10 @@ inline std::string sanitized(const std::string& text) {
 
 inline std::string dims_text(const std::vector<std::int64_t>& d) {
     std::string out = "[";
-    for (std::size_t i = 0; i < d.size(); ++i) out += (i ? ", " : "") + std::to_string(d[i]);
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        if (i) out += ", ";
+        out += std::to_string(d[i]);
+    }
     return out + "]";
 }
 
@@ -121,10 +132,46 @@ private:
 
     TensorShape shape(const Value& v) const { return builder_.shape(v.producer); }
 
+    /// A plain value's ONNX dimensions: [B, C, H, W], [B, tokens, hidden] or [B, features].
+    std::vector<std::int64_t> onnx_dims(const Value& v) const {
+        const TensorShape s = shape(v);
+        const std::int64_t b = m_.input_dims()[0];
+        if (v.rank == 4) return {b, s.channels, s.height, s.width};
+        if (v.rank == 3) return {b, s.height, s.channels};
+        return {b, s.elements()};
+    }
+
+    /// A Reshape's output dimensions: ONNX's inferred ones, else its constant shape operand
+    /// with 0 (copy) and -1 (the rest) resolved against `in` (shape inference stops at an
+    /// operator it has no schema for, such as com.microsoft's Gelu).
+    std::optional<std::vector<std::int64_t>> reshape_target(const NodeProto& r,
+                                                            const std::vector<std::int64_t>& in) const {
+        if (auto d = m_.dims(r.output(0))) return d;
+        const auto v = r.input_size() > 1 ? m_.values(r.input(1)) : std::nullopt;
+        if (!v) return std::nullopt;
+        std::vector<std::int64_t> out;
+        std::int64_t total = 1, known = 1, unknown = -1;
+        for (auto x : in) total *= x;
+        for (std::size_t i = 0; i < v->size(); ++i) {
+            auto d = static_cast<std::int64_t>((*v)[i]);
+            if (d == 0 && i < in.size()) d = in[i];
+            if (d == -1)
+                unknown = static_cast<std::int64_t>(i);
+            else
+                known *= d;
+            out.push_back(d);
+        }
+        if (unknown >= 0 && known > 0) out[static_cast<std::size_t>(unknown)] = total / known;
+        return out;
+    }
+
     std::string layer_name(const NodeProto& n) {
         std::string base = sanitized(n.name());
         if (base.empty()) base = sanitized(n.output_size() ? n.output(0) : "");
         if (base.empty() || base == "input") base = n.op_type() + "_" + std::to_string(builder_.size());
+        return unique_name(base);
+    }
+    std::string unique_name(const std::string& base) {
         std::string name = base;
         for (int k = 2; !names_.insert(name).second; ++k) name = base + "_" + std::to_string(k);
         return name;
@@ -145,7 +192,7 @@ private:
     // ---- folding ------------------------------------------------------------------------
 
     /// The only node reading `tensor` when it is `op` (any op when empty) and the tensor is
-    /// no graph output; it is then marked as consumed.
+    /// no graph output; consume() then marks it as folded (followed_ is its index).
     const NodeProto* follow(const std::string& tensor, const std::string& op) {
         const auto it = consumers_.find(tensor);
         if (outputs_.count(tensor) || it == consumers_.end() || it->second.size() != 1) return nullptr;
@@ -234,6 +281,13 @@ private:
     void softmax(const NodeProto& n);
     void normalization(const NodeProto& n);
     void skip(const NodeProto& n);
+    // Batched multi-head attention (onnx_attention.cpp).
+    bool split_heads(const NodeProto& n, const Value& x, const workload::LinearSpec& s,
+                     const std::string& out);
+    void head_matmul(const NodeProto& n, const Value& a, const Value& b);
+    void head_softmax(const NodeProto& n, const Value& x);
+    bool merge_heads(const NodeProto& n, const Value& x);
+    bool scale_or_mask(const NodeProto& n);
 
     std::pair<std::int64_t, std::int64_t> padding(const NodeProto& n, std::int64_t span_h,
                                                   std::int64_t span_w, std::int64_t stride_h,

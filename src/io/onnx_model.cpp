@@ -91,7 +91,8 @@ void OnnxModel::fix_input(const OnnxImportOptions& options) {
     for (auto& v : *g.mutable_input()) {
         if (constants_.count(v.name())) continue;
         input = &v;
-        names += (count++ ? ", " : "") + v.name();
+        if (count++) names += ", ";
+        names += v.name();
     }
     if (count != 1)
         fail("expected exactly one graph input that is not an initializer (the network input), got " +

@@ -113,11 +113,14 @@ void Importer::matmul(const NodeProto& n) {
         s.flatten = x.flat && in.height * in.width > 1;
         std::string out = n.output(0);
         s.bias = fold_bias(&out, s.out_features);
+        if (x.rank == 3 && split_heads(n, x, s, out)) return;
         s.activation = fold_activation(&out);
         const std::string name = layer_name(n);
         set(out, {build(n, [&] { return builder_.linear(name, x.producer, s); }), x.rank});
         return;
     }
+    if (!value(n, 0).heads.empty() || !value(n, 1).heads.empty())
+        return head_matmul(n, value(n, 0), value(n, 1));
     const Value& a = plain(n, 0);
     const Value& b = value(n, 1);
     if (a.rank != 3 || b.rank != 3 || b.flat)
@@ -126,7 +129,8 @@ void Importer::matmul(const NodeProto& n) {
             "a product of two activations maps onto an attention matmul only for [batch, tokens, features] "
             "operands (rank 3); rank-" +
                 std::to_string(std::max(a.rank, b.rank)) +
-                " operands (heads as a dimension) have no layer: export one MatMul per head");
+                " operands need the heads split from a projection (Reshape + Transpose of a MatMul's "
+                "output)");
     std::string out = n.output(0);
     const Activation act = fold_activation(&out);
     const std::string name = layer_name(n);
@@ -192,7 +196,8 @@ void Importer::reshape(const NodeProto& n) {
         if (axis != 1)
             m_.fail(n, "Flatten with axis " + std::to_string(axis) + " keeps more than the batch apart");
         to = {m_.input_dims()[0], in.elements()};
-    } else if (auto d = m_.dims(n.output(0))) {
+    } else if (auto d = reshape_target(
+                   n, x.flat ? std::vector<std::int64_t>{m_.input_dims()[0], in.elements()} : onnx_dims(x))) {
         to = *d;
     } else {
         m_.fail(n, "the target shape is not known (ONNX shape inference could not determine it)");
@@ -206,6 +211,12 @@ void Importer::reshape(const NodeProto& n) {
 }
 
 void Importer::transpose(const NodeProto& n) {
+    if (!value(n, 0).heads.empty()) {
+        if (merge_heads(n, value(n, 0))) return;
+        m_.fail(n,
+                "per-head attention tensors are merged only by Transpose perm [0, 2, 1, 3] and a Reshape to "
+                "[batch, tokens, heads x width]");
+    }
     const Value& x = plain(n, 0);
     const auto perm = attr_ints(n, "perm");
     if (x.rank != 3 || perm != std::vector<std::int64_t>{0, 2, 1})
@@ -216,6 +227,7 @@ void Importer::transpose(const NodeProto& n) {
 }
 
 void Importer::softmax(const NodeProto& n) {
+    if (!value(n, 0).heads.empty()) return head_softmax(n, value(n, 0));
     const Value& x = plain(n, 0);
     channel_axis(n, x.rank, attr_int(n, "axis", m_.opset() < 13 ? 1 : -1));
     const std::string name = layer_name(n);

@@ -236,6 +236,61 @@ def corner_attention(tokens=16, hidden=32, heads=2):
 CORNERS = [corner_convs, corner_branches, corner_attention]
 
 
+def bert_batched(tokens=128, hidden=768, heads=12, ffn=3072, layers=12):
+    """BERT-base as exporters write it: fused q/k/v projections, heads split by Reshape and
+    Transpose, batched per-head MatMuls, scale and mask, heads merged by Transpose and Reshape."""
+    nodes, inits, width = [], [], hidden // heads
+    n = helper.make_node
+
+    def weight(name, dims):
+        inits.append(w(name, dims))
+        return name
+
+    inits.append(helper.make_tensor("split", TensorProto.INT64, [4], [1, tokens, heads, width]))
+    inits.append(helper.make_tensor("merge", TensorProto.INT64, [3], [1, tokens, hidden]))
+    inits.append(helper.make_tensor("scale", TensorProto.FLOAT, [], [float(width) ** 0.5]))
+    weight("mask", [1, 1, 1, tokens])
+
+    def linear(x, name, k_in, k_out):
+        nodes.append(n("MatMul", [x, weight(name + ".w", [k_in, k_out])], [name + ":mm"], name=name))
+        nodes.append(n("Add", [name + ":mm", weight(name + ".b", [k_out])], [name], name=name + ".bias"))
+        return name
+
+    def norm(x, name):
+        nodes.append(n("LayerNormalization", [x, weight(name + ".g", [hidden]), weight(name + ".b", [hidden])],
+                       [name], name=name, axis=-1))
+        return name
+
+    x = "x"
+    for e in range(1, layers + 1):
+        p = "enc%d." % e
+        heads_of = {}
+        for kind, perm in (("q", [0, 2, 1, 3]), ("k", [0, 2, 3, 1]), ("v", [0, 2, 1, 3])):
+            y = linear(x, p + kind, hidden, hidden)
+            nodes.append(n("Reshape", [y, "split"], [y + ":split"], name=p + kind + ".split"))
+            nodes.append(n("Transpose", [y + ":split"], [y + ":heads"], name=p + kind + ".heads", perm=perm))
+            heads_of[kind] = y + ":heads"
+        nodes += [n("MatMul", [heads_of["q"], heads_of["k"]], [p + "scores"], name=p + "scores"),
+                  n("Div", [p + "scores", "scale"], [p + "scaled"], name=p + "scale"),
+                  n("Add", [p + "scaled", "mask"], [p + "masked"], name=p + "mask"),
+                  n("Softmax", [p + "masked"], [p + "softmax"], name=p + "softmax", axis=-1),
+                  n("MatMul", [p + "softmax", heads_of["v"]], [p + "context"], name=p + "context"),
+                  n("Transpose", [p + "context"], [p + "merged"], name=p + "merge", perm=[0, 2, 1, 3]),
+                  n("Reshape", [p + "merged", "merge"], [p + "concat"], name=p + "concat")]
+        a = linear(p + "concat", p + "attn_out", hidden, hidden)
+        nodes.append(n("Add", [a, x], [p + "attn_add"], name=p + "attn_add"))
+        n1 = norm(p + "attn_add", p + "attn_norm")
+        f = linear(n1, p + "ffn1", hidden, ffn)
+        nodes.append(n("Gelu", [f], [p + "gelu"], name=p + "gelu", domain="com.microsoft"))
+        f2 = linear(p + "gelu", p + "ffn2", ffn, hidden)
+        nodes.append(n("Add", [f2, n1], [p + "ffn_add"], name=p + "ffn_add"))
+        x = norm(p + "ffn_add", p + "ffn_norm")
+    inp = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, tokens, hidden])
+    out = helper.make_tensor_value_info(x, TensorProto.FLOAT, [1, tokens, hidden])
+    g = helper.make_graph(nodes, "bert_base", [inp], [out], initializer=inits)
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
+
+
 # ---------------------------------------------------------------------------------------
 # Malformed models: one problem each (tests/onnx/onnx_import_test.cpp lists the messages).
 
@@ -322,6 +377,7 @@ def main(argv):
     save(OnnxWriter(gen_networks.resnet(18), batch=2).model(), os.path.join(out, "resnet18_batch2.onnx"))
     save(OnnxWriter(gen_networks.bert_base(), symbolic_tokens=True).model(),
          os.path.join(out, "bert_base_symbolic.onnx"))
+    save(bert_batched(), os.path.join(out, "bert_base_batched.onnx"))
     for name, model in malformed().items():
         save(model, os.path.join(out, "malformed", name + ".onnx"))
     with open(os.path.join(out, "malformed", "not_protobuf.onnx"), "w") as f:

@@ -41,7 +41,8 @@ const Case kCases[] = {
     {"rank4_attention",
      "node 'qk' (op type MatMul): a product of two activations maps onto an attention matmul only for "
      "[batch, "
-     "tokens, features] operands (rank 3); rank-4 operands (heads as a dimension) have no layer"},
+     "tokens, features] operands (rank 3); rank-4 operands need the heads split from a projection (Reshape + "
+     "Transpose of a MatMul's output)"},
     {"add_constant",
      "node 'shift' (op type Add): adds the constant 'bias', which is no bias of a MatMul just "
      "before it"},

@@ -73,6 +73,39 @@ TEST(OnnxCorners, CeilModeGroupsDilationAndAttentionAreKept) {
     EXPECT_EQ(workload::decompose(att).max_branches(), 2);
 }
 
+TEST(OnnxAttention, BatchedHeadsImportAsTheLibrarysPerHeadLayers) {
+    // Exporters fuse the 12 heads' projections and batch their products over a head axis; the
+    // layer model has no head axis, so each head becomes its own branch as in bert_base.yaml.
+    const auto yaml = read_network_file(library_dir() / "bert_base.yaml");
+    const auto onnx = import_onnx(models_dir() / "bert_base_batched.onnx");
+    EXPECT_EQ(onnx.size(), yaml.size());
+    EXPECT_EQ(onnx.total_macs(), yaml.total_macs());
+    EXPECT_EQ(onnx.total_weights(), yaml.total_weights());
+    EXPECT_EQ(onnx.total_parameters(), yaml.total_parameters());
+    EXPECT_EQ(onnx.total_ops(), yaml.total_ops());
+    const auto a = workload::decompose(yaml);
+    const auto b = workload::decompose(onnx);
+    ASSERT_EQ(b.segments.size(), a.segments.size());
+    for (std::size_t s = 0; s < a.segments.size(); ++s) {
+        ASSERT_EQ(b.segments[s].branches.size(), a.segments[s].branches.size()) << "segment " << s;
+        for (std::size_t br = 0; br < a.segments[s].branches.size(); ++br) {
+            const auto macs = [](const workload::Network& net, const workload::Branch& branch) {
+                std::int64_t sum = 0;
+                for (auto l : branch.layers) sum += net.layer(l).macs();
+                return sum;
+            };
+            EXPECT_EQ(b.segments[s].branches[br].layers.size(), a.segments[s].branches[br].layers.size());
+            EXPECT_EQ(macs(onnx, b.segments[s].branches[br]), macs(yaml, a.segments[s].branches[br]));
+        }
+    }
+    const auto& scores = onnx.layer(*onnx.find("enc1.scores.head3"));
+    EXPECT_TRUE(scores.transpose_b);
+    EXPECT_EQ(onnx.layer(scores.inputs[0]).name, "enc1.q.head3");
+    EXPECT_EQ(onnx.layer(scores.inputs[1]).name, "enc1.k.head3");
+    EXPECT_TRUE(onnx.layer(scores.inputs[0]).bias);
+    EXPECT_EQ(onnx.layer(*onnx.find("enc1.concat")).inputs.size(), 12u);
+}
+
 TEST(OnnxOptions, BatchReplacesTheModelsBatch) {
     io::NetworkReadOptions two;
     two.batch = 2;
