@@ -344,6 +344,11 @@ def malformed():
                                    n("Gemm", ["f", "fc.w"], ["y"], name="fc", transB=1)], [w("fc.w", [10, 100])])
     cases["matmul_shapes"] = tiny([n("MatMul", ["x", "proj.w"], ["y"], name="proj")], [w("proj.w", [8, 5])],
                                   inputs=[helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 32])])
+    seq = [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 16, 32])]
+    split = helper.make_tensor("split", TensorProto.INT64, [4], [1, 16, 2, 16])
+    cases["heads_relu"] = tiny([n("MatMul", ["x", "q.w"], ["q"], name="q"), n("Reshape", ["q", "split"], ["s"], name="s"),
+                                n("Transpose", ["s"], ["h"], name="h", perm=[0, 2, 1, 3]),
+                                n("Relu", ["h"], ["y"], name="r")], [w("q.w", [32, 32]), split], inputs=seq)
     cases["concat_height"] = tiny([n("Relu", ["x"], ["r"], name="r"),
                                    n("Concat", ["x", "r"], ["y"], name="cat", axis=2)])
     cases["input_rank5"] = tiny([n("Relu", ["x"], ["y"], name="r")],

@@ -43,6 +43,10 @@ const Case kCases[] = {
      "[batch, "
      "tokens, features] operands (rank 3); rank-4 operands need the heads split from a projection (Reshape + "
      "Transpose of a MatMul's output)"},
+    {"heads_relu",
+     "node 'r' (op type Relu): reads the per-head attention tensor 'h', which only MatMul, Softmax, a "
+     "constant scale "
+     "or mask, and the Transpose + Reshape that merge the heads consume in the layer model"},
     {"add_constant",
      "node 'shift' (op type Add): adds the constant 'bias', which is no bias of a MatMul just "
      "before it"},
