@@ -22,6 +22,10 @@ endif()
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 find_package(yaml-cpp REQUIRED)
 find_package(CLI11 REQUIRED)
+# ONNX import (io): Debian's libonnx-dev ships a CMake package whose onnx_proto target links
+# protobuf::libprotobuf, which find_package(Protobuf) defines.
+find_package(Protobuf REQUIRED)
+find_package(ONNX REQUIRED)
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(COINCBC REQUIRED IMPORTED_TARGET cbc osi-clp)

@@ -13,10 +13,11 @@ function(pimdse_add_module name)
   target_link_libraries(pimdse_${name} PUBLIC ${ARG_DEPS} pimdse_sanitize PRIVATE ${ARG_PRIVATE_DEPS} pimdse_warnings)
 endfunction()
 
-# pimdse_add_test_suite(<module> DEPS <targets>...): tests/<module>/*_test.cpp become one
-# GoogleTest program registered with CTest test by test.
+# pimdse_add_test_suite(<module> DEPS <targets>... [FIXTURES <fixture>...]):
+# tests/<module>/*_test.cpp become one GoogleTest program registered with CTest test by
+# test; FIXTURES names CTest fixtures (e.g. generated input files) every test requires.
 function(pimdse_add_test_suite name)
-  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "DEPS;FIXTURES" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/${name}/*_test.cpp)
   if(NOT sources)
     return()
@@ -25,5 +26,10 @@ function(pimdse_add_test_suite name)
   target_link_libraries(${name}_tests PRIVATE ${ARG_DEPS} GTest::gtest GTest::gtest_main pimdse_warnings)
   target_compile_definitions(${name}_tests PRIVATE
     PIMDSE_SOURCE_DIR="${PROJECT_SOURCE_DIR}" PIMDSE_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  gtest_discover_tests(${name}_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name})
+  if(ARG_FIXTURES)
+    gtest_discover_tests(${name}_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name}
+                         FIXTURES_REQUIRED "${ARG_FIXTURES}")
+  else()
+    gtest_discover_tests(${name}_tests DISCOVERY_TIMEOUT 60 PROPERTIES LABELS ${name})
+  endif()
 endfunction()

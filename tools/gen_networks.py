@@ -31,6 +31,7 @@ class Net:
         self.lines = []
         self.last = "input"
         self.names = set()
+        self.layers = []  # (name, type, inputs, keys): what tests/onnx/gen_onnx.py turns into ONNX
 
     def comment(self, text):
         self.lines.append("  # " + text)
@@ -49,6 +50,7 @@ class Net:
         for key, value in keys.items():
             fields.append(key + ": " + scalar(value))
         self.lines.append("  - {" + ", ".join(fields) + "}")
+        self.layers.append((name, type_, inputs, dict(keys)))
         self.last = name
         return name
 
@@ -84,7 +86,7 @@ def quoted(text):
 
 
 def conv(net, name, out, kernel, stride=1, padding=None, inputs=None, groups=None, bias=False, norm="batch",
-         activation="relu"):
+         activation="relu", dilation=1):
     """A conv with 'same'-style padding kernel // 2 unless given."""
     keys = {"out_channels": out, "kernel": kernel}
     if stride != 1:
@@ -92,6 +94,8 @@ def conv(net, name, out, kernel, stride=1, padding=None, inputs=None, groups=Non
     pad = kernel // 2 if padding is None else padding
     if pad:
         keys["padding"] = pad
+    if dilation != 1:
+        keys["dilation"] = dilation
     if groups is not None:
         keys["groups"] = groups
     if bias:

@@ -15,6 +15,7 @@ packages=(
   coinor-libcbc-dev
   libyaml-cpp-dev
   libcli11-dev
+  libonnx-dev libprotobuf-dev python3-onnx
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-h5py python3-numpy python3-matplotlib python3-pandas python3-yaml
 )

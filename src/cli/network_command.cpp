@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -12,7 +13,9 @@
 #include <vector>
 
 #include "pimdse/cli/commands.hpp"
+#include "pimdse/core/error.hpp"
 #include "pimdse/io/network_file.hpp"
+#include "pimdse/io/onnx_import.hpp"
 #include "pimdse/workload/network.hpp"
 #include "pimdse/workload/segments.hpp"
 
@@ -86,6 +89,38 @@ int run_info(const NetworkInfoOptions& options) {
     return 0;
 }
 
+struct NetworkImportOptions {
+    std::string model;
+    std::string output;
+    std::optional<std::int64_t> batch;
+    std::optional<std::int64_t> seq_len;
+    bool skip_unsupported = false;
+};
+
+// ONNX model -> network file: the summary goes to stderr so that stdout is the YAML alone
+// when no -o is given.
+int run_import(const NetworkImportOptions& options) {
+    io::OnnxImportOptions import;
+    import.batch = options.batch;
+    import.seq_len = options.seq_len;
+    import.skip_unsupported = options.skip_unsupported;
+    const workload::Network net = io::import_onnx(options.model, import);
+    const std::string text =
+        io::emit_network(net, {net.name() + ": imported by `pimdse network import` from " + options.model});
+    const workload::Segmentation seg = workload::decompose(net);
+    if (options.output.empty()) {
+        std::cout << text;
+    } else {
+        std::ofstream out(options.output, std::ios::binary);
+        out << text;
+        out.close();
+        if (!out) throw IoError("cannot write the network file " + options.output);
+    }
+    std::cerr << "imported " << summary_line(net, seg)
+              << (options.output.empty() ? std::string() : " -> " + options.output) << '\n';
+    return 0;
+}
+
 }  // namespace
 
 void add_network_command(CLI::App& app, Action& action) {
@@ -101,6 +136,22 @@ void add_network_command(CLI::App& app, Action& action) {
     info->add_option("--batch", options->batch, "override the batch size of every network")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{2147483647}));
     info->callback([&action, options] { action = [options] { return run_info(*options); }; });
+
+    CLI::App* import = network->add_subcommand(
+        "import", "Import an ONNX model as a network file (docs/workloads.md, \"ONNX import\")");
+    auto imp = std::make_shared<NetworkImportOptions>();
+    import->add_option("MODEL", imp->model, "the ONNX model (.onnx)")->required();
+    import->add_option("-o,--output", imp->output, "write the network file here (default: stdout)");
+    import->add_option("--batch", imp->batch, "the batch size (replaces the model's first input dimension)")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{2147483647}));
+    import->add_option("--seq-len", imp->seq_len, "the token count of a [batch, tokens, hidden] input")
+        ->check(CLI::Range(std::int64_t{1}, std::int64_t{2147483647}));
+    import->add_flag("--skip-unsupported", imp->skip_unsupported,
+                     "pass unsupported shape-preserving nodes through (each is reported) instead of failing");
+    import->callback([&action, imp] { action = [imp] { return run_import(*imp);
+};
+}  // namespace pimdse::cli
+);
 }
 
 }  // namespace pimdse::cli

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <deque>
 #include <functional>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <ostream>
@@ -44,14 +45,18 @@ ExitCode exit_code_of(const std::exception& e) noexcept {
     return ExitCode::internal_error;
 }
 
-eval::EvalContext make_context(const io::Config& config) {
+eval::EvalContext make_context(const io::Config& config, bool report_warnings) {
     eval::EvalContext ctx;
     ctx.constraints = config.constraints;
     ctx.technology = config.technology;
     ctx.alpha = config.cost.alpha;
     ctx.beta = config.cost.beta;
     ctx.schedule = config.schedule;
-    for (io::LoadedWorkload& w : io::load_workloads(config)) {
+    // Every rank parses the networks; one copy of each warning is enough.
+    const auto warn = [report_warnings](const std::string& text) {
+        if (report_warnings) std::cerr << "pimdse: warning: " << text << '\n';
+    };
+    for (io::LoadedWorkload& w : io::load_workloads(config, warn)) {
         eval::Workload e{std::move(w.network), {}, w.spec.weight};
         e.segmentation = workload::decompose(e.network);
         ctx.workloads.push_back(std::move(e));
@@ -450,7 +455,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     fs::path out;
     agree(world, false, [&] {
         config = io::read_config_file(options.config);
-        ctx = make_context(config);
+        ctx = make_context(config, rank == 0);
         out = options.output.empty() ? config.output.path : fs::absolute(options.output);
         tuner::ProposerContext pc{config.constraints, config.technology, config.space, config.sweep.seed,
                                   config.sweep.samples_per_round};

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <string_view>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/io/onnx_import.hpp"
 #include "pimdse/workload/builder.hpp"
 #include "yaml_reader.hpp"
 
@@ -34,7 +36,8 @@ const std::vector<std::string_view> kTopKeys{"network", "description", "source",
 struct LayerEntry {
     Field field;  ///< the layer's mapping, path layers[i]
     std::string name;
-    Map keys;  ///< checked against keys_for(type) once the type is read
+    Map keys;                     ///< checked against keys_for(type) once the type is read
+    bool implicit_input = false;  ///< `inputs` omitted: the previous layer (or the network input)
     std::vector<std::pair<std::string, Field>> inputs;  ///< producer names and where they were written
 };
 
@@ -42,14 +45,14 @@ std::vector<std::string_view> keys_for(LayerKind kind) {
     std::vector<std::string_view> keys{"name", "type", "inputs"};
     switch (kind) {
         case LayerKind::conv:
-            keys.insert(keys.end(), {"out_channels", "kernel", "stride", "padding", "groups", "bias", "norm",
-                                     "activation"});
+            keys.insert(keys.end(), {"out_channels", "kernel", "stride", "padding", "groups", "dilation",
+                                     "bias", "norm", "activation"});
             break;
         case LayerKind::matmul:
             keys.insert(keys.end(), {"out_features", "flatten", "bias", "norm", "activation", "transpose_b"});
             break;
         case LayerKind::pool:
-            keys.insert(keys.end(), {"mode", "kernel", "stride", "padding", "global"});
+            keys.insert(keys.end(), {"mode", "kernel", "stride", "padding", "global", "ceil_mode", "output"});
             break;
         case LayerKind::add:
             keys.push_back("activation");
@@ -102,7 +105,9 @@ public:
         collect(items);
         workload::NetworkBuilder builder(std::move(info), batch, input);
         for (std::size_t i = 0; i < entries_.size(); ++i) add_layer(builder, static_cast<LayerIndex>(i));
-        return std::move(builder).build();
+        workload::Network network = std::move(builder).build();
+        warn_chained_siblings(network);
+        return network;
     }
 
 private:
@@ -141,6 +146,7 @@ private:
                              std::to_string(it->second) + "] on line " +
                              std::to_string(entries_[static_cast<std::size_t>(it->second)].field.line) + ")");
             std::vector<std::pair<std::string, Field>> inputs;
+            const bool implicit = !keys.has("inputs");
             if (auto f = keys.get("inputs")) {
                 const std::string want = "a producer name or a non-empty list of producer names";
                 if (f->node.IsScalar()) {
@@ -158,7 +164,8 @@ private:
                 inputs.emplace_back(i == 0 ? std::string("input") : entries_.back().name,
                                     Field{layer.node, layer.line, keys.path("inputs")});
             }
-            entries_.push_back(LayerEntry{layer, std::move(name), std::move(keys), std::move(inputs)});
+            entries_.push_back(
+                LayerEntry{layer, std::move(name), std::move(keys), implicit, std::move(inputs)});
         }
     }
 
@@ -275,6 +282,7 @@ private:
                     pair(need("kernel", "an integer or a list [height, width]"), 1);
                 if (auto f = find("stride")) std::tie(s.stride_h, s.stride_w) = pair(*f, 1);
                 if (auto f = find("padding")) std::tie(s.pad_h, s.pad_w) = pair(*f, 0);
+                if (auto f = find("dilation")) std::tie(s.dilation_h, s.dilation_w) = pair(*f, 1);
                 if (auto f = find("groups")) {
                     // "depthwise" saves the reader from repeating the producer's channels.
                     s.groups = f->node.IsScalar() && f->node.Scalar() == "depthwise"
@@ -319,18 +327,27 @@ private:
                 s.mode = r_.choice(need("mode", "one of " + yaml::one_of_list(workload::pooling_names())),
                                    workload::parse_pooling, workload::pooling_names());
                 s.global = flag("global");
-                if (s.global) {
-                    for (std::string_view k : {"kernel", "stride", "padding"})
+                if (auto out = find("output")) {
+                    for (std::string_view k : {"kernel", "stride", "padding", "global", "ceil_mode"})
+                        if (auto g = find(k))
+                            r_.error(*g,
+                                     "an adaptive pool (output) derives its windows from the output size; '" +
+                                         std::string(k) + "' does not apply");
+                    std::tie(s.output_h, s.output_w) = pair(*out, 1);
+                } else if (s.global) {
+                    for (std::string_view k : {"kernel", "stride", "padding", "ceil_mode"})
                         if (auto f = find(k))
                             r_.error(*f, "a global pool covers the whole input; '" + std::string(k) +
                                              "' does not apply");
                 } else {
-                    std::tie(s.kernel_h, s.kernel_w) =
-                        pair(need("kernel", "an integer or a list [height, width] (or global: true)"), 1);
+                    std::tie(s.kernel_h, s.kernel_w) = pair(
+                        need("kernel", "an integer or a list [height, width] (or global: true, or output)"),
+                        1);
                     // Pooling windows usually tile the input: the stride defaults to the kernel.
                     std::tie(s.stride_h, s.stride_w) = std::pair(s.kernel_h, s.kernel_w);
                     if (auto f = find("stride")) std::tie(s.stride_h, s.stride_w) = pair(*f, 1);
                     if (auto f = find("padding")) std::tie(s.pad_h, s.pad_w) = pair(*f, 0);
+                    s.ceil_mode = flag("ceil_mode");
                 }
                 located([&] { b.pool(l.name, in, s); });
                 break;
@@ -367,6 +384,60 @@ private:
         }
     }
 
+    // The trap of the default producer: a layer that omits `inputs` chains after the layer
+    // above it. When that layer is also an operand of a concat that merges the chained
+    // layer's path, the author most likely meant two parallel branches (a forgotten
+    // `inputs`); writing the producer explicitly keeps the chain and silences this.
+    void warn_chained_siblings(const workload::Network& net) const {
+        for (LayerIndex m = 0; m < net.size(); ++m) {
+            const workload::Layer& merge = net.layer(m);
+            if (merge.kind != LayerKind::concat) continue;
+            for (const LayerIndex p : merge.inputs) {
+                if (p == workload::kNetworkInput) continue;
+                for (const LayerIndex c : net.consumers(p)) {
+                    if (c == m || !entries_[static_cast<std::size_t>(c)].implicit_input) continue;
+                    if (reaches_other_operand(net, c, merge, p)) warn_chain(net, c, p, m);
+                }
+            }
+        }
+    }
+
+    // Does layer `from` reach an operand of `merge` other than `skip` (itself included)?
+    static bool reaches_other_operand(const workload::Network& net, LayerIndex from,
+                                      const workload::Layer& merge, LayerIndex skip) {
+        std::vector<bool> seen(static_cast<std::size_t>(net.size()), false);
+        std::vector<LayerIndex> stack{from};
+        seen[static_cast<std::size_t>(from)] = true;
+        while (!stack.empty()) {
+            const LayerIndex x = stack.back();
+            stack.pop_back();
+            if (x != skip && std::find(merge.inputs.begin(), merge.inputs.end(), x) != merge.inputs.end())
+                return true;
+            for (const LayerIndex c : net.consumers(x))
+                if (!seen[static_cast<std::size_t>(c)]) {
+                    seen[static_cast<std::size_t>(c)] = true;
+                    stack.push_back(c);
+                }
+        }
+        return false;
+    }
+
+    void warn_chain(const workload::Network& net, LayerIndex layer, LayerIndex producer,
+                    LayerIndex merge) const {
+        const LayerEntry& e = entries_[static_cast<std::size_t>(layer)];
+        const std::string& p = net.layer(producer).name;
+        const std::string text = r_.file() + ":" + std::to_string(e.field.line) + ": layer '" + e.name +
+                                 "' omits 'inputs' and so reads the layer above it, '" + p + "', which '" +
+                                 net.layer(merge).name + "' also concatenates with " + e.name +
+                                 "'s path: if '" + e.name +
+                                 "' starts a parallel branch, write its inputs; write 'inputs: " + p +
+                                 "' to keep the chain and silence this warning";
+        if (options_.warn)
+            options_.warn(text);
+        else
+            std::cerr << "pimdse: warning: " << text << '\n';
+    }
+
     yaml::Reader r_;
     NetworkReadOptions options_;
     std::vector<LayerEntry> entries_;
@@ -381,6 +452,12 @@ workload::Network parse_network(const std::string& yaml_text, const std::string&
 }
 
 workload::Network read_network_file(const std::filesystem::path& path, const NetworkReadOptions& options) {
+    // The one place where workloads are read: an ONNX model is imported instead of parsed.
+    if (is_onnx_path(path)) {
+        OnnxImportOptions onnx;
+        onnx.batch = options.batch;
+        return import_onnx(path, onnx);
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         const int err = errno;

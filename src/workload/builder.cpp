@@ -75,17 +75,18 @@ namespace {
 /// Sets R, S, strides, padding and P, Q of a windowed layer; returns false when the
 /// window does not fit the padded input.
 bool set_window(Layer& l, std::int64_t kh, std::int64_t kw, std::int64_t sh, std::int64_t sw, std::int64_t ph,
-                std::int64_t pw) {
+                std::int64_t pw, bool ceil_mode = false) {
     l.R = kh;
     l.S = kw;
     l.stride_h = sh;
     l.stride_w = sw;
     l.pad_h = ph;
     l.pad_w = pw;
-    if (l.H + 2 * ph < kh || l.W + 2 * pw < kw) return false;
-    l.P = (l.H + 2 * ph - kh) / sh + 1;  // NicePIM Fig. 2: the filter slides P x Q times
-    l.Q = (l.W + 2 * pw - kw) / sw + 1;
-    return true;
+    l.ceil_mode = ceil_mode;
+    // NicePIM Fig. 2: the filter slides P x Q times.
+    l.P = window_extent(l.H, kh, sh, ph, ceil_mode);
+    l.Q = window_extent(l.W, kw, sw, pw, ceil_mode);
+    return l.P > 0 && l.Q > 0;
 }
 
 }  // namespace
@@ -101,15 +102,25 @@ LayerIndex NetworkBuilder::conv(std::string name, LayerIndex input, const ConvSp
     require(l.C % spec.groups == 0 && spec.out_channels % spec.groups == 0, "groups", l.name,
             "groups " + num(spec.groups) + " must divide the input channels " + num(l.C) +
                 " and out_channels " + num(spec.out_channels));
+    require(spec.dilation_h >= 1 && spec.dilation_w >= 1, "dilation", l.name, "dilations must be >= 1");
     l.K = spec.out_channels;
     l.groups = spec.groups;
+    l.dilation_h = spec.dilation_h;
+    l.dilation_w = spec.dilation_w;
     l.bias = spec.bias;
     l.norm = spec.norm;
     l.activation = spec.activation;
-    require(set_window(l, spec.kernel_h, spec.kernel_w, spec.stride_h, spec.stride_w, spec.pad_h, spec.pad_w),
-            "kernel", l.name,
-            "kernel " + num(spec.kernel_h) + "x" + num(spec.kernel_w) + " does not fit the padded input " +
-                num(l.H + 2 * spec.pad_h) + "x" + num(l.W + 2 * spec.pad_w));
+    // The window spans (kernel - 1) dilation + 1 input rows; the layer keeps the tap count.
+    const std::int64_t span_h = (spec.kernel_h - 1) * spec.dilation_h + 1;
+    const std::int64_t span_w = (spec.kernel_w - 1) * spec.dilation_w + 1;
+    const bool dilated = spec.dilation_h != 1 || spec.dilation_w != 1;
+    require(
+        set_window(l, span_h, span_w, spec.stride_h, spec.stride_w, spec.pad_h, spec.pad_w), "kernel", l.name,
+        "kernel " + num(spec.kernel_h) + "x" + num(spec.kernel_w) +
+            (dilated ? " (span " + num(span_h) + "x" + num(span_w) + " with its dilation)" : "") +
+            " does not fit the padded input " + num(l.H + 2 * spec.pad_h) + "x" + num(l.W + 2 * spec.pad_w));
+    l.R = spec.kernel_h;
+    l.S = spec.kernel_w;
     return finish(std::move(l));
 }
 
@@ -117,6 +128,11 @@ LayerIndex NetworkBuilder::linear(std::string name, LayerIndex input, const Line
     Layer l = start(std::move(name), LayerKind::matmul, {input});
     require(spec.out_features >= 1, "out_features", l.name,
             "out_features " + num(spec.out_features) + ", expected >= 1");
+    require(spec.flatten || l.W == 1, "flatten", l.name,
+            "a matmul without flatten applies at each of the " + num(l.H) + "x" + num(l.W) +
+                " positions of its input " + to_string(shape(l.inputs.front())) +
+                " (that many times the MACs of a classifier): set flatten: true to use the whole tensor as "
+                "one vector, or write a conv with kernel 1 for a per-position linear layer");
     if (spec.flatten) {
         l.C = l.C * l.H * l.W;
         l.H = l.W = l.P = l.Q = 1;
@@ -148,10 +164,25 @@ LayerIndex NetworkBuilder::pool(std::string name, LayerIndex input, const PoolSp
         set_window(l, l.H, l.W, 1, 1, 0, 0);
         return finish(std::move(l));
     }
+    if (spec.output_h > 0 || spec.output_w > 0) {
+        require(spec.output_h >= 1 && spec.output_w >= 1 && spec.output_h <= l.H && spec.output_w <= l.W,
+                "output", l.name,
+                "adaptive output " + num(spec.output_h) + "x" + num(spec.output_w) + " must lie in 1x1.." +
+                    num(l.H) + "x" + num(l.W) + " (the input plane)");
+        l.adaptive = true;
+        l.P = spec.output_h;
+        l.Q = spec.output_w;
+        l.R = adaptive_window(l.H, l.P);
+        l.S = adaptive_window(l.W, l.Q);
+        l.stride_h = l.H / l.P;
+        l.stride_w = l.W / l.Q;
+        return finish(std::move(l));
+    }
     require(spec.kernel_h >= 1 && spec.kernel_w >= 1, "kernel", l.name, "kernel sizes must be >= 1");
     require(spec.stride_h >= 1 && spec.stride_w >= 1, "stride", l.name, "strides must be >= 1");
     require(spec.pad_h >= 0 && spec.pad_w >= 0, "padding", l.name, "padding must be >= 0");
-    require(set_window(l, spec.kernel_h, spec.kernel_w, spec.stride_h, spec.stride_w, spec.pad_h, spec.pad_w),
+    require(set_window(l, spec.kernel_h, spec.kernel_w, spec.stride_h, spec.stride_w, spec.pad_h, spec.pad_w,
+                       spec.ceil_mode),
             "kernel", l.name,
             "kernel " + num(spec.kernel_h) + "x" + num(spec.kernel_w) + " does not fit the padded input " +
                 num(l.H + 2 * spec.pad_h) + "x" + num(l.W + 2 * spec.pad_w));

@@ -1,5 +1,6 @@
 #include "pimdse/workload/layer.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -72,6 +73,28 @@ std::string names_of(const NameTable<Enum, N>& table) {
 std::string to_string(const TensorShape& shape) {
     return std::to_string(shape.channels) + 'x' + std::to_string(shape.height) + 'x' +
            std::to_string(shape.width);
+}
+
+std::int64_t window_extent(std::int64_t in, std::int64_t window, std::int64_t stride, std::int64_t pad,
+                           bool ceil_mode) noexcept {
+    const std::int64_t padded = in + 2 * pad;
+    if (padded < window || stride < 1) return 0;
+    if (!ceil_mode) return (padded - window) / stride + 1;
+    std::int64_t out = (padded - window + stride - 1) / stride + 1;
+    // A window must start inside the input or its left padding (PyTorch's pooling rule).
+    if ((out - 1) * stride >= in + pad) --out;
+    return out;
+}
+
+std::int64_t adaptive_window(std::int64_t in, std::int64_t out) noexcept {
+    if (out < 1 || in < out) return 0;
+    std::int64_t widest = 0;
+    for (std::int64_t i = 0; i < out; ++i) {
+        const std::int64_t begin = i * in / out;
+        const std::int64_t end = ((i + 1) * in + out - 1) / out;
+        widest = std::max(widest, end - begin);
+    }
+    return widest;
 }
 
 std::int64_t Layer::macs() const noexcept {

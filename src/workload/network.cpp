@@ -22,14 +22,6 @@ std::string dims(std::int64_t c, std::int64_t h, std::int64_t w) {
     return to_string(TensorShape{c, h, w});
 }
 
-/// Output extent of a sliding window: floor((in + 2 pad - window) / stride) + 1, or 0 when
-/// the window does not fit into the padded input.
-std::int64_t window_extent(std::int64_t in, std::int64_t window, std::int64_t stride, std::int64_t pad) {
-    const std::int64_t padded = in + 2 * pad;
-    if (padded < window || stride < 1) return 0;
-    return (padded - window) / stride + 1;
-}
-
 class LayerChecker {
 public:
     LayerChecker(std::span<const Layer> layers, LayerIndex index, std::int64_t batch,
@@ -112,7 +104,9 @@ private:
                                                                  {"W", l_.W},
                                                                  {"stride_h", l_.stride_h},
                                                                  {"stride_w", l_.stride_w},
-                                                                 {"groups", l_.groups}};
+                                                                 {"groups", l_.groups},
+                                                                 {"dilation_h", l_.dilation_h},
+                                                                 {"dilation_w", l_.dilation_w}};
         for (const auto& [what, v] : positive)
             if (v < 1) return issue("", std::string(what) + " = " + std::to_string(v) + ", expected >= 1");
         if (l_.pad_h < 0 || l_.pad_w < 0) return issue("padding", "padding must be >= 0");
@@ -161,6 +155,8 @@ private:
             return issue("kernel", "only conv and pool layers have a kernel");
         if (!windowed && (l_.stride_h != 1 || l_.stride_w != 1 || l_.pad_h != 0 || l_.pad_w != 0))
             return issue("stride", "only conv and pool layers have a stride or padding");
+        if (l_.kind != LayerKind::conv && (l_.dilation_h != 1 || l_.dilation_w != 1))
+            return issue("dilation", "only conv layers have a dilation");
         if (l_.kind != LayerKind::conv && l_.groups != 1)
             return issue("groups", "only conv layers have groups");
         if (l_.bias && !l_.has_weights())
@@ -169,6 +165,10 @@ private:
             return issue("flatten", "only a weighted matmul flattens its input");
         if (l_.weights_are_activations && l_.kind != LayerKind::matmul)
             return issue("inputs", "only a matmul can take activations as its second operand");
+        if ((l_.ceil_mode || l_.adaptive) && l_.kind != LayerKind::pool)
+            return issue(l_.adaptive ? "output" : "ceil_mode",
+                         "only pool layers have a ceil mode or an adaptive output");
+        if (l_.ceil_mode && l_.adaptive) return issue("ceil_mode", "an adaptive pool has no ceil mode");
         if (l_.transpose_b && !l_.weights_are_activations)
             return issue("transpose_b", "only a matmul of two activations transposes its second operand");
         return std::nullopt;
@@ -183,15 +183,22 @@ private:
     }
 
     std::optional<NetworkIssue> window(std::string_view field) const {
-        const std::int64_t p = window_extent(l_.H, l_.R, l_.stride_h, l_.pad_h);
-        const std::int64_t q = window_extent(l_.W, l_.S, l_.stride_w, l_.pad_w);
+        const std::int64_t span_h = (l_.R - 1) * l_.dilation_h + 1;
+        const std::int64_t span_w = (l_.S - 1) * l_.dilation_w + 1;
+        const std::int64_t p = window_extent(l_.H, span_h, l_.stride_h, l_.pad_h, l_.ceil_mode);
+        const std::int64_t q = window_extent(l_.W, span_w, l_.stride_w, l_.pad_w, l_.ceil_mode);
         if (p == 0 || q == 0)
             return issue(field, "kernel " + std::to_string(l_.R) + "x" + std::to_string(l_.S) +
+                                    (span_h != l_.R || span_w != l_.S
+                                         ? " (span " + std::to_string(span_h) + "x" + std::to_string(span_w) +
+                                               " with its dilation)"
+                                         : std::string()) +
                                     " does not fit the padded input " + std::to_string(l_.H + 2 * l_.pad_h) +
                                     "x" + std::to_string(l_.W + 2 * l_.pad_w));
         if (p != l_.P || q != l_.Q)
             return issue(field, "output " + std::to_string(l_.P) + "x" + std::to_string(l_.Q) +
-                                    " is not floor((H + 2 pad - kernel) / stride) + 1 = " +
+                                    (l_.ceil_mode ? " is not ceil((H + 2 pad - kernel) / stride) + 1 = "
+                                                  : " is not floor((H + 2 pad - kernel) / stride) + 1 = ") +
                                     std::to_string(p) + "x" + std::to_string(q));
         return std::nullopt;
     }
@@ -208,7 +215,23 @@ private:
     std::optional<NetworkIssue> pool() const {
         if (auto i = input_matches(l_.inputs[0])) return i;
         if (l_.K != l_.C) return issue("", "a pool layer keeps its channels: K must equal C");
+        if (l_.adaptive) return adaptive_pool();
         return window("kernel");
+    }
+
+    // Adaptive pooling: the output is given; the window and stride follow from it.
+    std::optional<NetworkIssue> adaptive_pool() const {
+        if (l_.P > l_.H || l_.Q > l_.W)
+            return issue("output", "adaptive output " + std::to_string(l_.P) + "x" + std::to_string(l_.Q) +
+                                       " is larger than the input plane " + std::to_string(l_.H) + "x" +
+                                       std::to_string(l_.W));
+        if (l_.R != adaptive_window(l_.H, l_.P) || l_.S != adaptive_window(l_.W, l_.Q) ||
+            l_.stride_h != l_.H / l_.P || l_.stride_w != l_.W / l_.Q || l_.pad_h != 0 || l_.pad_w != 0)
+            return issue("output", "an adaptive pool's window is its widest, R x S = " +
+                                       std::to_string(adaptive_window(l_.H, l_.P)) + "x" +
+                                       std::to_string(adaptive_window(l_.W, l_.Q)) +
+                                       ", its stride floor(H / P) x floor(W / Q), no padding");
+        return std::nullopt;
     }
 
     std::optional<NetworkIssue> linear() const {

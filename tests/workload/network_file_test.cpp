@@ -194,7 +194,8 @@ struct Malformed {
 // Each file of tests/data/malformed/networks, where its error is and what it says.
 const Malformed kMalformed[] = {
     {"unknown_key.yaml", 10, "layers[1].strides",
-     "expected a key among name, type, inputs, out_channels, kernel, stride, padding, groups, bias, norm, "
+     "expected a key among name, type, inputs, out_channels, kernel, stride, padding, groups, dilation, "
+     "bias, norm, "
      "activation, got 'strides'"},
     {"wrong_type.yaml", 5, "layers[0].kernel", "expected an integer in [1, 2147483647], got three"},
     {"quoted_integer.yaml", 5, "layers[0].out_channels", "got the string \"16\""},
@@ -221,6 +222,15 @@ const Malformed kMalformed[] = {
     {"kernel_too_large.yaml", 5, "layers[0].kernel",
      "layer 'conv1': kernel 7x7 does not fit the padded input 5x5"},
     {"groups_mismatch.yaml", 5, "layers[0].groups", "groups 3 must divide the input channels 64"},
+    // The format's traps (docs/workloads.md): a classifier without flatten; adaptive pooling.
+    {"missing_flatten.yaml", 7, "layers[2].flatten",
+     "layer 'fc': a matmul without flatten applies at each of the 7x7 positions of its input 8x7x7 (that "
+     "many "
+     "times the MACs of a classifier): set flatten: true"},
+    {"adaptive_too_large.yaml", 6, "layers[1].output",
+     "layer 'adapt': adaptive output 9x9 must lie in 1x1..7x7 (the input plane)"},
+    {"adaptive_with_kernel.yaml", 6, "layers[0].kernel",
+     "an adaptive pool (output) derives its windows from the output size; 'kernel' does not apply"},
     {"bad_boolean.yaml", 5, "layers[0].bias", "expected true or false, got yes"},
     {"yaml_syntax.yaml", 6, "", "expected valid YAML, got a syntax error"},
     {"empty.yaml", 1, "",

@@ -3,6 +3,8 @@
 // with its batch override applied. A sweep loads them once, before anything runs, so a
 // malformed network stops the run at the start with the network file's own error.
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "pimdse/io/config.hpp"
@@ -16,6 +18,8 @@ struct LoadedWorkload {
 };
 
 /// Parses every workload of `config` in order; throws the first network file's InputError.
-[[nodiscard]] std::vector<LoadedWorkload> load_workloads(const Config& config);
+/// `warn` receives the network files' warnings (NetworkReadOptions::warn; unset: stderr).
+[[nodiscard]] std::vector<LoadedWorkload> load_workloads(
+    const Config& config, const std::function<void(const std::string&)>& warn = {});
 
 }  // namespace pimdse::io

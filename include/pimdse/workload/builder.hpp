@@ -21,6 +21,7 @@ struct ConvSpec {
     std::int64_t stride_h = 1, stride_w = 1;
     std::int64_t pad_h = 0, pad_w = 0;
     std::int64_t groups = 1;  ///< the input channel count makes a depthwise conv
+    std::int64_t dilation_h = 1, dilation_w = 1;
     bool bias = false;
     Normalization norm = Normalization::none;  ///< folded into the conv (inference)
     Activation activation = Activation::none;  ///< folded into the conv
@@ -41,7 +42,10 @@ struct PoolSpec {
     std::int64_t kernel_h = 1, kernel_w = 1;
     std::int64_t stride_h = 1, stride_w = 1;
     std::int64_t pad_h = 0, pad_w = 0;
-    bool global = false;  ///< the whole input plane: kernel = H x W, stride 1, no padding
+    bool global = false;     ///< the whole input plane: kernel = H x W, stride 1, no padding
+    bool ceil_mode = false;  ///< round the output extent up (Layer::ceil_mode)
+    /// Adaptive pooling to output_h x output_w when both are > 0 (no kernel/stride/padding).
+    std::int64_t output_h = 0, output_w = 0;
 };
 
 class NetworkBuilder {
@@ -49,7 +53,9 @@ public:
     NetworkBuilder(NetworkInfo info, std::int64_t batch, TensorShape input);
 
     LayerIndex conv(std::string name, LayerIndex input, const ConvSpec& spec);
-    /// matmul with a weight matrix of out_features x C.
+    /// matmul with a weight matrix of out_features x C. Without `flatten` it applies at every
+    /// position; over a 2-D plane (width > 1) that is a 1x1 conv or a forgotten `flatten`,
+    /// so it is refused (docs/workloads.md, "The format's traps").
     LayerIndex linear(std::string name, LayerIndex input, const LinearSpec& spec);
     /// matmul of two activations, A.B or A.B^T (attention scores Q.K^T, context P.V).
     LayerIndex matmul(std::string name, LayerIndex a, LayerIndex b, bool transpose_b,

@@ -62,6 +62,11 @@ struct Layer {
     bool weights_are_activations = false;
     /// activation matmul: second operand used transposed (A.B^T, as in Q.K^T).
     bool transpose_b = false;
+    /// pool: the output extent rounds up (a last, partial window), as PyTorch/ONNX ceil_mode.
+    bool ceil_mode = false;
+    /// pool: adaptive pooling to a given P x Q; windows [floor(i H / P), ceil((i+1) H / P)),
+    /// R x S the largest of them, the stride floor(H / P).
+    bool adaptive = false;
 
     // Loop bounds, NicePIM Fig. 2(b): batch, output channels, input channels (the
     // contraction of a matmul), output height and width, kernel height and width.
@@ -71,6 +76,9 @@ struct Layer {
     std::int64_t stride_h = 1, stride_w = 1;
     std::int64_t pad_h = 0, pad_w = 0;  ///< symmetric zero padding
     std::int64_t groups = 1;            ///< conv: groups == C is depthwise
+    /// conv: kernel taps dilation apart; the window spans (R - 1) dilation + 1 rows. The
+    /// counts use R x S taps; the simulator's halo estimates use R (an approximation).
+    std::int64_t dilation_h = 1, dilation_w = 1;
 
     /// Producers in operand order; kNetworkInput for the network input.
     std::vector<LayerIndex> inputs;
@@ -102,6 +110,15 @@ struct Layer {
     /// Per-sample output tensor K x P x Q.
     [[nodiscard]] TensorShape output_shape() const noexcept { return {K, P, Q}; }
 };
+
+/// Output extent of a sliding window, 0 when it does not fit the padded input:
+/// floor((in + 2 pad - window) / stride) + 1, or with `ceil_mode` rounded up, a last window
+/// that would start in the right padding dropped (PyTorch's and ONNX Runtime's rule).
+[[nodiscard]] std::int64_t window_extent(std::int64_t in, std::int64_t window, std::int64_t stride,
+                                         std::int64_t pad, bool ceil_mode = false) noexcept;
+/// Largest window of adaptive pooling from `in` to `out` positions (1 <= out <= in):
+/// window i covers [floor(i in / out), ceil((i + 1) in / out)).
+[[nodiscard]] std::int64_t adaptive_window(std::int64_t in, std::int64_t out) noexcept;
 
 // Names as they appear in network files and tables; parse_* return nullopt for unknown text.
 [[nodiscard]] std::string_view to_string(LayerKind kind) noexcept;

@@ -1,0 +1,273 @@
+// ONNX operators onto layers (docs/workloads.md, "ONNX import"): one method per operator
+// family. Shapes come from the network being built (NetworkBuilder infers every layer's);
+// ONNX shape inference gives the dimensions of reshapes and of skipped nodes.
+
+#include "onnx_importer.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+namespace pimdse::io::onnx_detail {
+
+namespace {
+
+// ONNX pads are [begin_h, begin_w, end_h, end_w]; the layer model pads symmetrically.
+std::pair<std::int64_t, std::int64_t> symmetric(const OnnxModel& m, const NodeProto& n,
+                                                const std::vector<std::int64_t>& pads) {
+    if (pads.empty()) return {0, 0};
+    if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
+        m.fail(n, "pads " + dims_text(pads) +
+                      " are not symmetric; the layer model pads top = bottom and left = right");
+    return {pads[0], pads[1]};
+}
+
+std::pair<std::int64_t, std::int64_t> pair_of(const OnnxModel& m, const NodeProto& n, const std::string& attr,
+                                              std::int64_t fallback) {
+    const auto v = attr_ints(n, attr);
+    if (v.empty()) return {fallback, fallback};
+    if (v.size() != 2) m.fail(n, attr + " " + dims_text(v) + ": expected 2 values (a 2-D operator)");
+    return {v[0], v[1]};
+}
+
+}  // namespace
+
+std::pair<std::int64_t, std::int64_t> Importer::padding(const NodeProto& n, std::int64_t span_h,
+                                                        std::int64_t span_w, std::int64_t stride_h,
+                                                        std::int64_t stride_w, const TensorShape& in) const {
+    const std::string mode = attr_string(n, "auto_pad", "NOTSET");
+    if (mode == "NOTSET") return symmetric(m_, n, attr_ints(n, "pads"));
+    if (mode == "VALID") return {0, 0};
+    // SAME_*: the output is ceil(in / stride); the total padding must split evenly.
+    const auto same = [&](std::int64_t size, std::int64_t span, std::int64_t stride) {
+        const std::int64_t out = (size + stride - 1) / stride;
+        const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * stride + span - size);
+        if (total % 2) m_.fail(n, "auto_pad " + mode + " needs an odd total padding, which is not symmetric");
+        return total / 2;
+    };
+    return {same(in.height, span_h, stride_h), same(in.width, span_w, stride_w)};
+}
+
+void Importer::conv(const NodeProto& n) {
+    const Value& x = plain(n, 0);
+    const onnx::TensorProto* w = n.input_size() > 1 ? m_.constant(n.input(1)) : nullptr;
+    if (!w) m_.fail(n, "the weights (operand 1) are not an initializer or a Constant");
+    if (w->dims_size() != 4 || x.rank != 4)
+        m_.fail(n, "only 2-D convolutions ([batch, channels, height, width]) map onto a conv layer");
+    const TensorShape in = shape(x);
+    workload::ConvSpec s;
+    s.groups = attr_int(n, "group", 1);
+    s.out_channels = w->dims(0);
+    if (w->dims(1) * s.groups != in.channels)
+        m_.fail(n, "weights " + dims_text({w->dims().begin(), w->dims().end()}) + " with group " +
+                       std::to_string(s.groups) + " do not fit the input's " + std::to_string(in.channels) +
+                       " channels");
+    std::tie(s.kernel_h, s.kernel_w) = std::pair(w->dims(2), w->dims(3));
+    std::tie(s.stride_h, s.stride_w) = pair_of(m_, n, "strides", 1);
+    std::tie(s.dilation_h, s.dilation_w) = pair_of(m_, n, "dilations", 1);
+    std::tie(s.pad_h, s.pad_w) = padding(n, (s.kernel_h - 1) * s.dilation_h + 1,
+                                         (s.kernel_w - 1) * s.dilation_w + 1, s.stride_h, s.stride_w, in);
+    s.bias = n.input_size() > 2 && !n.input(2).empty();
+    std::string out = n.output(0);
+    s.norm = fold_batch_norm(&out);
+    s.activation = fold_activation(&out);
+    const std::string name = layer_name(n);
+    set(out, {build(n, [&] { return builder_.conv(name, x.producer, s); }), 4});
+}
+
+void Importer::gemm(const NodeProto& n) {
+    const Value& x = value(n, 0);
+    const onnx::TensorProto* w = m_.constant(n.input(1));
+    if (!w || w->dims_size() != 2) m_.fail(n, "operand B must be a 2-D initializer (the weight matrix)");
+    if (attr_int(n, "transA", 0) != 0) m_.fail(n, "transA = 1 does not map onto a layer (the input is A)");
+    if (x.rank != 2 || x.transposed) m_.fail(n, "operand A must be a [batch, features] activation");
+    const bool trans_b = attr_int(n, "transB", 0) != 0;
+    workload::LinearSpec s;
+    s.out_features = trans_b ? w->dims(0) : w->dims(1);
+    const std::int64_t features = trans_b ? w->dims(1) : w->dims(0);
+    const TensorShape in = shape(x);
+    if (features != in.elements())
+        m_.fail(n, "the weights take " + std::to_string(features) + " features but the input has " +
+                       std::to_string(in.elements()) + " (" + workload::to_string(in) + ")");
+    s.flatten = x.flat && in.height * in.width > 1;
+    s.bias = n.input_size() > 2 && !n.input(2).empty();
+    std::string out = n.output(0);
+    s.norm = fold_batch_norm(&out);
+    s.activation = fold_activation(&out);
+    const std::string name = layer_name(n);
+    set(out, {build(n, [&] { return builder_.linear(name, x.producer, s); }), 2});
+}
+
+void Importer::matmul(const NodeProto& n) {
+    if (const onnx::TensorProto* w = m_.constant(n.input(1))) {
+        const Value& x = value(n, 0);
+        if (w->dims_size() != 2 || x.rank < 2 || x.rank > 3 || x.transposed)
+            m_.fail(
+                n, "a MatMul with weights needs a [batch, (tokens,) features] input and a 2-D weight matrix");
+        workload::LinearSpec s;
+        s.out_features = w->dims(1);
+        const TensorShape in = shape(x);
+        const std::int64_t have = x.flat ? in.elements() : in.channels;
+        if (w->dims(0) != have)
+            m_.fail(n, "the weights take " + std::to_string(w->dims(0)) + " features but the input has " +
+                           std::to_string(have));
+        s.flatten = x.flat && in.height * in.width > 1;
+        std::string out = n.output(0);
+        s.bias = fold_bias(&out, s.out_features);
+        if (x.rank == 3 && split_heads(n, x, s, out)) return;
+        s.activation = fold_activation(&out);
+        const std::string name = layer_name(n);
+        set(out, {build(n, [&] { return builder_.linear(name, x.producer, s); }), x.rank});
+        return;
+    }
+    if (!value(n, 0).heads.empty() || !value(n, 1).heads.empty())
+        return head_matmul(n, value(n, 0), value(n, 1));
+    const Value& a = plain(n, 0);
+    const Value& b = value(n, 1);
+    if (a.rank != 3 || b.rank != 3 || b.flat)
+        m_.fail(
+            n,
+            "a product of two activations maps onto an attention matmul only for [batch, tokens, features] "
+            "operands (rank 3); rank-" +
+                std::to_string(std::max(a.rank, b.rank)) +
+                " operands need the heads split from a projection (Reshape + Transpose of a MatMul's "
+                "output)");
+    std::string out = n.output(0);
+    const Activation act = fold_activation(&out);
+    const std::string name = layer_name(n);
+    set(out, {build(n, [&] { return builder_.matmul(name, a.producer, b.producer, b.transposed, act); }), 3});
+}
+
+void Importer::pool(const NodeProto& n) {
+    const Value& x = plain(n, 0);
+    if (x.rank != 4) m_.fail(n, "only 2-D pooling ([batch, channels, height, width]) maps onto a pool layer");
+    if (n.output_size() > 1 && !n.output(1).empty() && consumers_.count(n.output(1)))
+        m_.fail(n, "the Indices output of MaxPool has no layer");
+    const std::string& op = n.op_type();
+    workload::PoolSpec s;
+    s.mode = op == "MaxPool" || op == "GlobalMaxPool" ? workload::Pooling::max : workload::Pooling::avg;
+    s.global = op.rfind("Global", 0) == 0;
+    if (!s.global) {
+        const auto kernel = attr_ints(n, "kernel_shape");
+        if (kernel.size() != 2) m_.fail(n, "kernel_shape " + dims_text(kernel) + ": expected 2 values");
+        for (auto d : attr_ints(n, "dilations"))
+            if (d != 1) m_.fail(n, "dilated pooling has no pool layer (dilations must be 1)");
+        std::tie(s.kernel_h, s.kernel_w) = std::pair(kernel[0], kernel[1]);
+        std::tie(s.stride_h, s.stride_w) = pair_of(m_, n, "strides", 1);
+        std::tie(s.pad_h, s.pad_w) = padding(n, s.kernel_h, s.kernel_w, s.stride_h, s.stride_w, shape(x));
+        s.ceil_mode = attr_int(n, "ceil_mode", 0) != 0;
+    }
+    const std::string name = layer_name(n);
+    set(n.output(0), {build(n, [&] { return builder_.pool(name, x.producer, s); }), 4});
+}
+
+void Importer::add(const NodeProto& n) {
+    std::vector<LayerIndex> operands;
+    int rank = 0;
+    for (int k = 0; k < n.input_size(); ++k) {
+        if (m_.constant(n.input(k)))
+            m_.fail(n,
+                    "adds the constant '" + n.input(k) +
+                        "', which is no bias of a MatMul just before it; the layer model adds activations");
+        operands.push_back(plain(n, k).producer);
+        rank = std::max(rank, plain(n, k).rank);
+    }
+    std::string out = n.output(0);
+    const Activation act = fold_activation(&out);
+    const std::string name = layer_name(n);
+    set(out, {build(n, [&] { return builder_.add(name, operands, act); }), rank});
+}
+
+void Importer::concat(const NodeProto& n) {
+    std::vector<LayerIndex> operands;
+    const int rank = plain(n, 0).rank;
+    channel_axis(n, rank, attr_int(n, "axis", 1));
+    for (int k = 0; k < n.input_size(); ++k) operands.push_back(plain(n, k).producer);
+    const std::string name = layer_name(n);
+    set(n.output(0), {build(n, [&] { return builder_.concat(name, operands); }), rank});
+}
+
+void Importer::reshape(const NodeProto& n) {
+    const Value& x = value(n, 0);
+    const TensorShape in = shape(x);
+    std::vector<std::int64_t> to;
+    if (n.op_type() == "Flatten") {
+        std::int64_t axis = attr_int(n, "axis", 1);
+        if (axis < 0) axis += x.rank;
+        if (axis != 1)
+            m_.fail(n, "Flatten with axis " + std::to_string(axis) + " keeps more than the batch apart");
+        to = {m_.input_dims()[0], in.elements()};
+    } else if (auto d = reshape_target(
+                   n, x.flat ? std::vector<std::int64_t>{m_.input_dims()[0], in.elements()} : onnx_dims(x))) {
+        to = *d;
+    } else {
+        m_.fail(n, "the target shape is not known (ONNX shape inference could not determine it)");
+    }
+    if (to.size() == 2 && to[1] == in.elements())
+        return set(n.output(0), {x.producer, 2, x.rank > 2 || x.flat});
+    const auto from = m_.dims(n.input(0));
+    if (from && *from == to) return set(n.output(0), x);
+    m_.fail(n, "reshapes to " + dims_text(to) +
+                   ", which changes the layout; only flattening to [batch, C*H*W] maps onto the layer model");
+}
+
+void Importer::transpose(const NodeProto& n) {
+    if (!value(n, 0).heads.empty()) {
+        if (merge_heads(n, value(n, 0))) return;
+        m_.fail(n,
+                "per-head attention tensors are merged only by Transpose perm [0, 2, 1, 3] and a Reshape to "
+                "[batch, tokens, heads x width]");
+    }
+    const Value& x = plain(n, 0);
+    const auto perm = attr_ints(n, "perm");
+    if (x.rank != 3 || perm != std::vector<std::int64_t>{0, 2, 1})
+        m_.fail(n, "perm " + dims_text(perm) + " of a rank-" + std::to_string(x.rank) +
+                       " tensor: only [0, 2, 1] of a [batch, tokens, features] tensor (attention's K^T) maps "
+                       "onto the layer model");
+    set(n.output(0), {x.producer, 3, false, true});
+}
+
+void Importer::softmax(const NodeProto& n) {
+    if (!value(n, 0).heads.empty()) return head_softmax(n, value(n, 0));
+    const Value& x = plain(n, 0);
+    channel_axis(n, x.rank, attr_int(n, "axis", m_.opset() < 13 ? 1 : -1));
+    const std::string name = layer_name(n);
+    set(n.output(0), {build(n, [&] { return builder_.softmax(name, x.producer); }), x.rank});
+}
+
+void Importer::normalization(const NodeProto& n) {
+    const Value& x = plain(n, 0);
+    const std::string& op = n.op_type();
+    workload::Normalization mode = workload::Normalization::batch;
+    if (op == "LayerNormalization") {
+        channel_axis(n, x.rank, attr_int(n, "axis", -1));
+        mode = workload::Normalization::layer;
+    } else if (op == "LRN") {
+        mode = workload::Normalization::local_response;
+    } else if (x.rank != 4 && x.rank != 2) {
+        m_.fail(n, "batch norm over a rank-" + std::to_string(x.rank) + " tensor has no norm layer");
+    }
+    if (op != "LayerNormalization" && x.rank == 3) m_.fail(n, op + " over a sequence has no norm layer");
+    const std::string name = layer_name(n);
+    set(n.output(0), {build(n, [&] { return builder_.norm(name, x.producer, mode); }), x.rank});
+}
+
+void Importer::skip(const NodeProto& n) {
+    int first = -1;
+    for (int k = 0; k < n.input_size() && first < 0; ++k)
+        if (!n.input(k).empty() && values_.count(n.input(k))) first = k;
+    const auto out = n.output_size() ? m_.dims(n.output(0)) : std::nullopt;
+    const auto in = first >= 0 ? m_.dims(n.input(first)) : std::nullopt;
+    if (first < 0 || !out || !in || *out != *in)
+        m_.fail(n,
+                "unsupported operator that cannot be skipped: it does not keep the shape of an activation it "
+                "reads");
+    set(n.output(0), value(n, first));
+    const std::string line = m_.file() + ": skipped " + OnnxModel::describe(n) +
+                             ": its output is its input '" + n.input(first) + "' " + dims_text(*in);
+    if (options_.note)
+        options_.note(line);
+    else
+        std::cerr << "pimdse: warning: " << line << '\n';
+}
+
+}  // namespace pimdse::io::onnx_detail

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# ONNX models on the command line (docs/cli.md): `network import` writes a network file equal
+# to the library's, and every command that reads a network takes the .onnx directly.
+# Usage: onnx_cli.sh PIMDSE MODELS_DIR SOURCE_DIR WORKDIR
+set -euo pipefail
+pimdse=$1 models=$(cd "$2" && pwd) src=$3 dir=$4
+mkdir -p "$dir"
+fail() { echo "onnx_cli: $*" >&2; exit 1; }
+summary() { "$pimdse" network info --summary "$@"; }
+
+# network import: the YAML it writes describes the library network, layer table included.
+"$pimdse" network import "$models/resnet50.onnx" -o "$dir/resnet50.yaml" 2> "$dir/import.txt"
+grep -q "^imported resnet50: batch 1, 72 layers, 3.858 GMACs" "$dir/import.txt" || fail "import summary: $(cat "$dir/import.txt")"
+[[ $(summary "$dir/resnet50.yaml") == $(summary "$src/inputs/networks/resnet50.yaml") ]] || fail "imported YAML differs"
+diff <("$pimdse" network info "$dir/resnet50.yaml" | tail -n +2) \
+     <("$pimdse" network info "$src/inputs/networks/resnet50.yaml" | tail -n +2) || fail "layer tables differ"
+
+# network info on the model itself, and --seq-len for a symbolic sequence.
+[[ $(summary "$models/resnet50.onnx") == $(summary "$src/inputs/networks/resnet50.yaml") ]] || fail "info on .onnx differs"
+"$pimdse" network import "$models/bert_base_symbolic.onnx" --seq-len 128 -o "$dir/bert.yaml" 2> /dev/null
+[[ $(summary "$dir/bert.yaml") == $(summary "$src/inputs/networks/bert_base.yaml") ]] || fail "bert --seq-len 128 differs"
+
+# map: the same mapping and costs from the .onnx as from the .yaml (only the run time differs).
+hw=$src/tests/data/mapping/hardware_2x4.yaml
+"$pimdse" map --hardware "$hw" --network "$models/resnet50.onnx" | grep -v '^  mapper ' > "$dir/map_onnx.txt"
+"$pimdse" map --hardware "$hw" --network "$src/inputs/networks/resnet50.yaml" | grep -v '^  mapper ' > "$dir/map_yaml.txt"
+grep -q '^  status +ok' -E "$dir/map_onnx.txt" || fail "map status not ok"
+diff "$dir/map_onnx.txt" "$dir/map_yaml.txt" || fail "map of the .onnx differs from map of the .yaml"
+
+# A sweep configuration whose workloads are ONNX models.
+sed -e "s|../mapping/tiny.yaml|$models/corner_branches.onnx|" \
+    -e "s|../../../inputs/networks/resnet18.yaml|$models/resnet18.onnx|" \
+    "$src/tests/data/sweep/tiny.yaml" > "$dir/sweep.yaml"
+"$pimdse" config check "$dir/sweep.yaml" > "$dir/config.txt"
+grep -q "resnet18, batch 1, 31 layers" "$dir/config.txt" || fail "config check: $(cat "$dir/config.txt")"
+grep -q "corner_branches, batch 1, 12 layers" "$dir/config.txt" || fail "config check: $(cat "$dir/config.txt")"
+echo "onnx cli ok"
