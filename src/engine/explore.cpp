@@ -26,6 +26,8 @@
 #include <type_traits>
 
 #include "pimdse/engine/dispatch.hpp"
+#include "pimdse/engine/signals.hpp"
+#include "pimdse/io/output_lock.hpp"
 #include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
 #include "pimdse/tuner/pareto.hpp"
@@ -466,13 +468,20 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         options.wall_time ? options.wall_time : config.sweep.wall_time;
 
     // ---- the output file ---------------------------------------------------------------------
+    // Rank 0 holds the output's lock for the whole run (io/output_lock.hpp); a fresh run's
+    // .part is created exclusively, and a resumed file is checked read-only before anything
+    // repairs it, so that a refused run changes nothing.
+    install_stop_handlers(out, rank == 0, options.resume);
+    io::OutputLock lock;
+    io::PartFile part_file;
     std::optional<io::Store> store;
-    // A fresh run that fails before its first batch leaves no file behind.
+    // A fresh run that fails before its first batch leaves no file behind (but never removes a
+    // .part it did not create).
     const auto discard_fresh_file = [&] {
         if (options.resume) return;
         const bool made = store.has_value();
         store.reset();
-        if (rank == 0) {
+        if (rank == 0 && (made || part_file.held())) {
             std::error_code ec;
             fs::path part = out;
             part += ".part";
@@ -486,30 +495,37 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     try {
         if (options.resume) {
             agree(world, true, [&] {
+                lock = io::OutputLock::acquire(out, !io::OutputLock::locking_disabled_by_environment());
                 std::error_code ec;
                 if (!fs::exists(out, ec)) {
                     throw IoError(out.string() +
                                   ": no such file to resume (start the sweep without --resume)");
                 }
                 if (!fs::is_regular_file(out, ec)) throw IoError(out.string() + ": not a regular file");
-                io::Store::repair_for_resume(out);
-            });
-            agree(world, false, [&] { store.emplace(io::Store::open_for_resume(out, world)); });
-            agree(world, false, [&] {
-                const io::StoredSweep stored = store->read();
-                if (rank != 0) return;
+                const io::StoredSweep stored = io::Store::open_read_only(out, MPI_COMM_SELF).read();
                 check_and_replay(stored, config, options, out, *tuner_state);
                 next_batch = stored.batches;
                 next_id = static_cast<std::int64_t>(stored.candidates.size());
                 if (!stored.tuner.empty()) wall_before = stored.tuner.back().wall_seconds;
+                io::Store::repair_for_resume(out);
             });
+            agree(world, false, [&] { store.emplace(io::Store::open_for_resume(out, world)); });
             // The replayed history undoes what an interrupted batch may have written to /pareto.
             agree(world, false, [&] {
                 store->rewrite_pareto(rank == 0 ? tuner_state->history() : std::vector<io::ParetoRecord>{});
             });
         } else {
-            agree(world, true, [&] { check_output_for_fresh_run(out, options.force); });
+            agree(world, true, [&] {
+                lock = io::OutputLock::acquire(out, !io::OutputLock::locking_disabled_by_environment());
+                check_output_for_fresh_run(out, options.force);
+                fs::path part = out;
+                part += ".part";
+                part_file = io::PartFile::create(part);
+            });
+            const HoldStopSignals hold;  // no half-made .part: a signal waits for the whole file
             agree(world, false, [&] { store.emplace(io::Store::create(out, config, ctx.workloads, world)); });
+            agree(world, true, [&] { part_file.check_same_file(out); });
+            install_stop_handlers(out, rank == 0, true);
         }
         agree(world, false, [&] { store->note_run(size); });
     } catch (const CollectiveError&) {
@@ -671,6 +687,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     const auto close_start = Clock::now();
     store->close_and_trim();
     store.reset();
+    remove_stop_handlers();
     write_total += std::chrono::duration<double>(Clock::now() - close_start).count();
 
     // Every rank learns the outcome (the CLI prints on rank 0 only).
