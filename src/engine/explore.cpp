@@ -358,6 +358,22 @@ std::string objective_names(const io::Config& c) {
     return out;
 }
 
+// Open MPI's MPI-IO aborts the process (a buffer overflow in its shared-file-pointer
+// component) on file names past about 245 characters, with the .part suffix included.
+constexpr std::size_t kMaxOutputPathChars = 230;
+
+void check_output_name(const fs::path& out) {
+    const std::string name = out.string();
+    if (name.size() > kMaxOutputPathChars) {
+        throw IoError(name.substr(0, 60) + "...: the output path is " + std::to_string(name.size()) +
+                      " characters long, at most " + std::to_string(kMaxOutputPathChars) +
+                      " are supported (Open MPI's MPI-IO fails on longer names); choose a shorter path");
+    }
+    const std::string base = out.filename().string();
+    if (base.empty() || base == "." || base == "..")
+        throw IoError(name + ": expected an HDF5 file path, got a directory name");
+}
+
 void check_output_for_fresh_run(const fs::path& out, bool force) {
     std::error_code ec;
     if (fs::exists(out, ec)) {
@@ -454,6 +470,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         config = io::read_config_file(options.config);
         ctx = make_context(config);
         out = options.output.empty() ? config.output.path : fs::absolute(options.output);
+        check_output_name(out);
         tuner::ProposerContext pc{config.constraints, config.technology, config.space, config.sweep.seed,
                                   config.sweep.samples_per_round};
         std::unique_ptr<tuner::Proposer> proposer;

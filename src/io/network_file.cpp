@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/io/config.hpp"
 #include "pimdse/workload/builder.hpp"
 #include "yaml_reader.hpp"
 
@@ -77,7 +78,8 @@ public:
         const Field name = top.require("network", "the network's name");
         info.name = r_.string(name);
         if (!workload::is_valid_name(info.name))
-            r_.value_error(name, "a name made of letters, digits, '_', '-', '.'", yaml::describe(name.node));
+            r_.value_error(name, "a name made of letters, digits, '_', '-', '.' (not dots only)",
+                           yaml::describe(name.node));
         if (auto f = top.get("description")) info.description = r_.string(*f);
         if (auto f = top.get("source")) info.source = r_.string(*f);
 
@@ -381,17 +383,7 @@ workload::Network parse_network(const std::string& yaml_text, const std::string&
 }
 
 workload::Network read_network_file(const std::filesystem::path& path, const NetworkReadOptions& options) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int err = errno;
-        throw InputError(
-            SourceLocation{path.string()}, "",
-            std::string("cannot open the network file: ") + (err ? std::strerror(err) : "unknown reason"));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw InputError(SourceLocation{path.string()}, "", "cannot read the network file");
-    return parse_network(text.str(), path.string(), options);
+    return parse_network(read_text_file(path), path.string(), options);
 }
 
 }  // namespace pimdse::io
