@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/config.hpp"
@@ -128,12 +129,14 @@ void add_map_command(CLI::App& app, Action& action) {
                     "the baseline's LM per layer: compute-delay (fewest compute cycles, as Timeloop's Delay "
                     "goal in NicePIM VIII-D; default) or full-latency (compute + sharing)")
         ->check(CLI::IsMember({"compute-delay", "full-latency"}));
-    cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)");
-    cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file");
+    cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)")
+        ->check(file_path());
+    cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file")
+        ->check(file_path());
     cmd->add_option("--batch", o->batch, "batch size (default: the network file's)")
-        ->check(CLI::PositiveNumber);
+        ->check(integer_in(1, 65536));
     cmd->add_option("--rounds", o->rounds, "MAX_OPTIM_ITER of Algorithm 1 (default 3)")
-        ->check(CLI::Range(1, 100));
+        ->check(integer_in(1, 100));
     cmd->callback([&action, o] { action = [o] { return run_map(*o); }; });
 }
 
