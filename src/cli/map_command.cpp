@@ -79,7 +79,17 @@ int run_map(const MapOptions& o) {
                                                           : mapper::BaselineLm::compute_delay;
     mapper::Mapper m(system, options, intra, search, *final);
     const auto start = std::chrono::steady_clock::now();
-    const mapper::MapResult r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
+    mapper::MapResult r;
+    try {
+        r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
+    } catch (const mapper::Unmappable& e) {
+        // An outcome, as in `evaluate` and sweeps: printed with exit code 0, no files written.
+        std::cout << "network " << network.name() << " on " << system.node_rows() << 'x' << system.node_cols()
+                  << " nodes: no mapping exists\n  status       infeasible: " << e.what() << '\n';
+        if (!o.output.empty() || !o.csv.empty())
+            std::cout << "  (nothing written to " << (o.output.empty() ? o.csv : o.output) << ")\n";
+        return static_cast<int>(ExitCode::ok);
+    }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
     std::cout << "segments of " << network.name() << " (" << seg.segments.size()

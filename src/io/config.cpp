@@ -128,6 +128,17 @@ hw::Constraints read_constraints(const Reader& r, const std::optional<Field>& f)
     if (auto v = m.get("bank_array")) std::tie(c.bank_rows, c.bank_cols) = read_pair(r, *v, 1, 1024);
     if (auto v = m.get("bank_width_bits")) c.bank_width_bits = to_int(r.integer(*v, 1, 65536));
     if (auto v = m.get("bank_capacity_mib")) c.bank_capacity = mebibytes(r.integer(*v, 1, 1 << 20));
+    // A node holding every bank binds them into one port (III-A): its width must stay an int.
+    const std::int64_t widest_port =
+        static_cast<std::int64_t>(c.bank_rows) * c.bank_cols * static_cast<std::int64_t>(c.bank_width_bits);
+    if (widest_port > kIntMax) {
+        const std::optional<Field> at =
+            m.get("bank_width_bits") ? m.get("bank_width_bits") : m.get("bank_array");
+        r.value_error(at ? at->line : m.self().line, at ? at->path : m.self().path,
+                      "bank_array rows x columns x bank_width_bits of at most 2147483647 (the DRAM port of a "
+                      "node holding every bank)",
+                      std::to_string(widest_port));
+    }
     if (auto v = m.get("area_budget_mm2")) c.area_budget = SquareMillimetres(r.number(*v, 0.001, false, 1e6));
     if (auto v = m.get("clock_mhz")) c.clock_mhz = r.number(*v, 1, false, 1e5);
     if (auto v = m.get("data_width_bits")) c.data_width_bits = to_int(r.integer(*v, 1, 64));

@@ -36,7 +36,7 @@ std::pair<std::int32_t, std::int32_t> int_pair(const Reader& r, const Field& f, 
 sim::DataLayout layout(const Reader& r, const Field& f) {
     if (f.node.IsScalar())
         if (auto l = sim::parse_data_layout(f.node.Scalar())) return *l;
-    r.type_error(f, "a data layout BCHW, BHWC or BCHW[Cn] with n a power of two");
+    r.type_error(f, "a data layout BCHW, BHWC or BCHW[Cn] with n a power of two from 1 to 1048576");
 }
 
 sim::SegmentMapping read_segment(const Reader& r, const Field& f) {

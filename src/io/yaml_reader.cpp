@@ -163,9 +163,13 @@ std::int64_t Reader::integer(const Field& f, std::int64_t lo, std::int64_t hi,
     const std::string_view n = numeral(s);
     std::int64_t v = 0;
     auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    if (ec == std::errc::result_out_of_range) value_error(f, want, s);
+    // A custom `expected` does not show the range, so say which side the value missed.
+    const auto out_of_range = [&](bool high) {
+        value_error(f, want, expected.empty() ? s : s + (high ? " (too large)" : " (too small)"));
+    };
+    if (ec == std::errc::result_out_of_range) out_of_range(n.front() != '-');
     if (ec != std::errc() || end != n.data() + n.size() || n.empty()) type_error(f, want);
-    if (v < lo || v > hi) value_error(f, want, s);
+    if (v < lo || v > hi) out_of_range(v > hi);
     return v;
 }
 
