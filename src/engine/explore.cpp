@@ -27,6 +27,7 @@
 
 #include "pimdse/engine/dispatch.hpp"
 #include "pimdse/engine/signals.hpp"
+#include "pimdse/engine/write_failure.hpp"
 #include "pimdse/io/output_lock.hpp"
 #include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
@@ -652,7 +653,8 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 for (int worker = 1; worker < size; ++worker)
                     world.send(worker, kTagBatchEnd, to_bytes(results));
                 const auto write_start = Clock::now();
-                store->write_batch(mine, results, row, tuner_state->history());
+                write_or_stop_all(world, out,
+                                  [&] { store->write_batch(mine, results, row, tuner_state->history()); });
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
                 next_id += static_cast<std::int64_t>(results.size());
@@ -689,7 +691,8 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 world.recv(0, kTagBatchEnd, bytes);
                 const std::vector<io::CandidateRecord> layout = from_bytes<io::CandidateRecord>(bytes);
                 const auto write_start = Clock::now();
-                store->write_batch(mine, layout, io::BatchRecord{}, {});
+                write_or_stop_all(world, out,
+                                  [&] { store->write_batch(mine, layout, io::BatchRecord{}, {}); });
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
             } else {
@@ -702,8 +705,10 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     // Tables grow ahead of their rows: a run that ends cuts them back (a killed one is cut
     // when resumed).
     const auto close_start = Clock::now();
-    store->close_and_trim();
-    store.reset();
+    write_or_stop_all(world, out, [&] {
+        store->close_and_trim();
+        store.reset();
+    });
     remove_stop_handlers();
     write_total += std::chrono::duration<double>(Clock::now() - close_start).count();
 

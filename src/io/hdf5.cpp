@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -19,7 +20,15 @@ void Handle::reset() noexcept {
 }
 
 hid_t check(hid_t status, const std::string& context, const char* what) {
-    if (status < 0) throw IoError(context + ": " + what + " failed");
+    if (status < 0) {
+        // HDF5's error stack ends at "file write failed"; the system's reason is still in errno
+        // (the MPI-IO layer's pwritev set it), and a full disk must say so.
+        const int err = errno;
+        const bool system_reason =
+            err == ENOSPC || err == EDQUOT || err == EIO || err == EROFS || err == EFBIG || err == ESTALE;
+        throw IoError(context + ": " + what + " failed" +
+                      (system_reason ? std::string(": ") + std::strerror(err) : ""));
+    }
     return status;
 }
 
