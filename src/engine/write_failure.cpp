@@ -29,7 +29,8 @@ std::string write_failure_reason(const std::filesystem::path& file) {
         static_cast<unsigned long long>(st.f_bavail) * static_cast<unsigned long long>(st.f_frsize);
     if (free_bytes >= kNearlyFullBytes) return {};
     return std::string(std::strerror(ENOSPC)) + " (" + std::to_string(free_bytes / 1024) +
-           " KiB free on the file system of " + dir.string() + "; make room, then continue with --resume)";
+           " KiB free on the file system of " + dir.string() +
+           "; make room, then run again: with --resume once the file holds a batch)";
 }
 
 void write_or_stop_all(MPI_Comm comm, const std::filesystem::path& file, const std::function<void()>& write) {

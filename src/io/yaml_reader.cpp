@@ -269,6 +269,18 @@ Map::Map(const Reader& reader, const Field& f, const std::vector<std::string_vie
          const std::string& expected)
     : reader_(&reader), self_(f) {
     if (!f.node.IsMap()) reader.type_error(f, expected);
+    // A top level with none of our keys is another kind of file (a key file read by mistake
+    // parses as a mapping too): say so without echoing any of it.
+    if (accepted && f.path.empty() && f.node.size() > 0) {
+        bool ours = false;
+        for (const auto& entry : f.node)
+            ours = ours || (entry.first.IsScalar() && is_among(entry.first.Scalar(), *accepted));
+        if (!ours) {
+            throw InputError({reader.file(), f.line, 0}, "",
+                             "expected a mapping with the keys " + key_list(*accepted) +
+                                 ", got one with none of them (not shown: is this the right file?)");
+        }
+    }
     // Iterate by value: yaml-cpp's iterator-> points into a temporary (GCC 12 rightly warns).
     for (const auto& entry : f.node) {
         const YAML::Node key = entry.first;
@@ -299,7 +311,8 @@ void Map::accept(const std::vector<std::string_view>& accepted) const {
 
 void Map::unknown_key(const Entry& e, const std::vector<std::string_view>& accepted) const {
     throw InputError({reader_->file(), e.key_line, 0}, e.value.path,
-                     "expected a key among " + key_list(accepted) + ", got '" + e.name + "'");
+                     "expected a key among " + key_list(accepted) + ", got '" +
+                         (e.name.size() <= 40 ? e.name : e.name.substr(0, 37) + "...") + "'");
 }
 
 const Map::Entry* Map::find_entry(std::string_view key) const {
