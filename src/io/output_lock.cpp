@@ -113,22 +113,33 @@ OutputLock OutputLock::acquire(const fs::path& output, bool enabled) {
     if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size())) {
         // The lock is held; only the holder's description is missing, which is no reason to stop.
     }
-    return OutputLock(fd);
+    return OutputLock(fd, output);
 }
 
-OutputLock::OutputLock(OutputLock&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+OutputLock::OutputLock(OutputLock&& o) noexcept
+    : fd_(std::exchange(o.fd_, -1)), output_(std::move(o.output_)) {}
 
 OutputLock& OutputLock::operator=(OutputLock&& o) noexcept {
     if (this != &o) {
-        close_quietly(fd_);
+        release();
         fd_ = std::exchange(o.fd_, -1);
+        output_ = std::move(o.output_);
     }
     return *this;
 }
 
 OutputLock::~OutputLock() {
-    // Closing the descriptor releases the lock; the file stays (removing it would race with a
-    // run that has just opened it and is about to lock it).
+    release();
+}
+
+void OutputLock::release() noexcept {
+    if (fd_ < 0) return;
+    // Closing the descriptor releases the lock. The lock file stays beside an output (removing
+    // it could let a run that has just opened it lock an unlinked file while a third locks a
+    // new one); without an output nothing is left behind, and a fresh run is kept apart from
+    // another by the .part's O_EXCL as well.
+    std::error_code ec;
+    if (!fs::exists(output_, ec)) ::unlink(lock_path(output_).c_str());
     close_quietly(fd_);
 }
 

@@ -17,6 +17,7 @@ namespace pimdse::io {
 
 /// The advisory lock on `output`'s lock file, held until destruction (or process exit: the
 /// kernel releases it, so a killed run never leaves a stale lock, only the small lock file).
+/// A run that leaves no output (refused, or a fresh run that failed) removes the lock file.
 class OutputLock {
 public:
     /// Takes the lock or throws IoError naming the holder ("... is in use by pimdse (pid 42
@@ -37,8 +38,10 @@ public:
     [[nodiscard]] bool held() const noexcept { return fd_ >= 0; }
 
 private:
-    explicit OutputLock(int fd) : fd_(fd) {}
+    OutputLock(int fd, std::filesystem::path output) : fd_(fd), output_(std::move(output)) {}
+    void release() noexcept;
     int fd_ = -1;
+    std::filesystem::path output_;
 };
 
 /// Creates `part` as a new, empty regular file (O_CREAT | O_EXCL | O_NOFOLLOW) for HDF5 to
