@@ -375,6 +375,13 @@ void check_output_name(const fs::path& out) {
         throw IoError(name + ": expected an HDF5 file path, got a directory name");
 }
 
+void check_output_directory(const fs::path& out) {
+    std::error_code ec;
+    const fs::path dir = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+    if (!fs::is_directory(dir, ec))
+        throw IoError(out.string() + ": the directory " + dir.string() + " does not exist");
+}
+
 void check_output_for_fresh_run(const fs::path& out, bool force) {
     std::error_code ec;
     if (fs::exists(out, ec)) {
@@ -513,12 +520,12 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     try {
         if (options.resume) {
             agree(world, true, [&] {
-                lock = io::OutputLock::acquire(out, !io::OutputLock::locking_disabled_by_environment());
                 std::error_code ec;
                 if (!fs::exists(out, ec)) {
                     throw IoError(out.string() +
                                   ": no such file to resume (start the sweep without --resume)");
                 }
+                lock = io::OutputLock::acquire(out, !io::OutputLock::locking_disabled_by_environment());
                 if (!fs::is_regular_file(out, ec)) throw IoError(out.string() + ": not a regular file");
                 const io::StoredSweep stored = io::Store::open_read_only(out, MPI_COMM_SELF).read();
                 check_and_replay(stored, config, options, out, *tuner_state);
@@ -534,6 +541,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
             });
         } else {
             agree(world, true, [&] {
+                check_output_directory(out);  // the clearest message, before the lock file is made
                 lock = io::OutputLock::acquire(out, !io::OutputLock::locking_disabled_by_environment());
                 check_output_for_fresh_run(out, options.force);
                 fs::path part = out;
