@@ -33,9 +33,9 @@ from sweep_test import ENV, Failure, Sweep, check, descendants, same_files  # no
 SKIP = 77  # ctest's SKIP_RETURN_CODE for this test
 
 
-def reference(s):
-    """An uninterrupted run of faults.yaml on --np ranks (computed once per scenario)."""
-    ref = s.fresh(f"rel_ref_np{s.np}.h5")
+def reference(s, scenario):
+    """An uninterrupted run of faults.yaml on --np ranks, one per scenario (they run in parallel)."""
+    ref = s.fresh(f"rel_ref_{scenario}_np{s.np}.h5")
     s.run(["explore", s.data("faults.yaml"), "-o", ref])
     return ref
 
@@ -66,7 +66,7 @@ def pimdse_ranks(s, p):
 
 
 def signal_scenario(s, sig, name):
-    ref = reference(s)
+    ref = reference(s, name)
     out = s.fresh(f"rel_{name}_np{s.np}.h5")
     p, log = start(s, out)
     # Batch 1 holds candidate 5, which stalls for the 5 s time limit: signal inside that batch.
@@ -96,7 +96,7 @@ def scenario_sigint(s):
 
 
 def scenario_two_writers(s):
-    ref = reference(s)
+    ref = reference(s, "two_writers")
     out = s.fresh(f"rel_two_np{s.np}.h5")
     p, log = start(s, out)
     wait_for_line(p, log, r"^pimdse explore:")
@@ -164,7 +164,7 @@ def scenario_resume_refused(s):
     check(digest(out) == before, "a refused resume changed the interrupted file")
     # A damaged table: 64 flipped bytes in /mappings/layers' first chunk.
     damaged = s.fresh("rel_damaged.h5")
-    shutil.copy(reference(s), damaged)
+    shutil.copy(reference(s, "resume_refused"), damaged)
     import h5py
     with h5py.File(damaged, "r") as f:
         offset = f["mappings/layers"].id.get_chunk_info(0).byte_offset
@@ -185,7 +185,7 @@ def scenario_disk_full(s):
     if os.geteuid() != 0:
         print("SKIPPED: mounting a small tmpfs needs root")
         sys.exit(SKIP)
-    ref = reference(s)
+    ref = reference(s, "disk_full")
     mnt = s.out(f"rel_tmpfs_np{s.np}")
     os.makedirs(mnt, exist_ok=True)
     subprocess.run(["umount", mnt], capture_output=True)
