@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/area.hpp"
@@ -102,7 +103,8 @@ void add_evaluate_command(CLI::App& app, Action& action) {
         cmd->add_flag("--uniform", o->uniform, "evaluate the uniform mapping instead of a mapping file");
     mapping->excludes(uniform);
     uniform->excludes(mapping);
-    cmd->add_option("--write-mapping", o->write_mapping, "write the evaluated mapping to this file (YAML)");
+    cmd->add_option("--write-mapping", o->write_mapping, "write the evaluated mapping to this file (YAML)")
+        ->check(file_path());
     cmd->callback([cmd, &action, o] {
         if (o->mapping.empty() && !o->uniform) throw CLI::RequiredError("--mapping or --uniform");
         action = [o] { return run_evaluate(*o); };

@@ -74,7 +74,11 @@ void add_explore_command(CLI::App& app, Action& action) {
         "Run (or resume) a design-space sweep, writing an HDF5 file (docs/cli.md, docs/output.md)");
     auto o = std::make_shared<ExploreCliOptions>();
     cmd->add_option("config", o->config, "sweep configuration (YAML, docs/config.md)")->required();
-    cmd->add_option("-o,--output", o->output, "HDF5 output file; default: the configuration's output.path");
+    cmd->add_option("-o,--output", o->output, "HDF5 output file; default: the configuration's output.path")
+        ->check([](const std::string& v) {
+            // Empty would silently mean "the configuration's path".
+            return v.empty() ? std::string("expected a file name, got an empty string") : std::string();
+        });
     CLI::Option* resume = cmd->add_flag("--resume", o->resume,
                                         "continue the sweep stored in the output file (same configuration)");
     CLI::Option* force = cmd->add_flag("--force", o->force, "overwrite an existing output file");

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/config.hpp"
@@ -123,12 +124,21 @@ int run_map(const MapOptions& o) {
     const auto start = std::chrono::steady_clock::now();
     mapper::MapResult r;
     std::optional<mapper::PipelineResult> pipe;
-    if (ddam) {
-        pipe = m.pipeline(network, seg, o.batch.value_or(1));
-        r.mapping = pipe->mapping;
-        r.cost = pipe->cost;
-    } else {
-        r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
+    try {
+        if (ddam) {
+            pipe = m.pipeline(network, seg, o.batch.value_or(1));
+            r.mapping = pipe->mapping;
+            r.cost = pipe->cost;
+        } else {
+            r = o.mapper == "baseline" ? m.baseline(network, seg) : m.map(network, seg);
+        }
+    } catch (const mapper::Unmappable& e) {
+        // An outcome, as in `evaluate` and sweeps: printed with exit code 0, no files written.
+        std::cout << "network " << network.name() << " on " << system.node_rows() << 'x' << system.node_cols()
+                  << " nodes: no mapping exists\n  status       infeasible: " << e.what() << '\n';
+        if (!o.output.empty() || !o.csv.empty())
+            std::cout << "  (nothing written to " << (o.output.empty() ? o.csv : o.output) << ")\n";
+        return static_cast<int>(ExitCode::ok);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -202,14 +212,16 @@ void add_map_command(CLI::App& app, Action& action) {
                     "ablation: give these dimensions the baseline's choice (sm, wr, dl; comma-separated)")
         ->delimiter(',')
         ->check(CLI::IsMember({"sm", "wr", "dl"}));
-    cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)");
-    cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file");
+    cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)")
+        ->check(file_path());
+    cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file")
+        ->check(file_path());
     cmd->add_option("--batch", o->batch,
                     "batch size (default: the network file's); for ddam, the samples streamed through the "
                     "pipeline one at a time (default 1)")
-        ->check(CLI::PositiveNumber);
+        ->check(integer_in(1, 65536));
     cmd->add_option("--rounds", o->rounds, "MAX_OPTIM_ITER of Algorithm 1 (default 3)")
-        ->check(CLI::Range(1, 100));
+        ->check(integer_in(1, 100));
     cmd->callback([&action, o] { action = [o] { return run_map(*o); }; });
 }
 

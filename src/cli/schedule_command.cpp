@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -21,6 +22,7 @@
 #include <variant>
 #include <vector>
 
+#include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/config.hpp"
@@ -84,6 +86,12 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
     return out;
 }
 
+// The work of one event grows with the members of a set (SHP sends every ordered pair, the
+// cycle searches are quadratic) and with all members together: past these bounds a request
+// ran for minutes or ran out of memory (docs/cli.md, "pimdse schedule").
+constexpr std::size_t kMaxSetMembers = 1024;
+constexpr std::size_t kMaxEventMembers = 65536;
+
 // "8x8" -> (8, 8), each in [1, 4096] (sim::Mesh's range).
 std::pair<std::int32_t, std::int32_t> parse_mesh(const std::string& text) {
     const auto parts = split(text, 'x');
@@ -128,6 +136,11 @@ std::vector<sim::SharingSet> parse_sets(ScheduleRequest& r, const sim::Mesh& mes
             bad("--sets", "'" + text + "': sets of " + std::to_string(side) + " x " + std::to_string(side) +
                               " interleaved nodes need mesh dimensions divisible by " + std::to_string(side));
         }
+        if (mesh.node_count() > static_cast<std::int64_t>(kMaxEventMembers)) {
+            bad("--sets", "'" + text + "': " + std::to_string(mesh.node_count()) +
+                              " members in all; at most " + std::to_string(kMaxEventMembers) +
+                              " are supported");
+        }
         return sim::interleaved_sets(mesh, side, bytes);
     }
     if (s.starts_with("random:")) {
@@ -145,6 +158,12 @@ std::vector<sim::SharingSet> parse_sets(ScheduleRequest& r, const sim::Mesh& mes
             bad("--sets", "'" + text + "': " + std::to_string(*k) + " disjoint sets of " +
                               std::to_string(*m) + " members need " + std::to_string(*k * *m) +
                               " nodes, the mesh has " + std::to_string(mesh.node_count()));
+        }
+        if (*m > static_cast<std::int64_t>(kMaxSetMembers) ||
+            *k * *m > static_cast<std::int64_t>(kMaxEventMembers)) {
+            bad("--sets", "'" + text + "': " + std::to_string(*k) + " sets of " + std::to_string(*m) +
+                              " members; at most " + std::to_string(kMaxSetMembers) + " members a set and " +
+                              std::to_string(kMaxEventMembers) + " in all are supported");
         }
         r.random_count = static_cast<std::int32_t>(*k);
         r.random_members = static_cast<std::int32_t>(*m);
@@ -189,11 +208,29 @@ std::vector<sim::SharingSet> parse_sets(ScheduleRequest& r, const sim::Mesh& mes
     return sets;
 }
 
+void check_event_size(const ScheduleRequest& r) {
+    std::size_t total = 0;
+    std::size_t largest = 0;
+    for (const sim::SharingSet& set : r.sets) {
+        total += set.members.size();
+        largest = std::max(largest, set.members.size());
+    }
+    if (largest > kMaxSetMembers) {
+        bad("--sets", "'" + r.sets_text + "': a set of " + std::to_string(largest) + " members; at most " +
+                          std::to_string(kMaxSetMembers) + " are supported");
+    }
+    if (total > kMaxEventMembers) {
+        bad("--sets", "'" + r.sets_text + "': " + std::to_string(total) + " members in all; at most " +
+                          std::to_string(kMaxEventMembers) + " are supported");
+    }
+}
+
 void resolve(ScheduleRequest& r) {
     std::tie(r.rows, r.cols) = parse_mesh(r.mesh_text);
     const sim::Mesh mesh(r.rows, r.cols);
     r.bytes = Bytes(parse_bytes(r.bytes_text));
     r.sets = parse_sets(r, mesh, r.bytes);
+    check_event_size(r);
     if (r.samples > 1 && r.random_count == 0) {
         bad("--samples", std::to_string(r.samples) +
                              " samples need a random placement (--sets random:K or "
@@ -450,16 +487,17 @@ void add_schedule_command(CLI::App& app, Action& action) {
         ->required();
     cmd->add_option("--bytes", r->bytes_text, "bytes each node holds: 8192, 8KiB, 1MiB (default 8KiB)");
     cmd->add_option("--flit-bits", r->flit_bits, "flit width in bits (default 64)")
-        ->check(CLI::Range(1, 65536));
+        ->check(integer_in(1, 65536));
     cmd->add_option("--hop-cycles", r->hop_cycles, "cycles per router hop (default 2)")
-        ->check(CLI::Range(1, 1024));
-    cmd->add_option("--seed", r->seed, "seed of random:... placements (default 1)");
+        ->check(integer_in(1, 1024));
+    cmd->add_option("--seed", r->seed, "seed of random:... placements (default 1)")
+        ->check(integer_in(0, std::numeric_limits<std::int64_t>::max()));
     CLI::Option* limit =
         cmd->add_option("--time-limit", r->time_limit, "ILP time limit in seconds (default 1)")
-            ->check(CLI::Range(1e-3, 86400.0));
+            ->check(number_in(1e-3, 86400.0));
     CLI::Option* gap =
         cmd->add_option("--gap", r->gap, "ILP relative gap at which to stop (default 0: prove optimality)")
-            ->check(CLI::Range(0.0, 1.0));
+            ->check(number_in(0.0, 1.0));
     cmd->add_option("--config", r->config,
                     "take --time-limit and --gap from the schedule: section of this sweep configuration or "
                     "hardware file (options given here win)");
@@ -470,7 +508,7 @@ void add_schedule_command(CLI::App& app, Action& action) {
     cmd->add_option("--samples", r->samples,
                     "with random:... sets: schedule N placements (seeds --seed .. --seed+N-1) and print how "
                     "often and by how much each baseline loses to the ILP (with --csv: every row)")
-        ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000000}));
+        ->check(integer_in(1, 1000000));
     cmd->callback([&action, r, limit, gap] {
         r->time_limit_given = limit->count() > 0;
         r->gap_given = gap->count() > 0;

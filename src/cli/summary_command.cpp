@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/params.hpp"
@@ -137,9 +138,9 @@ void add_summary_command(CLI::App& app, Action& action) {
     auto batches = std::make_shared<int>(20);
     cmd->add_option("file", *path, "the HDF5 file of `pimdse explore`")->required();
     cmd->add_option("--best", *best, "how many of the best candidates to list (default 10)")
-        ->check(CLI::PositiveNumber);
+        ->check(integer_in(1, 1000000));
     cmd->add_option("--batches", *batches, "at most this many per-batch rows, evenly spaced (default 20)")
-        ->check(CLI::Range(2, 1000000));
+        ->check(integer_in(2, 1000000));
     cmd->callback([&action, path, best, batches] {
         action = [path, best, batches] { return run_summary(*path, *best, *batches); };
     });

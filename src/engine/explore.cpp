@@ -27,6 +27,9 @@
 #include <type_traits>
 
 #include "pimdse/engine/dispatch.hpp"
+#include "pimdse/engine/signals.hpp"
+#include "pimdse/engine/write_failure.hpp"
+#include "pimdse/io/output_lock.hpp"
 #include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
 #include "pimdse/tuner/pareto.hpp"
@@ -361,6 +364,29 @@ std::string objective_names(const io::Config& c) {
     return out;
 }
 
+// Open MPI's MPI-IO aborts the process (a buffer overflow in its shared-file-pointer
+// component) on file names past about 245 characters, with the .part suffix included.
+constexpr std::size_t kMaxOutputPathChars = 230;
+
+void check_output_name(const fs::path& out) {
+    const std::string name = out.string();
+    if (name.size() > kMaxOutputPathChars) {
+        throw IoError(name.substr(0, 60) + "...: the output path is " + std::to_string(name.size()) +
+                      " characters long, at most " + std::to_string(kMaxOutputPathChars) +
+                      " are supported (Open MPI's MPI-IO fails on longer names); choose a shorter path");
+    }
+    const std::string base = out.filename().string();
+    if (base.empty() || base == "." || base == "..")
+        throw IoError(name + ": expected an HDF5 file path, got a directory name");
+}
+
+void check_output_directory(const fs::path& out) {
+    std::error_code ec;
+    const fs::path dir = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+    if (!fs::is_directory(dir, ec))
+        throw IoError(out.string() + ": the directory " + dir.string() + " does not exist");
+}
+
 void check_output_for_fresh_run(const fs::path& out, bool force) {
     std::error_code ec;
     if (fs::exists(out, ec)) {
@@ -457,6 +483,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         config = io::read_config_file(options.config);
         ctx = make_context(config, rank == 0);
         out = options.output.empty() ? config.output.path : fs::absolute(options.output);
+        check_output_name(out);
         tuner::ProposerContext pc{config.constraints, config.technology, config.space, config.sweep.seed,
                                   config.sweep.samples_per_round};
         std::unique_ptr<tuner::Proposer> proposer;
@@ -471,13 +498,20 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         options.wall_time ? options.wall_time : config.sweep.wall_time;
 
     // ---- the output file ---------------------------------------------------------------------
+    // Rank 0 holds the output's lock for the whole run (io/output_lock.hpp); a fresh run's
+    // .part is created exclusively, and a resumed file is checked read-only before anything
+    // repairs it, so that a refused run changes nothing.
+    install_stop_handlers(out, rank == 0, options.resume);
+    io::OutputLock lock;
+    io::PartFile part_file;
     std::optional<io::Store> store;
-    // A fresh run that fails before its first batch leaves no file behind.
+    // A fresh run that fails before its first batch leaves no file behind (but never removes a
+    // .part it did not create).
     const auto discard_fresh_file = [&] {
         if (options.resume) return;
         const bool made = store.has_value();
         store.reset();
-        if (rank == 0) {
+        if (rank == 0 && (made || part_file.held())) {
             std::error_code ec;
             fs::path part = out;
             part += ".part";
@@ -496,25 +530,33 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                     throw IoError(out.string() +
                                   ": no such file to resume (start the sweep without --resume)");
                 }
+                lock = io::OutputLock::acquire(out, !io::OutputLock::locking_disabled_by_environment());
                 if (!fs::is_regular_file(out, ec)) throw IoError(out.string() + ": not a regular file");
-                io::Store::repair_for_resume(out);
-            });
-            agree(world, false, [&] { store.emplace(io::Store::open_for_resume(out, world)); });
-            agree(world, false, [&] {
-                const io::StoredSweep stored = store->read();
-                if (rank != 0) return;
+                const io::StoredSweep stored = io::Store::open_read_only(out, MPI_COMM_SELF).read();
                 check_and_replay(stored, config, options, out, *tuner_state);
                 next_batch = stored.batches;
                 next_id = static_cast<std::int64_t>(stored.candidates.size());
                 if (!stored.tuner.empty()) wall_before = stored.tuner.back().wall_seconds;
+                io::Store::repair_for_resume(out);
             });
+            agree(world, false, [&] { store.emplace(io::Store::open_for_resume(out, world)); });
             // The replayed history undoes what an interrupted batch may have written to /pareto.
             agree(world, false, [&] {
                 store->rewrite_pareto(rank == 0 ? tuner_state->history() : std::vector<io::ParetoRecord>{});
             });
         } else {
-            agree(world, true, [&] { check_output_for_fresh_run(out, options.force); });
+            agree(world, true, [&] {
+                check_output_directory(out);  // the clearest message, before the lock file is made
+                lock = io::OutputLock::acquire(out, !io::OutputLock::locking_disabled_by_environment());
+                check_output_for_fresh_run(out, options.force);
+                fs::path part = out;
+                part += ".part";
+                part_file = io::PartFile::create(part);
+            });
+            const HoldStopSignals hold;  // no half-made .part: a signal waits for the whole file
             agree(world, false, [&] { store.emplace(io::Store::create(out, config, ctx.workloads, world)); });
+            agree(world, true, [&] { part_file.check_same_file(out); });
+            install_stop_handlers(out, rank == 0, true);
         }
         agree(world, false, [&] { store->note_run(size); });
     } catch (const CollectiveError&) {
@@ -624,7 +666,8 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 for (int worker = 1; worker < size; ++worker)
                     world.send(worker, kTagBatchEnd, to_bytes(results));
                 const auto write_start = Clock::now();
-                store->write_batch(mine, results, row, tuner_state->history());
+                write_or_stop_all(world, out,
+                                  [&] { store->write_batch(mine, results, row, tuner_state->history()); });
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
                 next_id += static_cast<std::int64_t>(results.size());
@@ -661,7 +704,8 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 world.recv(0, kTagBatchEnd, bytes);
                 const std::vector<io::CandidateRecord> layout = from_bytes<io::CandidateRecord>(bytes);
                 const auto write_start = Clock::now();
-                store->write_batch(mine, layout, io::BatchRecord{}, {});
+                write_or_stop_all(world, out,
+                                  [&] { store->write_batch(mine, layout, io::BatchRecord{}, {}); });
                 write_total += std::chrono::duration<double>(Clock::now() - write_start).count();
                 mine.clear();
             } else {
@@ -674,8 +718,11 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     // Tables grow ahead of their rows: a run that ends cuts them back (a killed one is cut
     // when resumed).
     const auto close_start = Clock::now();
-    store->close_and_trim();
-    store.reset();
+    write_or_stop_all(world, out, [&] {
+        store->close_and_trim();
+        store.reset();
+    });
+    remove_stop_handlers();
     write_total += std::chrono::duration<double>(Clock::now() - close_start).count();
 
     // Every rank learns the outcome (the CLI prints on rank 0 only).

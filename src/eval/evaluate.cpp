@@ -14,6 +14,7 @@
 
 #include "pimdse/hw/area.hpp"
 #include "pimdse/hw/legality.hpp"
+#include "pimdse/mapper/mapper.hpp"
 #include "pimdse/sim/intra_node.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 
@@ -115,6 +116,11 @@ Evaluation evaluate(const EvalContext& context, const Candidate& candidate, cons
         e.message += " of ";
         e.message += std::to_string(context.workloads.size());
         e.message += " workloads";
+    } catch (const mapper::Unmappable& ex) {
+        // A legal point on which the network has no mapping: a result, like a mapping whose
+        // weights exceed DRAM.
+        e.status = Status::infeasible;
+        e.message = ex.what();
     } catch (const std::exception& ex) {
         e.status = Status::failed;
         e.message = ex.what();

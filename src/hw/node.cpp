@@ -1,6 +1,9 @@
 #include "pimdse/hw/node.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace pimdse::hw {
 
@@ -15,7 +18,12 @@ NodeFacts node_facts(const HardwareParams& p, const Constraints& c) {
     NodeFacts f;
     f.node_count = p.node_rows * p.node_cols;
     f.banks_per_node = c.bank_count() / f.node_count;
-    f.dram_port_bits = f.banks_per_node * c.bank_width_bits;  // III-A: ports bound together
+    // III-A: ports bound together. The configuration bounds the product (io/config.cpp); a
+    // Constraints built by hand that overflows is refused rather than wrapped to 0.
+    const std::int64_t port = static_cast<std::int64_t>(f.banks_per_node) * c.bank_width_bits;
+    if (port > std::numeric_limits<int>::max())
+        throw std::overflow_error("node_facts: a DRAM port of " + std::to_string(port) + " bits");
+    f.dram_port_bits = static_cast<int>(port);
     f.dram_capacity = c.bank_capacity * static_cast<Bytes::rep>(f.banks_per_node);
     f.flit_bits = f.dram_port_bits / 2;  // VIII-B: half the node's total bank width
     return f;

@@ -4,6 +4,8 @@
 
 #include "pimdse/io/config.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
 #include <fstream>
@@ -50,6 +52,11 @@ bool operator==(const HardwareFile& a, const HardwareFile& b) {
 }
 
 namespace {
+
+// Upper bounds of the floating-point keys (docs/config.md): far above any real value, low
+// enough that no product of the cost model overflows or underflows to 0.
+constexpr double kMaxTechnologyValue = 1e6;  // pJ, mm², um², ns
+constexpr double kMaxCostExponent = 8;       // alpha, beta of Eq. 1
 
 constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
@@ -121,8 +128,19 @@ hw::Constraints read_constraints(const Reader& r, const std::optional<Field>& f)
     if (auto v = m.get("bank_array")) std::tie(c.bank_rows, c.bank_cols) = read_pair(r, *v, 1, 1024);
     if (auto v = m.get("bank_width_bits")) c.bank_width_bits = to_int(r.integer(*v, 1, 65536));
     if (auto v = m.get("bank_capacity_mib")) c.bank_capacity = mebibytes(r.integer(*v, 1, 1 << 20));
-    if (auto v = m.get("area_budget_mm2")) c.area_budget = SquareMillimetres(r.number(*v, 0, true));
-    if (auto v = m.get("clock_mhz")) c.clock_mhz = r.number(*v, 0, true);
+    // A node holding every bank binds them into one port (III-A): its width must stay an int.
+    const std::int64_t widest_port =
+        static_cast<std::int64_t>(c.bank_rows) * c.bank_cols * static_cast<std::int64_t>(c.bank_width_bits);
+    if (widest_port > kIntMax) {
+        const std::optional<Field> at =
+            m.get("bank_width_bits") ? m.get("bank_width_bits") : m.get("bank_array");
+        r.value_error(at ? at->line : m.self().line, at ? at->path : m.self().path,
+                      "bank_array rows x columns x bank_width_bits of at most 2147483647 (the DRAM port of a "
+                      "node holding every bank)",
+                      std::to_string(widest_port));
+    }
+    if (auto v = m.get("area_budget_mm2")) c.area_budget = SquareMillimetres(r.number(*v, 0.001, false, 1e6));
+    if (auto v = m.get("clock_mhz")) c.clock_mhz = r.number(*v, 1, false, 1e5);
     if (auto v = m.get("data_width_bits")) c.data_width_bits = to_int(r.integer(*v, 1, 64));
     // Partial sums are at least as wide as the data they accumulate.
     if (auto v = m.get("psum_width_bits")) c.psum_width_bits = to_int(r.integer(*v, c.data_width_bits, 128));
@@ -152,9 +170,10 @@ hw::Constraints read_constraints(const Reader& r, const std::optional<Field>& f)
     c.pe_cols = read_bounds(r, m.get("pe_cols"), 1, 65536, c.pe_cols);
     c.buffer_kib = read_bounds(r, m.get("buffer_kib"), 1, 1 << 20, c.buffer_kib);
 
-    if (auto v = m.get("dram_energy_pj_per_bit")) c.dram_energy_per_bit = Picojoules(r.number(*v, 0, false));
+    if (auto v = m.get("dram_energy_pj_per_bit"))
+        c.dram_energy_per_bit = Picojoules(r.number(*v, 0, false, kMaxTechnologyValue));
     if (auto v = m.get("noc_energy_pj_per_bit_hop"))
-        c.noc_energy_per_bit_hop = Picojoules(r.number(*v, 0, false));
+        c.noc_energy_per_bit_hop = Picojoules(r.number(*v, 0, false, kMaxTechnologyValue));
     if (auto v = m.get("noc_virtual_channels")) c.noc_virtual_channels = to_int(r.integer(*v, 1, 64));
     return c;
 }
@@ -187,7 +206,8 @@ hw::Technology read_technology(const Reader& r, const std::optional<Field>& f) {
            "dram_row_buffer_bytes",
            "noc_hop_cycles"});
     const auto non_negative = [&](std::string_view key, auto& into) {
-        if (auto v = m.get(key)) into = std::decay_t<decltype(into)>(r.number(*v, 0, false));
+        if (auto v = m.get(key))
+            into = std::decay_t<decltype(into)>(r.number(*v, 0, false, kMaxTechnologyValue));
     };
     non_negative("pe_area_um2", t.pe_area_um2);
     non_negative("sram_area_mm2_per_kib", t.sram_area_per_kib);
@@ -206,7 +226,7 @@ hw::Technology read_technology(const Reader& r, const std::optional<Field>& f) {
     non_negative("dram_tras_ns", t.dram_tras_ns);
     non_negative("dram_tccd_ns", t.dram_tccd_ns);
     non_negative("dram_trfc_ns", t.dram_trfc_ns);
-    if (auto v = m.get("dram_trefi_ns")) t.dram_trefi_ns = r.number(*v, 0, true);
+    if (auto v = m.get("dram_trefi_ns")) t.dram_trefi_ns = r.number(*v, 0, true, kMaxTechnologyValue);
     if (!(t.dram_trefi_ns > t.dram_trfc_ns)) {
         // A refresh must leave the banks time to serve accesses between refreshes.
         const auto text = [](double v) {
@@ -340,7 +360,7 @@ std::vector<Workload> read_workloads(const Reader& r, const Field& f, const fs::
         Workload w;
         const std::string written = r.string(network);
         w.network = resolve(dir, written);
-        if (auto v = m.get("weight")) w.weight = r.number(*v, 0, true);  // Eq. 1: gamma > 0
+        if (auto v = m.get("weight")) w.weight = r.number(*v, 1e-6, false, 1e6);  // Eq. 1: gamma > 0
         if (auto v = m.get("batch")) w.batch = to_int(r.integer(*v, 1, 65536));
         for (std::size_t j = 0; j < out.size(); ++j) {
             if (out[j].network == w.network && out[j].batch == w.batch) {
@@ -358,8 +378,8 @@ CostConfig read_cost(const Reader& r, const std::optional<Field>& f) {
     CostConfig cost;
     if (!f) return cost;
     Map m(r, *f, {"alpha", "beta"});
-    if (auto v = m.get("alpha")) cost.alpha = r.number(*v, 0, false);  // Eq. 1: alpha >= 0
-    if (auto v = m.get("beta")) cost.beta = r.number(*v, 0, false);    // Eq. 1: beta >= 0
+    if (auto v = m.get("alpha")) cost.alpha = r.number(*v, 0, false, kMaxCostExponent);  // Eq. 1: alpha >= 0
+    if (auto v = m.get("beta")) cost.beta = r.number(*v, 0, false, kMaxCostExponent);    // Eq. 1: beta >= 0
     if (cost.alpha == 0 && cost.beta == 0) {
         r.value_error(*f, "alpha or beta above 0 (with both 0 every candidate costs the same)",
                       "alpha = 0 and beta = 0");
@@ -378,15 +398,11 @@ sched::ScheduleOptions read_schedule(const Reader& r, const std::optional<Field>
         o.scheduler = static_cast<sched::SchedulerKind>(r.choice(*v, sched::scheduler_names()));
     }
     if (auto v = m.get("time_limit")) {
-        o.time_limit_seconds = r.number(*v, 0, true);
-        if (o.time_limit_seconds > kMaxScheduleSeconds)
-            r.value_error(*v, "a number of seconds > 0 and <= 86400 (one day per event)", v->node.Scalar());
+        o.time_limit_seconds = r.number(*v, 0.001, false, kMaxScheduleSeconds);
     }
     if (auto v = m.get("relative_gap")) {
-        o.relative_gap = r.number(*v, 0, false);
         // (incumbent - bound) / incumbent never exceeds 1: a larger target is a mistake.
-        if (o.relative_gap > 1)
-            r.value_error(*v, "a number in [0, 1] (0: prove optimality)", v->node.Scalar());
+        o.relative_gap = r.number(*v, 0, false, 1);
     }
     return o;
 }
@@ -449,7 +465,7 @@ EngineConfig read_engine(const Reader& r, const std::optional<Field>& f) {
     if (auto v = m.get("reference")) {
         const std::string want = "a list of one positive number per objective";
         const std::vector<Field> items = r.list(*v, want);
-        for (const Field& item : items) e.reference.push_back(r.number(item, 0, true));
+        for (const Field& item : items) e.reference.push_back(r.number(item, 0, true, 1e30));
         if (e.reference.size() != e.objectives.size()) {
             r.value_error(*v, want + " (" + std::to_string(e.objectives.size()) + ")",
                           std::to_string(e.reference.size()) + " numbers");
@@ -484,7 +500,9 @@ void check_files_readable(const Reader& r, const std::vector<Workload>& workload
             problem = "no such file";
         } else if (fs::is_directory(p, ec)) {
             problem = "a directory";
-        } else if (!std::ifstream(p).good()) {
+        } else if (!fs::is_regular_file(p, ec)) {
+            problem = "not a regular file";  // a FIFO would block the open, /dev/zero never end
+        } else if (::access(p.c_str(), R_OK) != 0) {
             problem = "cannot be opened";
         }
         if (!problem.empty()) {
@@ -506,18 +524,6 @@ bool has_top_key(const YAML::Node& root, std::string_view key) {
 }
 
 }  // namespace
-
-std::string read_text_file(const fs::path& path) {
-    std::error_code ec;
-    const SourceLocation where{path.string(), 0, 0};
-    if (!fs::exists(path, ec)) throw InputError(where, "", "expected an existing file, got no such file");
-    if (fs::is_directory(path, ec)) throw InputError(where, "", "expected a file, got a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(where, "", "expected a readable file, got one that cannot be opened");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 std::optional<std::int64_t> parse_duration(std::string_view s) {
     const auto digits = [](std::string_view t) {

@@ -4,6 +4,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "pimdse/io/config.hpp"
 #include "yaml_reader.hpp"
 
 namespace pimdse::io {
@@ -35,7 +36,7 @@ std::pair<std::int32_t, std::int32_t> int_pair(const Reader& r, const Field& f, 
 sim::DataLayout layout(const Reader& r, const Field& f) {
     if (f.node.IsScalar())
         if (auto l = sim::parse_data_layout(f.node.Scalar())) return *l;
-    r.type_error(f, "a data layout BCHW, BHWC or BCHW[Cn] with n a power of two");
+    r.type_error(f, "a data layout BCHW, BHWC or BCHW[Cn] with n a power of two from 1 to 1048576");
 }
 
 sim::SegmentMapping read_segment(const Reader& r, const Field& f) {
@@ -155,13 +156,7 @@ sim::NetworkMapping parse_mapping(const std::string& text, const std::string& fi
 }
 
 sim::NetworkMapping read_mapping_file(const std::filesystem::path& path, const MappingTarget& target) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(SourceLocation{path.string()}, "",
-                         "expected a readable mapping file, got one that cannot be opened");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_mapping(text.str(), path.string(), target);
+    return parse_mapping(read_text_file(path), path.string(), target);
 }
 
 std::string to_yaml(const sim::NetworkMapping& mapping, const MappingTarget& target) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/io/config.hpp"
 #include "pimdse/io/onnx_import.hpp"
 #include "pimdse/workload/builder.hpp"
 #include "yaml_reader.hpp"
@@ -80,7 +81,8 @@ public:
         const Field name = top.require("network", "the network's name");
         info.name = r_.string(name);
         if (!workload::is_valid_name(info.name))
-            r_.value_error(name, "a name made of letters, digits, '_', '-', '.'", yaml::describe(name.node));
+            r_.value_error(name, "a name made of letters, digits, '_', '-', '.' (not dots only)",
+                           yaml::describe(name.node));
         if (auto f = top.get("description")) info.description = r_.string(*f);
         if (auto f = top.get("source")) info.source = r_.string(*f);
 
@@ -458,17 +460,7 @@ workload::Network read_network_file(const std::filesystem::path& path, const Net
         onnx.batch = options.batch;
         return import_onnx(path, onnx);
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int err = errno;
-        throw InputError(
-            SourceLocation{path.string()}, "",
-            std::string("cannot open the network file: ") + (err ? std::strerror(err) : "unknown reason"));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw InputError(SourceLocation{path.string()}, "", "cannot read the network file");
-    return parse_network(text.str(), path.string(), options);
+    return parse_network(read_text_file(path), path.string(), options);
 }
 
 }  // namespace pimdse::io

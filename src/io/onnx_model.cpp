@@ -10,6 +10,7 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/io/config.hpp"
 
 namespace pimdse::io::onnx_detail {
 
@@ -65,11 +66,9 @@ std::string OnnxModel::describe(const onnx::NodeProto& node) {
 }
 
 void OnnxModel::load(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail("cannot open the ONNX model");
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (!model_.ParseFromString(bytes.str()))
+    // Regular files only, as every input (a FIFO or /dev/zero would block or never end).
+    const std::string bytes = read_text_file(path, kMaxOnnxFileBytes);
+    if (!model_.ParseFromString(bytes))
         fail("not an ONNX model: the file does not parse as an onnx.ModelProto protobuf");
 }
 

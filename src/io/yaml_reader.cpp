@@ -47,8 +47,10 @@ std::string describe(const YAML::Node& node) {
     if (!node.IsDefined() || node.IsNull()) return "nothing";
     if (node.IsSequence()) return node.size() == 0 ? "an empty list" : "a list";
     if (node.IsMap()) return node.size() == 0 ? "an empty mapping" : "a mapping";
-    if (!is_plain_scalar(node)) return "the string \"" + node.Scalar() + "\"";
-    return node.Scalar();
+    // A value is echoed so the user sees what was read, but never more than a line of it.
+    const auto shown = [](const std::string& v) { return v.size() <= 60 ? v : v.substr(0, 57) + "..."; };
+    if (!is_plain_scalar(node)) return "the string \"" + shown(node.Scalar()) + "\"";
+    return shown(node.Scalar());
 }
 
 std::string key_list(const std::vector<std::string_view>& keys) {
@@ -80,6 +82,10 @@ Field Reader::load(std::string_view text, std::string_view top_keys) const {
     std::vector<YAML::Node> docs;
     try {
         docs = YAML::LoadAll(std::string(text));
+    } catch (const YAML::DeepRecursion& e) {
+        throw InputError({file_, std::max<std::size_t>(line_of(e.mark), 1), 0}, "",
+                         "expected a YAML document of at most " + std::to_string(kMaxDepth) +
+                             " levels, got one nested too deep");
     } catch (const YAML::Exception& e) {
         throw InputError({file_, std::max<std::size_t>(line_of(e.mark), 1), 0}, "",
                          "expected valid YAML, got a syntax error: " + e.msg);
@@ -92,9 +98,44 @@ Field Reader::load(std::string_view text, std::string_view top_keys) const {
                          "expected one YAML document, got " + std::to_string(docs.size()));
     }
     Field root{docs.front(), std::max<std::size_t>(line_of(docs.front().Mark()), 1), ""};
-    if (!root.node.IsMap())
-        throw InputError({file_, root.line, 0}, "", want + ", got " + describe(root.node));
+    if (!root.node.IsMap()) {
+        // Never echo the text: pointed at a file that is not ours (a key file), the message
+        // would print its first line.
+        const std::string got =
+            root.node.IsScalar() ? "text that is not a mapping (not shown)" : describe(root.node);
+        throw InputError({file_, root.line, 0}, "", want + ", got " + got);
+    }
+    std::size_t nodes = 0;
+    check_structure(root.node, 1, nodes);
     return root;
+}
+
+void Reader::check_structure(const YAML::Node& node, std::size_t depth, std::size_t& nodes) const {
+    // Bounds the work of every later walk: aliases can make a small text a huge tree.
+    if (++nodes > kMaxNodes) {
+        throw InputError(
+            {file_, line_of(node.Mark()), 0}, "",
+            "expected at most " + std::to_string(kMaxNodes) + " values (aliases included), got more");
+    }
+    if (depth > kMaxDepth) {
+        throw InputError({file_, line_of(node.Mark()), 0}, "",
+                         "expected a YAML document of at most " + std::to_string(kMaxDepth) +
+                             " levels, got one nested too deep");
+    }
+    const std::string& tag = node.Tag();
+    if (!tag.empty() && tag != "?" && tag != "!") {
+        throw InputError({file_, line_of(node.Mark()), 0}, "",
+                         "expected a value without a YAML tag, got the tag '" + tag.substr(0, 40) +
+                             "' (pimdse reads no tags)");
+    }
+    if (node.IsSequence()) {
+        for (const YAML::Node& child : node) check_structure(child, depth + 1, nodes);
+    } else if (node.IsMap()) {
+        for (const auto& entry : node) {
+            check_structure(entry.first, depth + 1, nodes);
+            check_structure(entry.second, depth + 1, nodes);
+        }
+    }
 }
 
 void Reader::type_error(const Field& f, const std::string& expected) const {
@@ -122,9 +163,13 @@ std::int64_t Reader::integer(const Field& f, std::int64_t lo, std::int64_t hi,
     const std::string_view n = numeral(s);
     std::int64_t v = 0;
     auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    if (ec == std::errc::result_out_of_range) value_error(f, want, s);
+    // A custom `expected` does not show the range, so say which side the value missed.
+    const auto out_of_range = [&](bool high) {
+        value_error(f, want, expected.empty() ? s : s + (high ? " (too large)" : " (too small)"));
+    };
+    if (ec == std::errc::result_out_of_range) out_of_range(n.front() != '-');
     if (ec != std::errc() || end != n.data() + n.size() || n.empty()) type_error(f, want);
-    if (v < lo || v > hi) value_error(f, want, s);
+    if (v < lo || v > hi) out_of_range(v > hi);
     return v;
 }
 
@@ -142,8 +187,9 @@ std::uint64_t Reader::unsigned64(const Field& f) const {
     return v;
 }
 
-double Reader::number(const Field& f, double lo, bool open) const {
-    const std::string want = std::string("a number ") + (open ? "> " : ">= ") + format_bound(lo);
+double Reader::number(const Field& f, double lo, bool open, double hi) const {
+    const std::string want =
+        std::string("a number in ") + (open ? "(" : "[") + format_bound(lo) + ", " + format_bound(hi) + "]";
     if (!is_plain_scalar(f.node)) type_error(f, want);
     const std::string& s = f.node.Scalar();
     const std::string_view n = numeral(s);
@@ -153,11 +199,15 @@ double Reader::number(const Field& f, double lo, bool open) const {
     // from_chars accepts "inf" and "nan"; a cost exponent or weight must be an ordinary number.
     if (!std::isfinite(v)) type_error(f, want);
     if (open ? !(v > lo) : !(v >= lo)) value_error(f, want, s);
+    if (v > hi) value_error(f, want, s);
     return v;
 }
 
 std::string Reader::string(const Field& f) const {
     if (!f.node.IsScalar() || f.node.Scalar().empty()) type_error(f, "a non-empty string");
+    // A NUL ("\0" in a quoted string) would silently cut a path or a name short.
+    if (f.node.Scalar().find('\0') != std::string::npos)
+        value_error(f, "a string without NUL characters", "one with a NUL (\\0)");
     return f.node.Scalar();
 }
 
@@ -219,6 +269,18 @@ Map::Map(const Reader& reader, const Field& f, const std::vector<std::string_vie
          const std::string& expected)
     : reader_(&reader), self_(f) {
     if (!f.node.IsMap()) reader.type_error(f, expected);
+    // A top level with none of our keys is another kind of file (a key file read by mistake
+    // parses as a mapping too): say so without echoing any of it.
+    if (accepted && f.path.empty() && f.node.size() > 0) {
+        bool ours = false;
+        for (const auto& entry : f.node)
+            ours = ours || (entry.first.IsScalar() && is_among(entry.first.Scalar(), *accepted));
+        if (!ours) {
+            throw InputError({reader.file(), f.line, 0}, "",
+                             "expected a mapping with the keys " + key_list(*accepted) +
+                                 ", got one with none of them (not shown: is this the right file?)");
+        }
+    }
     // Iterate by value: yaml-cpp's iterator-> points into a temporary (GCC 12 rightly warns).
     for (const auto& entry : f.node) {
         const YAML::Node key = entry.first;
@@ -249,7 +311,8 @@ void Map::accept(const std::vector<std::string_view>& accepted) const {
 
 void Map::unknown_key(const Entry& e, const std::vector<std::string_view>& accepted) const {
     throw InputError({reader_->file(), e.key_line, 0}, e.value.path,
-                     "expected a key among " + key_list(accepted) + ", got '" + e.name + "'");
+                     "expected a key among " + key_list(accepted) + ", got '" +
+                         (e.name.size() <= 40 ? e.name : e.name.substr(0, 37) + "...") + "'");
 }
 
 const Map::Entry* Map::find_entry(std::string_view key) const {

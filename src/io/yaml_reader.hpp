@@ -6,6 +6,7 @@
 // stream conversions, so "16.0" is not an integer and "8" in quotes is a string.
 // Messages are "file:line: key 'path': expected X, got Y" (InputError::what()).
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cstdint>
@@ -53,8 +54,9 @@ public:
     [[nodiscard]] std::int64_t integer(const Field& f, std::int64_t lo, std::int64_t hi,
                                        std::string_view expected = {}) const;
     [[nodiscard]] std::uint64_t unsigned64(const Field& f) const;
-    /// Finite number, >= lo (or > lo if `open`).
-    [[nodiscard]] double number(const Field& f, double lo, bool open) const;
+    /// Finite number, >= lo (or > lo if `open`) and <= hi: every key has a sensible range
+    /// (docs/config.md), so that no value makes every cost 0 or infinite.
+    [[nodiscard]] double number(const Field& f, double lo, bool open, double hi) const;
     /// A non-empty string (plain or quoted scalar).
     [[nodiscard]] std::string string(const Field& f) const;
     /// `true` or `false` only (YAML 1.2): yes, no, on and off mean different things to different readers.
@@ -76,8 +78,14 @@ public:
     /// The elements of a list, with paths "key[i]".
     [[nodiscard]] std::vector<Field> list(const Field& f, const std::string& expected) const;
 
+    /// Limits of a document (checked by load): nesting depth, and values with aliases expanded.
+    static constexpr std::size_t kMaxDepth = 64;
+    static constexpr std::size_t kMaxNodes = 1'000'000;
+
 private:
     [[noreturn]] void choice_error(const Field& f, std::string_view names) const;
+    // Depth, size and tags of a loaded document (no tags: `!foo 12` would otherwise read as 12).
+    void check_structure(const YAML::Node& node, std::size_t depth, std::size_t& nodes) const;
 
     std::string file_;
 };

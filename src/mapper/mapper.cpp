@@ -130,7 +130,7 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
             std::string what = "no region can run every layer of the segment starting at layer '";
             what += network.layer(segment.branches.front().layers.front()).name;
             what += "' (a part-layer fits no tiling of the node's buffers)";
-            throw std::domain_error(what);
+            throw Unmappable(what);
         }
     }
     return in;
@@ -370,7 +370,7 @@ sim::NetworkMapping Mapper::baseline_mapping(const workload::Network& network,
             std::string what = "baseline: no region can run every layer of the segment starting at layer '";
             what += network.layer(segment.branches.front().layers.front()).name;
             what += "'";
-            throw std::domain_error(what);
+            throw Unmappable(what);
         }
     }
     reduce_replication(network, mapping);

@@ -89,7 +89,7 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
     std::size_t used = 0;
     for (std::size_t u = 1; u <= U; ++u)
         if (best[S][u] < (used == 0 ? kInf : best[S][used])) used = u;
-    if (used == 0) throw std::domain_error("ddam: no cut of '" + network.name() + "' fits the array's bands");
+    if (used == 0) throw Unmappable("ddam: no cut of '" + network.name() + "' fits the array's bands");
 
     // The parts, first to last, on bands laid out from offset 0.
     PipelineResult out;

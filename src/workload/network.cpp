@@ -315,7 +315,8 @@ private:
 }  // namespace
 
 bool is_valid_name(std::string_view name) noexcept {
-    if (name.empty()) return false;
+    // "." and ".." would name the current or parent group of the sweep file's layout.
+    if (name.empty() || name.find_first_not_of('.') == std::string_view::npos) return false;
     return std::all_of(name.begin(), name.end(), [](char c) {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
                c == '-' || c == '.';

@@ -68,6 +68,7 @@ enum class ExitCode : int {
     input = 3,           ///< malformed or inconsistent input file
     io = 4,              ///< a file could not be read or written
     solver = 5,          ///< a solver failed outside the expected outcomes
+    stopped = 6,         ///< stopped by SIGTERM/SIGINT; the sweep file resumes (engine/signals.hpp)
 };
 
 }  // namespace pimdse

@@ -62,9 +62,17 @@ struct SweepConfig {
     friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
 };
 
-/// The whole text of an input file; InputError naming it when it is missing, a directory or
-/// unreadable.
-[[nodiscard]] std::string read_text_file(const std::filesystem::path& path);
+/// The largest input file read (a network file of the library is under 100 KiB).
+inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{16} << 20;
+
+/// The whole text of an input file; InputError naming it when it is missing, a directory,
+/// not a regular file (a FIFO, /dev/zero), larger than kMaxInputFileBytes or unreadable.
+/// Every input file (configuration, hardware, network, mapping) is read through it.
+[[nodiscard]] std::string read_text_file(const std::filesystem::path& path,
+                                         std::uint64_t max_bytes = kMaxInputFileBytes);
+
+/// An ONNX model holds its weights unless they are external: up to protobuf's 2 GiB limit.
+inline constexpr std::uint64_t kMaxOnnxFileBytes = std::uint64_t{2} << 30;
 
 /// Seconds of a duration as the configuration spells it: seconds ("3600"), a number with a
 /// unit s, m, h or d ("90m"), or Slurm's "[D-]HH:MM:SS"; empty when it is none of these.

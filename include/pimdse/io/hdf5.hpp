@@ -185,6 +185,10 @@ public:
         return out;
     }
 
+    /// Collective: reads rows [0, rows) block by block, so that every chunk's checksum is
+    /// tested; a damaged chunk is an IoError naming the dataset and the rows.
+    void verify(hsize_t rows) const;
+
     /// Drop rows past `rows` (resume discards an interrupted batch). Only on a file opened by
     /// one process: HDF5 1.10 shrinks chunked datasets inconsistently across ranks.
     void truncate(hsize_t rows);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "pimdse/mapper/layer_search.hpp"
@@ -65,6 +66,15 @@ struct MapperOptions {
     /// Called between rounds and layers; returning true abandons the search (std::runtime_error
     /// "cancelled"). For per-candidate time limits.
     std::function<bool()> cancelled;
+};
+
+/// No mapping of the network exists on this hardware point (a segment whose part-layers fit
+/// no tiling of any region's buffers). A legal point can be unmappable: that is a result of
+/// the search, reported as the status `infeasible` by `map`, `evaluate` and sweeps alike
+/// (docs/cli.md, "Outcomes"), not an internal error.
+class Unmappable : public std::domain_error {
+public:
+    using std::domain_error::domain_error;
 };
 
 struct MapResult {

@@ -36,7 +36,7 @@ struct NetworkIssue {
 [[nodiscard]] std::optional<NetworkIssue> check_layer(std::span<const Layer> layers, LayerIndex index,
                                                       std::int64_t batch, const TensorShape& input);
 
-/// True for names made of [A-Za-z0-9_.-] (and not empty).
+/// True for names made of [A-Za-z0-9_.-], not empty and not dots only ("." and "..").
 [[nodiscard]] bool is_valid_name(std::string_view name) noexcept;
 
 class Network {

@@ -1,0 +1,68 @@
+// Range checks of command-line options (option_checks.hpp).
+
+#include "option_checks.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+namespace pimdse::cli {
+
+namespace {
+
+std::string bound(double v) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+
+std::string shown(const std::string& s) {
+    return "'" + (s.size() <= 40 ? s : s.substr(0, 37) + "...") + "'";
+}
+
+}  // namespace
+
+CLI::Validator number_in(double lo, double hi) {
+    const std::string want = "a number in [" + bound(lo) + ", " + bound(hi) + "]";
+    return CLI::Validator(
+        [lo, hi, want](std::string& s) -> std::string {
+            double v = 0;
+            const char* end = s.data() + s.size();
+            const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+            if (ec != std::errc() || ptr != end || !std::isfinite(v) || v < lo || v > hi)
+                return "expected " + want + ", got " + shown(s);
+            return {};
+        },
+        "NUMBER in [" + bound(lo) + ", " + bound(hi) + "]");
+}
+
+CLI::Validator integer_in(std::int64_t lo, std::int64_t hi) {
+    const std::string want = "an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+    return CLI::Validator(
+        [lo, hi, want](std::string& s) -> std::string {
+            std::int64_t v = 0;
+            const char* end = s.data() + s.size();
+            const auto [ptr, ec] = std::from_chars(s.data(), end, v);
+            if (ec != std::errc() || ptr != end || v < lo || v > hi)
+                return "expected " + want + ", got " + shown(s);
+            return {};
+        },
+        "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+}
+
+CLI::Validator file_path() {
+    return CLI::Validator(
+        [](std::string& s) -> std::string {
+            if (s.empty()) return "expected a file name, got an empty string";
+            if (s.find('\0') != std::string::npos)
+                return "expected a file name, got one with a NUL character";
+            std::error_code ec;
+            if (std::filesystem::is_directory(s, ec))
+                return "expected a file name, got the directory " + shown(s);
+            return {};
+        },
+        "FILE");
+}
+
+}  // namespace pimdse::cli
