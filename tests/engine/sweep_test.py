@@ -330,7 +330,8 @@ def scenario_bad_inputs(s):
 def scenario_wall_time(s):
     out = s.fresh("wall.h5")
     # faults.yaml's batch 1 stalls 5 s: a 1 s wall time stops after it, before batch 2.
-    p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--wall-time", "1"])
+    # Exit code 7: stopped before the wall time, resumable (docs/cli.md).
+    p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--wall-time", "1"], expect=7)
     check("stopped before the wall time; continue with --resume" in p.stdout, "wall-time stop message")
     with h5py.File(out, "r") as f:
         check(f["commit"][0] < 3, "stopped before the budget")

@@ -68,6 +68,9 @@ enum class ExitCode : int {
     input = 3,           ///< malformed or inconsistent input file
     io = 4,              ///< a file could not be read or written
     solver = 5,          ///< a solver failed outside the expected outcomes
+    /// `explore` stopped cleanly before its wall time: the file is consistent and `--resume`
+    /// continues it (batch scripts requeue on this code).
+    wall_time_stop = 7,
 };
 
 }  // namespace pimdse
