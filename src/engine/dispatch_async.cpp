@@ -212,7 +212,13 @@ private:
     // longest evaluation of this run so far; in-flight candidates are awaited, the batches
     // they complete are written, and the sweep stops resumably.
     void check_wall_time() {
-        if (stop_ || !in_.wall_time) return;
+        if (stop_) return;
+        if (in_.stop_requested != nullptr && in_.stop_requested->load()) {
+            stop_ = true;
+            out_.stop_requested = true;
+            return;
+        }
+        if (!in_.wall_time) return;
         if (elapsed() + longest_ >= static_cast<double>(in_.wall_time->count())) {
             stop_ = true;
             out_.wall_time_stop = true;

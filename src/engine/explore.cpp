@@ -302,7 +302,8 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         const double wall_before = stored.tuner.empty() ? 0.0 : stored.tuner.back().wall_seconds;
         detail::RootInputs in{
             config,         ctx,         *tuner_state, *store,   std::move(stored.candidates),
-            stored.batches, wall_before, wall_time,    progress, started};
+            stored.batches, wall_before, wall_time,    progress, started,
+            nullptr};
         detail::RootOutcome o;
         try {
             o = detail::run_root(in, world);

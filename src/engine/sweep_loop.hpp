@@ -8,6 +8,7 @@
 
 #include <boost/mpi/communicator.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -34,11 +35,15 @@ struct RootInputs {
     std::optional<std::chrono::seconds> wall_time;
     std::ostream* progress = nullptr;
     std::chrono::steady_clock::time_point started;
+    /// Set asynchronously (e.g. by a signal handler) to stop as at the wall time: nothing more
+    /// is handed out, in-flight candidates are awaited, complete batches are written.
+    const std::atomic<bool>* stop_requested = nullptr;
 };
 
 struct RootOutcome {
     bool budget_reached = false;
     bool wall_time_stop = false;
+    bool stop_requested = false;  ///< stopped by RootInputs::stop_requested
     bool space_exhausted = false;
     std::int64_t evaluated_now = 0;
     std::int64_t batches = 0;
