@@ -8,9 +8,12 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <map>
 #include <thread>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/engine/synthetic.hpp"
@@ -138,6 +141,7 @@ public:
         out_.budget_reached = in_.tuner.evaluations() >= in_.config.sweep.budget;
         out_.batches = observed_ + 1;
         out_.propose_seconds = propose_seconds_;
+        out_.busy_while_work_remains = busy_while_work_remains();
         return out_;
     }
 
@@ -199,11 +203,26 @@ private:
             std::vector<char> bytes(sizeof w);
             std::memcpy(bytes.data(), &w, sizeof w);
             world_.send(idle_.front(), kTagWork, bytes);
+            const double at = elapsed();
+            dispatched_at_[w.id] = at;
+            first_dispatch_ = std::min(first_dispatch_, at);
+            last_dispatch_ = at;
             idle_.pop_front();
         }
     }
 
     static bool complete(const Pending& p) { return p.results.size() == p.size; }
+
+    // The workers' share of time with a candidate in hand (from its dispatch to its result)
+    // between the first and the last dispatch of this run: idle time there is idle time while
+    // work remained; the end of the sweep, when no work is left, is not counted.
+    [[nodiscard]] double busy_while_work_remains() const {
+        const double window = last_dispatch_ - first_dispatch_;
+        if (world_.size() == 1 || window <= 0) return 1.0;
+        double held = 0;
+        for (const auto& [from, to] : spans_) held += std::max(0.0, std::min(to, last_dispatch_) - from);
+        return held / (static_cast<double>(world_.size() - 1) * window);
+    }
     [[nodiscard]] std::size_t in_flight() const {
         return static_cast<std::size_t>(world_.size() - 1) - idle_.size();
     }
@@ -251,6 +270,10 @@ private:
         p.results.push_back(r);
         p.rows.append_bytes(rows);
         out_.busy_seconds += r.seconds;
+        if (auto it = dispatched_at_.find(r.id); it != dispatched_at_.end()) {
+            spans_.emplace_back(it->second, elapsed());
+            dispatched_at_.erase(it);
+        }
         longest_ = std::max(longest_, r.seconds);
         ++out_.evaluated_now;
     }
@@ -322,9 +345,13 @@ private:
     std::int64_t observed_ = -1;  // the last batch observed
     std::int64_t proposed_ = 0;   // candidates proposed (ids handed out)
     std::size_t stored_at_ = 0;
-    bool stop_proposing_ = false;  // the budget is proposed, or the space is exhausted
-    bool stop_ = false;            // hand out nothing more (wall time)
-    double longest_ = 0;           // the longest evaluation of this run [s]
+    bool stop_proposing_ = false;                   // the budget is proposed, or the space is exhausted
+    bool stop_ = false;                             // hand out nothing more (wall time)
+    double longest_ = 0;                            // the longest evaluation of this run [s]
+    std::map<std::int64_t, double> dispatched_at_;  // in flight: id -> elapsed() at dispatch
+    std::vector<std::pair<double, double>> spans_;  // dispatch to result, elapsed() [s]
+    double first_dispatch_ = std::numeric_limits<double>::infinity();
+    double last_dispatch_ = 0;
     double propose_seconds_ = 0;
     RootOutcome out_;
 };

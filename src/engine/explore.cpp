@@ -318,6 +318,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         result.evaluated_now = o.evaluated_now;
         result.batches = o.batches;
         result.propose_seconds = o.propose_seconds;
+        result.busy_while_work_remains = o.busy_while_work_remains;
         write_total = o.write_seconds;
         busy = o.busy_seconds;
         // Tables grow ahead of their rows: a run that ends cuts them back (a killed one is cut
@@ -347,11 +348,12 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         char line[320];
         std::snprintf(
             line, sizeof line,
-            "this run: %lld evaluations in %.2f s (%.2f eval/s), workers busy %.1f%%, HDF5 writes %.3f s "
+            "this run: %lld evaluations in %.2f s (%.2f eval/s), workers busy %.1f%% (%.1f%% while work "
+            "remained), HDF5 writes %.3f s "
             "(%.2f%% of the wall time), rank 0 CPU %.2f s, proposals %.3f s (%.2f ms per candidate)\n",
             static_cast<long long>(result.evaluated_now), result.wall_seconds,
             static_cast<double>(result.evaluated_now) / std::max(result.wall_seconds, 1e-9),
-            100.0 * result.workers_busy, result.write_seconds,
+            100.0 * result.workers_busy, 100.0 * result.busy_while_work_remains, result.write_seconds,
             100.0 * result.write_seconds / std::max(result.wall_seconds, 1e-9), result.rank0_cpu_seconds,
             result.propose_seconds,
             1e3 * result.propose_seconds /

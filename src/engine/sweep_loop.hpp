@@ -50,6 +50,8 @@ struct RootOutcome {
     double write_seconds = 0;
     double busy_seconds = 0;     ///< workers' evaluation time (eval_seconds of this run)
     double propose_seconds = 0;  ///< rank 0 in propose() (fits included)
+    /// Workers' share of time holding a candidate between the first and last dispatch.
+    double busy_while_work_remains = 1;
 };
 
 /// Rank 0: runs the sweep to its end and sends every worker the stop message.

@@ -43,6 +43,9 @@ struct ExploreResult {
     double rank0_cpu_seconds = 0;  ///< CPU time of this process during the run (rank 0's on rank 0)
     double propose_seconds = 0;    ///< rank 0's time in the proposer (fits included)
     double workers_busy = 0;       ///< evaluation time / (workers x wall time), 0..1
+    /// Workers' share of time holding a candidate while work remained (first to last
+    /// dispatch of the run), 0..1: what the dispatch controls.
+    double busy_while_work_remains = 1;
     std::filesystem::path output;
 };
 
