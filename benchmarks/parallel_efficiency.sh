@@ -34,14 +34,6 @@ echo "pimdse parallel efficiency: $(nproc) cores, budget $budget, batch $batch, 
 pressure() { [[ -r /proc/pressure/cpu ]] && awk '/some/ {sub("avg10=", "", $2); print "CPU pressure " $2 "%"}' /proc/pressure/cpu; }
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) $(pressure)"
 declare -A rates writes cpus
-# The share of the workers' time spent evaluating (the rest: waiting for work, the end of a
-# batch, writing): sum of eval_seconds / (workers x wall time of the batches).
-busy() {
-  /usr/bin/python3 -c 'import sys, h5py
-f = h5py.File(sys.argv[1], "r")
-c, b = f["candidates"]["eval_seconds"], f["tuner/batches"]["evaluate_seconds"]
-print("%.1f" % (100 * c.sum() / (int(sys.argv[2]) * b.sum())))' "$1" "$2" 2>/dev/null || echo "?"
-}
 declare -a ratios
 for ((r = 1; r <= repeat; ++r)); do
   # ABBA: the machine's speed drifts (other tenants, clock), so the two rank counts of a
@@ -51,11 +43,13 @@ for ((r = 1; r <= repeat; ++r)); do
   declare -A pair=()
   for np in $order; do
     line=$(mpirun -np $np --oversubscribe "$pimdse" explore "$config" -o "$work/np$np.h5" --force | grep '^this run:')
-    # this run: N evaluations in T s (R eval/s), HDF5 writes W s (P% of the wall time), rank 0 CPU C s
+    # this run: N evaluations in T s (R eval/s), workers busy B%, HDF5 writes W s (P% of the wall
+    # time), rank 0 CPU C s, ... (busy: the workers' evaluation time over workers x wall time;
+    # batches overlap, docs/engine.md, so the engine sums it, not the batches' spans)
     rate=$(sed -E 's/.*\(([0-9.]+) eval\/s\).*/\1/' <<<"$line")
     share=$(sed -E 's/.*\(([0-9.]+)% of the wall time\).*/\1/' <<<"$line")
     cpu=$(sed -E 's/.*rank 0 CPU ([0-9.]+) s.*/\1/' <<<"$line")
-    echo "  run $r, -np $np ($((np - 1)) worker$([[ $np -gt 2 ]] && echo s)): $line [$(pressure); workers busy $(busy "$work/np$np.h5" $((np - 1)))%]"
+    echo "  run $r, -np $np ($((np - 1)) worker$([[ $np -gt 2 ]] && echo s)): $line [$(pressure)]"
     rates[$np]+="$rate "
     writes[$np]+="$share "
     cpus[$np]+="$cpu "

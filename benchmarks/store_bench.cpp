@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <utility>
+#include <vector>
 
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/io/config.hpp"
@@ -67,5 +68,34 @@ void BM_BatchRowsInReverseIdOrder(benchmark::State& state) {
 }
 BENCHMARK(BM_BatchRowsInIdOrder)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BatchRowsInReverseIdOrder)->Arg(16)->Arg(64)->Unit(benchmark::kMillisecond);
+
+// Rank 0's side of a result (docs/engine.md, "One writer"): a worker's rows of one candidate
+// arrive as bytes and join the batch's rows; at the write, output.mappings: front drops the
+// mapping rows of all but a few. Per candidate of a batch of N (one kept in eight).
+void BM_RowsFromBytesAndFrontDrop(benchmark::State& state) {
+    const Setup& s = setup();
+    const auto n = static_cast<std::int64_t>(state.range(0));
+    std::vector<std::vector<char>> messages;
+    eval::Evaluation e = s.evaluation;
+    for (std::int64_t k = 0; k < n; ++k) {
+        io::BatchRows one;
+        e.candidate = k;
+        (void)one.add(e, 0, io::Proposer::random, 1, s.ctx.workloads);
+        messages.push_back(one.to_bytes());
+    }
+    std::vector<std::int64_t> keep;
+    for (std::int64_t k = 0; k < n; k += 8) keep.push_back(k);
+    io::BatchRows rows;
+    for (auto _ : state) {
+        rows.clear();
+        for (const std::vector<char>& m : messages) rows.append_bytes(m);
+        rows.drop_mappings_except(keep);
+        benchmark::DoNotOptimize(rows.candidates());
+    }
+    state.counters["candidates/s"] =
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["bytes/candidate"] = static_cast<double>(messages.front().size());
+}
+BENCHMARK(BM_RowsFromBytesAndFrontDrop)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond);
 
 }  // namespace

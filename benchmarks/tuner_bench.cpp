@@ -1,9 +1,11 @@
 // Rank 0 must keep up with many workers (issue 7, "Scale"): one proposal of a Bayesian
 // proposer, model fit included, after 1,000 and 10,000 synthetic observations of the default
 // (NicePIM Table II) space with the default options: 16384 samples per round, fit on at most
-// fit_max observations, a batch of 8. Run with --benchmark_repetitions=5 and read the medians.
+// fit_max observations, batches of 8 and 256 (candidates/s: rank 0's proposal
+// throughput). Run with --benchmark_repetitions=5 and read the medians.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -49,12 +51,16 @@ void fit_and_propose(benchmark::State& state, const char* name) {
     proposer->observe(history);
     double fit = 0, propose = 0;
     for (auto _ : state) {
-        benchmark::DoNotOptimize(proposer->propose(1000, 8));
+        benchmark::DoNotOptimize(proposer->propose(1000, static_cast<int>(state.range(1))));
         fit += proposer->last_stats().fit_seconds;
         propose += proposer->last_stats().propose_seconds;
     }
     state.counters["fit_s"] = benchmark::Counter(fit, benchmark::Counter::kAvgIterations);
     state.counters["propose_s"] = benchmark::Counter(propose, benchmark::Counter::kAvgIterations);
+    // Rank 0's throughput: candidates of one batch per second of fit + proposal.
+    state.counters["candidates/s"] =
+        benchmark::Counter(static_cast<double>(state.range(1)) * static_cast<double>(state.iterations()) /
+                           std::max(fit + propose, 1e-9));
 }
 
 void BM_NicepimFitAndPropose(benchmark::State& state) {
@@ -64,7 +70,15 @@ void BM_GpFitAndPropose(benchmark::State& state) {
     fit_and_propose(state, "gp");
 }
 
-BENCHMARK(BM_NicepimFitAndPropose)->Arg(1000)->Arg(10000)->Unit(benchmark::kSecond)->Iterations(1);
-BENCHMARK(BM_GpFitAndPropose)->Arg(1000)->Arg(10000)->Unit(benchmark::kSecond)->Iterations(1);
+// {observations, batch size}: the fit is bounded (fit_max observations), the batch's
+// candidates come from one fit.
+BENCHMARK(BM_NicepimFitAndPropose)
+    ->Args({1000, 8})
+    ->Args({10000, 8})
+    ->Args({1000, 256})
+    ->Args({10000, 256})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+BENCHMARK(BM_GpFitAndPropose)->Args({1000, 8})->Args({10000, 8})->Unit(benchmark::kSecond)->Iterations(1);
 
 }  // namespace

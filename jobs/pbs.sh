@@ -1,16 +1,21 @@
 #!/bin/bash
-# A large pimdse sweep on PBS Pro / OpenPBS, resumed across jobs (docs/cli.md, docs/output.md).
+# A large pimdse sweep on PBS Pro / OpenPBS, resumed across jobs (docs/cli.md, docs/engine.md).
 #
 #   qsub -v CONFIG=inputs/sweeps/nicepim_fig9.yaml,OUT=out/fig9.h5 jobs/pbs.sh
 #
-# Rank 0 proposes and keeps the archive, sleeping while it waits; every other rank evaluates.
-# Each job runs until the sweep's budget is reached or its walltime is nearly up: pimdse then
-# stops cleanly between batches (--wall-time) and this script submits itself again, and the
-# new job resumes the file where it stopped. A job that PBS reruns (-r y: node failure,
-# `qrerun`) resumes the same way: the file is consistent at every batch boundary, and at most
-# the interrupted batch is evaluated again.
+# Rank 0 proposes, keeps the archive and writes the file, sleeping while it waits; every
+# other rank evaluates. Each job runs until the sweep's budget is reached or its walltime is
+# nearly up: pimdse then stops cleanly (--wall-time, exit code 7; exit code 6 after SIGTERM,
+# which PBS sends before killing a job) and this script submits itself again with the same
+# queue, account and resources (-q, -A, -l read back from the job), and the new job resumes
+# the file. A job that PBS reruns (-r y: node failure, `qrerun`) resumes the same way.
 #
-# Adapt the #PBS lines to the machine; WALLTIME_SECONDS must match -l walltime.
+# Ranks are started by Open MPI's mpirun on the job's nodes (--hostfile $PBS_NODEFILE):
+# Debian's Open MPI is built without PBS (tm) support. The walltime is read from the job
+# (qstat -f), so only the #PBS line sets it. A job that commits no new batch (one batch
+# outlives the walltime) does not resubmit, nor does the chain pass PIMDSE_MAX_JOBS jobs.
+#
+# Adapt the #PBS lines to the machine.
 #PBS -N pimdse
 #PBS -l select=4:ncpus=32:mpiprocs=32
 #PBS -l walltime=24:00:00
@@ -22,25 +27,64 @@ cd "${PBS_O_WORKDIR:-.}"
 config=${CONFIG:-inputs/sweeps/nicepim_fig9.yaml}
 out=${OUT:-out/$(basename "$config" .yaml).h5}
 pimdse=${PIMDSE:-$PWD/build/src/cli/pimdse}
-walltime_seconds=${WALLTIME_SECONDS:-86400}
-# Stop this long before the job ends: the last batch's writes and the exit must fit.
+# Stop this long before the job ends: the last batches' writes and the exit must fit.
 margin_seconds=${PIMDSE_MARGIN:-600}
-wall=$((walltime_seconds - margin_seconds))
-ranks=$(wc -l < "${PBS_NODEFILE:-/dev/null}")
+chain=${PIMDSE_CHAIN:-1}
+max_jobs=${PIMDSE_MAX_JOBS:-100}
+export HDF5_USE_FILE_LOCKING=FALSE  # Lustre and NFS often refuse HDF5's POSIX locks
+ranks=$(wc -l < "$PBS_NODEFILE")
+
+# What the job was submitted with: its walltime, queue, account and resource requests.
+info=$(qstat -f "$PBS_JOBID")
+attr() { awk -v k="$1" '$1 == k && $2 == "=" { sub(/^[^=]*= /, ""); print; exit }' <<< "$info"; }
+walltime=$(attr Resource_List.walltime)
+wall_option=()
+if [[ -n $walltime ]]; then
+  seconds=$(awk -v t="$walltime" 'BEGIN { n = split(t, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; print s }')
+  wall=$((seconds - margin_seconds))
+  ((wall > 60)) || { echo "pimdse job: walltime $walltime leaves no time to run" >&2; exit 1; }
+  wall_option=(--wall-time "$wall")
+fi
+resubmit=()
+queue=$(attr queue) && [[ -n $queue ]] && resubmit+=(-q "$queue")
+account=$(attr Account_Name) && [[ -n $account ]] && resubmit+=(-A "$account")
+for key in select walltime place nodes mem ncpus; do
+  value=$(attr "Resource_List.$key")
+  [[ -n $value ]] && resubmit+=(-l "$key=$value")
+done
+
+committed() {
+  [[ -e $out ]] || { echo 0; return; }
+  "$pimdse" summary "$out" 2> /dev/null | awk '/committed batches/ { print $1; exit }' || echo 0
+}
 
 mkdir -p "$(dirname "$out")"
 mode=()
 [[ -e $out ]] && mode=(--resume)
-echo "== $(date -u +%FT%TZ) job ${PBS_JOBID:-?}: $config -> $out, $ranks ranks, wall time ${wall}s"
+before=$(committed)
+echo "== $(date -u +%FT%TZ) job $PBS_JOBID ($chain of the chain): $config -> $out, $ranks ranks," \
+     "${wall_option[*]:-no wall time}, $before batches committed"
 
-log=$(mktemp)
-mpiexec -n "$ranks" "$pimdse" explore "$config" -o "$out" --wall-time "$wall" "${mode[@]}" | tee "$log"
+status=0
+mpirun --hostfile "$PBS_NODEFILE" -np "$ranks" -x HDF5_USE_FILE_LOCKING \
+  "$pimdse" explore "$config" -o "$out" "${wall_option[@]}" "${mode[@]}" || status=$?
 
-if grep -q "stopped before the wall time" "$log"; then
-  echo "== budget not reached: submitting the next job to resume $out"
-  # (not "$0": PBS runs a spooled copy of the script)
-  qsub -v "CONFIG=$config,OUT=$out,PIMDSE=$pimdse,WALLTIME_SECONDS=$walltime_seconds" jobs/pbs.sh
-else
-  "$pimdse" summary "$out"
-fi
-rm -f "$log"
+case $status in
+  0) "$pimdse" summary "$out" ;;
+  6 | 7)
+    after=$(committed)
+    if ((after <= before)); then
+      echo "== no batch committed in this job ($before before, $after after): not resubmitting;" \
+           "give the job more walltime" >&2
+      exit 1
+    fi
+    if ((chain >= max_jobs)); then
+      echo "== $max_jobs jobs in the chain (PIMDSE_MAX_JOBS): not resubmitting" >&2
+      exit 1
+    fi
+    echo "== exit $status: budget not reached; submitting the next job to resume $out"
+    # (not "$0": PBS runs a spooled copy of the script)
+    qsub "${resubmit[@]}" -v "CONFIG=$config,OUT=$out,PIMDSE=$pimdse,PIMDSE_CHAIN=$((chain + 1))" jobs/pbs.sh
+    ;;
+  *) echo "== pimdse explore failed with exit code $status" >&2; exit "$status" ;;
+esac

@@ -55,7 +55,10 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy
 
 echo
 echo "== sweep: $config on $np ranks ($cores cores) -> $out =="
-mpirun -np "$np" --oversubscribe "$pimdse" explore "$config" -o "$out" "${mode[@]}" "$@"
+# Exit code 7: stopped cleanly before the wall time (run this script again to resume).
+status=0
+mpirun -np "$np" --oversubscribe "$pimdse" explore "$config" -o "$out" "${mode[@]}" "$@" || status=$?
+if ((status != 0 && status != 7)); then exit "$status"; fi
 
 echo
 echo "== summary =="

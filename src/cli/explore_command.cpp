@@ -51,8 +51,8 @@ int run_explore(const ExploreCliOptions& o) {
         }
     }
     try {
-        (void)engine::explore(options, world);
-        return static_cast<int>(ExitCode::ok);
+        const engine::ExploreResult r = engine::explore(options, world);
+        return static_cast<int>(r.wall_time_stop ? ExitCode::wall_time_stop : ExitCode::ok);
     } catch (const engine::CollectiveError& e) {
         // Every rank failed alike: one message, a normal exit everywhere.
         if (world.rank() == 0) std::cerr << "pimdse: error: " << e.what() << '\n';

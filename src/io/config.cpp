@@ -35,6 +35,22 @@ std::string_view to_string(Proposer p) {
     return proposer_names().at(static_cast<std::size_t>(p));
 }
 
+std::string_view to_string(Evaluator e) {
+    return e == Evaluator::synthetic ? "synthetic" : "model";
+}
+
+std::string_view to_string(MappingRows m) {
+    switch (m) {
+        case MappingRows::all:
+            return "all";
+        case MappingRows::front:
+            return "front";
+        case MappingRows::none:
+            break;
+    }
+    return "none";
+}
+
 const std::vector<std::string_view>& proposer_names() {
     static const std::vector<std::string_view> names{"nicepim", "gp", "random", "annealing", "evolution"};
     return names;
@@ -64,7 +80,10 @@ const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "sp
                                                 "schedule",    "sweep",      "output", "engine"};
 const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "schedule"};
 const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
-                                               "wall_time", "proposer",   "samples_per_round"};
+                                               "wall_time", "proposer",   "samples_per_round",
+                                               "lag",       "evaluator",  "synthetic_median_seconds"};
+const std::vector<std::string_view> kEvaluatorNames{"model", "synthetic"};
+const std::vector<std::string_view> kMappingRowsNames{"all", "front", "none"};
 const std::vector<std::string_view> kConstraintKeys{"technology_nm",
                                                     "bank_array",
                                                     "bank_width_bits",
@@ -422,12 +441,22 @@ SweepConfig read_sweep(const Reader& r, const Field& f) {
     }
     if (auto v = m.get("proposer")) s.proposer = static_cast<Proposer>(r.choice(*v, proposer_names()));
     if (auto v = m.get("samples_per_round")) s.samples_per_round = to_int(r.integer(*v, 1, 1 << 24));
+    if (auto v = m.get("lag")) s.lag = to_int(r.integer(*v, 1, 1024));
+    if (auto v = m.get("evaluator")) s.evaluator = static_cast<Evaluator>(r.choice(*v, kEvaluatorNames));
+    if (auto v = m.get("synthetic_median_seconds")) {
+        s.synthetic_median_seconds = r.number(*v, 0, true, 3600);
+    }
     return s;
 }
 
 OutputConfig read_output(const Reader& r, const Field& f, const fs::path& dir) {
-    Map m(r, f, {"path"});
-    return OutputConfig{resolve(dir, r.string(m.require("path", "the path of the HDF5 output file")))};
+    Map m(r, f, {"path", "compression", "mappings", "best"});
+    OutputConfig o;
+    o.path = resolve(dir, r.string(m.require("path", "the path of the HDF5 output file")));
+    if (auto v = m.get("compression")) o.compression = to_int(r.integer(*v, 0, 9));
+    if (auto v = m.get("mappings")) o.mappings = static_cast<MappingRows>(r.choice(*v, kMappingRowsNames));
+    if (auto v = m.get("best")) o.best = to_int(r.integer(*v, 0, 1 << 20));
+    return o;
 }
 
 // `engine:` (docs/config.md): per-candidate time limit, archive objectives and reference

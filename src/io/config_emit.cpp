@@ -177,9 +177,16 @@ std::string to_yaml(const Config& c) {
         out << "  # wall_time: none (no limit)\n";
     }
     out << "  proposer: " << to_string(c.sweep.proposer) << '\n'
-        << "  samples_per_round: " << c.sweep.samples_per_round << '\n';
+        << "  samples_per_round: " << c.sweep.samples_per_round << '\n'
+        << "  lag: " << c.sweep.lag << '\n'
+        << "  evaluator: " << to_string(c.sweep.evaluator) << '\n';
+    if (c.sweep.evaluator == Evaluator::synthetic)
+        out << "  synthetic_median_seconds: " << num(c.sweep.synthetic_median_seconds) << '\n';
     out << "output:\n"
-        << "  path: " << quoted(c.output.path.string()) << '\n';
+        << "  path: " << quoted(c.output.path.string()) << '\n'
+        << "  compression: " << c.output.compression << '\n'
+        << "  mappings: " << to_string(c.output.mappings) << '\n'
+        << "  best: " << c.output.best << '\n';
     write_engine(out, c.engine);
     return out.str();
 }

@@ -69,6 +69,11 @@ void write_selected(hid_t dataset, hid_t type, const Handle& mem_space, const Ha
           context, "H5Dwrite");
 }
 
+void set_compression(const Handle& dcpl, int level, const std::string& context) {
+    check(H5Pset_shuffle(dcpl.id()), context, "H5Pset_shuffle");
+    check(H5Pset_deflate(dcpl.id(), static_cast<unsigned>(level)), context, "H5Pset_deflate");
+}
+
 Handle string_type(std::size_t length, const std::string& context) {
     Handle t(check(H5Tcopy(H5T_C_S1), context, "H5Tcopy"), H5Tclose);
     check(H5Tset_size(t.id(), length), context, "H5Tset_size");
@@ -466,7 +471,8 @@ void apply_checksum(hid_t dcpl, const std::string& context) {
 
 }  // namespace
 
-Table Table::create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows) {
+Table Table::create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows,
+                    int deflate) {
     const std::string context = file.name() + ":" + path;
     const hsize_t initial = 0;
     const hsize_t unlimited = H5S_UNLIMITED;
@@ -474,9 +480,12 @@ Table Table::create(File& file, const std::string& path, const CompoundType& typ
     Handle dcpl = property_list(H5P_DATASET_CREATE, context);
     const hsize_t chunk = std::max<hsize_t>(chunk_rows, 1);
     check(H5Pset_chunk(dcpl.id(), 1, &chunk), context, "H5Pset_chunk");
-    // Every row is written right after the table grows, so new chunks need no fill value
-    // (parallel HDF5 allocates chunks when the extent grows and would write the fill collectively).
-    check(H5Pset_fill_time(dcpl.id(), H5D_FILL_TIME_NEVER), context, "H5Pset_fill_time");
+    // Every row is written right after the table grows, so new chunks need no fill value.
+    // HDF5 refuses filters (Fletcher32 is always on) with the fill time "never"; "if set"
+    // writes no fill either, as no fill value is set.
+    check(H5Pset_fill_time(dcpl.id(), H5D_FILL_TIME_IFSET), context, "H5Pset_fill_time");
+    // Shuffle groups the bytes of each field across rows, which deflate then finds runs in.
+    if (deflate > 0) set_compression(dcpl, deflate, context);
     apply_checksum(dcpl.id(), context);
     Handle lcpl = property_list(H5P_LINK_CREATE, context);
     check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
@@ -492,6 +501,12 @@ Table Table::open(File& file, const std::string& path, const CompoundType& type)
     hid_t id = H5Dopen2(file.id(), path.c_str(), H5P_DEFAULT);
     if (id < 0) throw IoError(context + ": no such dataset");
     return Table(file, path, Handle(id, H5Dclose), type.id(), H5Tget_size(type.id()));
+}
+
+bool Table::compressed() const {
+    const std::string context = file_->name() + ":" + path_;
+    Handle dcpl(check(H5Dget_create_plist(dataset_.id()), context, "H5Dget_create_plist"), H5Pclose);
+    return check(H5Pget_nfilters(dcpl.id()), context, "H5Pget_nfilters") > 0;
 }
 
 hsize_t Table::rows() const {

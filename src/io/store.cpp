@@ -510,6 +510,7 @@ struct TableSpec {
     Schema (*schema)();
     hsize_t chunk;
     const char* meaning;
+    bool per_candidate = true;  ///< rows per candidate: compressed (output.compression)
 };
 
 // The batch tables, in the order of the commit record (after its batch count).
@@ -524,10 +525,12 @@ const std::array<TableSpec, 7> kTables{{
      "one row per data-sharing event of a candidate's layers: sets, chosen cycles' link loads, baselines, "
      "solver outcome"},
     {"/tuner/batches", batch_schema, 64,
-     "one row per batch, written by rank 0: proposer, progress, best cost, front size and hypervolume"},
+     "one row per batch, written by rank 0: proposer, progress, best cost, front size and hypervolume",
+     false},
     {"/pareto", pareto_schema, 256,
      "every candidate that joined the Pareto front over the objectives, with the batches it joined and left; "
-     "the current front is left_batch == -1"},
+     "the current front is left_batch == -1",
+     false},
 }};
 enum TableIndex : std::size_t { kCandidates, kMetrics, kLayers, kSegments, kSchedules, kBatches, kPareto };
 constexpr std::size_t kCommitSize = 1 + kTables.size();
@@ -606,6 +609,7 @@ struct Store::Impl {
             schemas.push_back(spec.schema());
             tables.push_back(Table::open(file, spec.path, schemas.back().type));
         }
+        note_filters();
     }
 
     // Throws IoError naming the file unless it is a readable sweep file of this format.
@@ -651,6 +655,13 @@ struct Store::Impl {
     }
 
     void write_commit() { file.write_int64s(kCommit, commit); }
+
+    // Filtered chunks move whenever rows are added to them: every batch changes the file's
+    // metadata (its chunk index), which must be on disk before the commit record.
+    bool compressed = false;
+    void note_filters() {
+        compressed = std::any_of(tables.begin(), tables.end(), [](const Table& t) { return t.compressed(); });
+    }
 
     std::chrono::steady_clock::time_point last_sync = std::chrono::steady_clock::now();
     void sync() {
@@ -781,9 +792,11 @@ Store Store::create(const std::filesystem::path& path, const Config& config,
 
     for (const TableSpec& spec : kTables) {
         impl->schemas.push_back(spec.schema());
-        impl->tables.push_back(Table::create(f, spec.path, impl->schemas.back().type, spec.chunk));
+        impl->tables.push_back(Table::create(f, spec.path, impl->schemas.back().type, spec.chunk,
+                                             spec.per_candidate ? config.output.compression : 0));
         write_docs(f, spec.path, impl->schemas.back(), spec.meaning);
     }
+    impl->note_filters();
     f.set_attribute("/schedules", "note", std::string(kSchedulesNote));
     impl->commit.assign(kCommitSize, 0);
     impl->write_commit();
@@ -1154,6 +1167,87 @@ void BatchRows::sort_by_id() {
     std::swap(impl_, scratch_);  // both keep their memory for the next batch
 }
 
+namespace {
+
+template <class Row>
+void put_rows(std::vector<char>& out, const std::vector<Row>& rows) {
+    const std::uint64_t n = rows.size();
+    const std::size_t at = out.size();
+    out.resize(at + sizeof n + n * sizeof(Row));
+    std::memcpy(out.data() + at, &n, sizeof n);
+    if (n > 0)
+        std::memcpy(out.data() + at + sizeof n, static_cast<const void*>(rows.data()), n * sizeof(Row));
+}
+
+template <class Row>
+void take_rows(std::span<const char>& in, std::vector<Row>& rows) {
+    std::uint64_t n = 0;
+    if (in.size() < sizeof n) throw IoError("BatchRows::append_bytes: a truncated message");
+    std::memcpy(&n, in.data(), sizeof n);
+    in = in.subspan(sizeof n);
+    if (in.size() / sizeof(Row) < n) throw IoError("BatchRows::append_bytes: a truncated message");
+    const std::size_t at = rows.size();
+    rows.resize(at + n);
+    std::memcpy(static_cast<void*>(rows.data() + at), in.data(), n * sizeof(Row));
+    in = in.subspan(n * sizeof(Row));
+}
+
+}  // namespace
+
+std::vector<char> BatchRows::to_bytes() const {
+    const Impl& b = *impl_;
+    std::vector<char> out;
+    put_rows(out, b.cand_rows);
+    put_rows(out, b.metric_rows);
+    put_rows(out, b.layer_rows);
+    put_rows(out, b.segment_rows);
+    put_rows(out, b.schedule_rows);
+    return out;
+}
+
+void BatchRows::append_bytes(std::span<const char> bytes) {
+    Impl& b = *impl_;
+    const std::size_t first = b.cand_rows.size();
+    take_rows(bytes, b.cand_rows);
+    take_rows(bytes, b.metric_rows);
+    take_rows(bytes, b.layer_rows);
+    take_rows(bytes, b.segment_rows);
+    take_rows(bytes, b.schedule_rows);
+    if (!bytes.empty()) throw IoError("BatchRows::append_bytes: bytes past the rows");
+    for (std::size_t i = first; i < b.cand_rows.size(); ++i) {
+        const std::int64_t id = b.cand_rows[i].candidate;
+        for (std::size_t j = 0; j < first; ++j) {
+            if (b.cand_rows[j].candidate == id)
+                throw IoError("BatchRows::append_bytes: candidate " + std::to_string(id) + " added twice");
+        }
+    }
+}
+
+void BatchRows::drop_mappings_except(std::span<const std::int64_t> keep) {
+    Impl& b = *impl_;
+    std::vector<LayerRow> layers;
+    std::vector<SegmentRow> segments;
+    std::size_t layer_at = 0;
+    std::size_t segment_at = 0;
+    for (CandidateRow& r : b.cand_rows) {
+        const auto nl = static_cast<std::size_t>(r.layer_rows);
+        const auto ns = static_cast<std::size_t>(r.segment_rows);
+        if (std::binary_search(keep.begin(), keep.end(), r.candidate)) {
+            layers.insert(layers.end(), b.layer_rows.begin() + static_cast<std::ptrdiff_t>(layer_at),
+                          b.layer_rows.begin() + static_cast<std::ptrdiff_t>(layer_at + nl));
+            segments.insert(segments.end(), b.segment_rows.begin() + static_cast<std::ptrdiff_t>(segment_at),
+                            b.segment_rows.begin() + static_cast<std::ptrdiff_t>(segment_at + ns));
+        } else {
+            r.layer_rows = 0;
+            r.segment_rows = 0;
+        }
+        layer_at += nl;
+        segment_at += ns;
+    }
+    b.layer_rows = std::move(layers);
+    b.segment_rows = std::move(segments);
+}
+
 CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, Proposer proposer, int rank,
                                std::span<const eval::Workload> workloads) {
     Impl& b = *impl_;
@@ -1219,6 +1313,13 @@ void Store::write_batch(BatchRows& mine, std::span<const CandidateRecord> layout
             if (k >= m.cand_rows.size() || m.cand_rows[k].candidate != c.id) {
                 throw IoError(s.file.name() + ": rank " + std::to_string(rank) +
                               " lacks the rows of candidate " + std::to_string(c.id));
+            }
+            if (BatchRows::Impl::counts(m.cand_rows[k]) !=
+                std::array<std::size_t, 4>{
+                    static_cast<std::size_t>(c.metric_rows), static_cast<std::size_t>(c.layer_rows),
+                    static_cast<std::size_t>(c.segment_rows), static_cast<std::size_t>(c.schedule_rows)}) {
+                throw IoError(s.file.name() + ": the row counts of candidate " + std::to_string(c.id) +
+                              " differ from the batch's layout");
             }
             ++k;
             for (std::size_t t = 0; t < kPerCandidate; ++t) {
@@ -1295,7 +1396,7 @@ void Store::write_batch(BatchRows& mine, std::span<const CandidateRecord> layout
     // The file's metadata changed (a table grew), or it is time for a sync: flush before the
     // commit record points past what is on disk.
     const auto now = std::chrono::steady_clock::now();
-    if (grow || now - s.last_sync >= kSyncInterval) s.sync();
+    if (grow || s.compressed || now - s.last_sync >= kSyncInterval) s.sync();
 
     s.commit[0] += 1;
     for (std::size_t t = 0; t < kPerCandidate; ++t) s.commit[1 + t] += static_cast<std::int64_t>(added[t]);

@@ -19,6 +19,9 @@ Scenarios:
                for --resume and summary: a clear message, a non-zero exit, no output left
   wall_time    a sweep stopped by its wall time ends cleanly, resumably
   plots        postprocess/sweep_plots.py draws its three plots (PNG, PDF, SVG) from a sweep file
+  synthetic    the synthetic evaluator with a lag of 3 and output.mappings: front: the same
+               file without mpirun and on --np ranks, and exactly the candidates on the front
+               or among the best 2 when their batch was written keep their mapping rows
 """
 import argparse
 import os
@@ -330,12 +333,47 @@ def scenario_bad_inputs(s):
 def scenario_wall_time(s):
     out = s.fresh("wall.h5")
     # faults.yaml's batch 1 stalls 5 s: a 1 s wall time stops after it, before batch 2.
-    p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--wall-time", "1"])
+    # Exit code 7: stopped before the wall time, resumable (docs/cli.md).
+    p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--wall-time", "1"], expect=7)
     check("stopped before the wall time; continue with --resume" in p.stdout, "wall-time stop message")
     with h5py.File(out, "r") as f:
         check(f["commit"][0] < 3, "stopped before the budget")
     p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--resume"])
     check("budget reached: 12 evaluations in 3 batches" in p.stdout, "resumed to the end")
+
+
+def kept_by_rule(f, best):
+    """Candidates whose mapping rows output.mappings: front keeps (docs/output.md)."""
+    c = pd.DataFrame(f["candidates"][()])
+    p = pd.DataFrame(f["pareto"][()])
+    ok = h5py.check_enum_dtype(f["candidates"].dtype["status"])["ok"]
+    kept = set()
+    for b in sorted(c.batch.unique()):
+        front = set(p[(p.joined_batch <= b) & ((p.left_batch < 0) | (p.left_batch > b))].candidate)
+        upto = c[(c.batch <= b) & (c.status == ok)].sort_values(["cost", "candidate"])
+        top = set(upto.candidate[:best])
+        kept |= {i for i in c[c.batch == b].candidate if i in front or i in top}
+    return kept
+
+
+def scenario_synthetic(s):
+    ref = s.fresh("synthetic_np0.h5")
+    s.run(["explore", s.data("synthetic.yaml"), "-o", ref], np_=0)
+    out = s.fresh(f"synthetic_np{s.np}.h5")
+    p = s.run(["explore", s.data("synthetic.yaml"), "-o", out])
+    check("(lag 3)" in p.stdout and "synthetic evaluator" in p.stdout, "the start line names the lag")
+    same_files(ref, out)
+    with h5py.File(out, "r") as f:
+        c = pd.DataFrame(f["candidates"][()])
+        check(len(c) == 32, "32 candidates")
+        kept = set(c.candidate[c.layer_rows > 0])
+        lay = pd.DataFrame(f["mappings/layers"][()])
+        check(set(lay.candidate) == kept, "layer rows belong to the kept candidates only")
+        check(len(lay) == c.layer_rows.sum(), "layer rows counted")
+        check(0 < len(kept) < len(c), f"some but not all mappings kept ({len(kept)})")
+        check(kept == kept_by_rule(f, 2), f"kept {sorted(kept)}, the rule gives {sorted(kept_by_rule(f, 2))}")
+        check(len(f["metrics"]) == 2 * len(c), "every candidate's metrics are kept")
+        check(f["mappings/layers"].compression == "gzip", "compressed layer rows")
 
 
 def scenario_plots(s):

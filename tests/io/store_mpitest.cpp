@@ -224,6 +224,68 @@ TEST(SweepStore, BatchRowsTakeAnyOrderButNoRepeat) {
     EXPECT_NO_THROW((void)rows.add(evaluation(fx.ctx, 0), 1, Proposer::gp, 3, fx.ctx.workloads));
 }
 
+// The engine's path: a worker's rows travel as bytes to rank 0, which drops the mappings of
+// candidates it does not keep (output.mappings: front) and writes alone, compressed.
+TEST(SweepStore, RowsTravelAsBytesAndUnkeptMappingsAreDropped) {
+    boost::mpi::communicator world;
+    if (world.rank() != 0) return;  // one writer, on MPI_COMM_SELF
+    const Fixture fx = load();
+    const auto path =
+        std::filesystem::temp_directory_path() / ("pimdse_store_bytes_" + std::to_string(::getpid()) + ".h5");
+    BatchRows worker;
+    std::vector<CandidateRecord> layout;
+    for (std::int64_t id : {2, 0, 1})
+        layout.push_back(
+            worker.add(evaluation(fx.ctx, id), 0, fx.config.sweep.proposer, 1, fx.ctx.workloads));
+    std::sort(layout.begin(), layout.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
+    const std::int64_t kept_layers = layout[1].layer_rows;
+    ASSERT_GT(kept_layers, 0);
+    ASSERT_GT(layout[0].layer_rows, 0);
+
+    BatchRows root;
+    std::vector<char> bytes = worker.to_bytes();
+    EXPECT_THROW(root.append_bytes(std::span<const char>(bytes).first(bytes.size() - 1)), IoError);
+    root.clear();
+    root.append_bytes(bytes);
+    EXPECT_EQ(root.candidates(), 3u);
+    EXPECT_THROW(root.append_bytes(bytes), IoError);  // the same candidates again
+    root.clear();
+    root.append_bytes(bytes);
+    const std::vector<std::int64_t> keep{1};
+    root.drop_mappings_except(keep);
+    for (CandidateRecord& c : layout) {
+        c.rank = 0;
+        if (c.id != 1) c.layer_rows = 0, c.segment_rows = 0;
+    }
+    {
+        Store store = Store::create(path, fx.config, fx.ctx.workloads, MPI_COMM_SELF);
+        BatchRecord row;
+        row.candidates = 3;
+        std::vector<CandidateRecord> wrong = layout;
+        wrong[0].layer_rows = 5;  // counts that disagree with the rows are refused
+        EXPECT_THROW(store.write_batch(root, wrong, row, {}), IoError);
+        store.write_batch(root, layout, row, {});
+        store.close_and_trim();
+    }
+    EXPECT_EQ(candidate_column(path.string(), "/candidates"), (std::vector<std::int64_t>{0, 1, 2}));
+    const std::vector<std::int64_t> layers = candidate_column(path.string(), "/mappings/layers");
+    EXPECT_EQ(static_cast<std::int64_t>(layers.size()), kept_layers);
+    EXPECT_TRUE(std::all_of(layers.begin(), layers.end(), [](std::int64_t id) { return id == 1; }));
+    EXPECT_EQ(dataset_rows(path.string(), "/metrics"), 3u * fx.ctx.workloads.size());
+    // The per-candidate tables pass through shuffle + deflate (output.compression 4) and carry
+    // Fletcher32 checksums.
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t d = H5Dopen2(f, "/mappings/layers", H5P_DEFAULT);
+    const hid_t dcpl = H5Dget_create_plist(d);
+    EXPECT_EQ(H5Pget_nfilters(dcpl), 3);
+    EXPECT_GE(H5Pget_filter_by_id2(dcpl, H5Z_FILTER_DEFLATE, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
+              0);
+    H5Pclose(dcpl);
+    H5Dclose(d);
+    H5Fclose(f);
+    std::filesystem::remove(path);
+}
+
 TEST(SweepStore, ForeignFilesAreRefusedWithTheirName) {
     boost::mpi::communicator world;
     const auto path = shared_path(world, "pimdse_foreign");

@@ -69,6 +69,9 @@ enum class ExitCode : int {
     io = 4,              ///< a file could not be read or written
     solver = 5,          ///< a solver failed outside the expected outcomes
     stopped = 6,         ///< stopped by SIGTERM/SIGINT; the sweep file resumes (engine/signals.hpp)
+    /// `explore` stopped cleanly before its wall time: the file is consistent and `--resume`
+    /// continues it (batch scripts requeue on this code).
+    wall_time_stop = 7,
 };
 
 }  // namespace pimdse

@@ -1,10 +1,11 @@
 #pragma once
-// The MPI driver of a sweep (DESIGN.md "Parallel run and determinism"): rank 0 owns the
-// proposer and the Pareto archive, ranks 1..N-1 evaluate candidates handed out one at a
-// time to whichever is free (with one rank, rank 0 evaluates), and at the end of every batch
-// all ranks write their rows to the HDF5 file collectively. The proposer and the archive see
-// a batch's results sorted by candidate id, so a seed gives the same file for any rank count.
-// Rank 0 never spins: it waits with non-blocking probes and short sleeps.
+// The MPI driver of a sweep (docs/engine.md): rank 0 owns the proposer, the Pareto archive
+// and the HDF5 file; ranks 1..N-1 evaluate candidates handed out one at a time to whichever
+// is free (with one rank, rank 0 evaluates) and send their rows with each result. There is no
+// barrier between batches: batch k is proposed from the results of batches <= k - sweep.lag,
+// and batches are observed and written in batch order, their results sorted by candidate id,
+// so a seed gives the same file for any rank count and across a kill and --resume. Rank 0
+// never spins: it waits with non-blocking probes and short sleeps.
 
 #include <boost/mpi/communicator.hpp>
 
@@ -40,6 +41,11 @@ struct ExploreResult {
     double wall_seconds = 0;       ///< this run
     double write_seconds = 0;      ///< this run's HDF5 writes, flushes and commits (rank 0)
     double rank0_cpu_seconds = 0;  ///< CPU time of this process during the run (rank 0's on rank 0)
+    double propose_seconds = 0;    ///< rank 0's time in the proposer (fits included)
+    double workers_busy = 0;       ///< evaluation time / (workers x wall time), 0..1
+    /// Workers' share of time holding a candidate while work remained (first to last
+    /// dispatch of the run), 0..1: what the dispatch controls.
+    double busy_while_work_remains = 1;
     std::filesystem::path output;
 };
 

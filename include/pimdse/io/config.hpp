@@ -51,6 +51,11 @@ struct CostConfig {
     friend bool operator==(const CostConfig&, const CostConfig&) = default;
 };
 
+/// Who evaluates a candidate: the cost model (PIM-Mapper + timeline), or, as a test facility
+/// of the engine's dispatch and write path, a seeded heavy-tailed sleep (docs/config.md).
+enum class Evaluator { model, synthetic };
+[[nodiscard]] std::string_view to_string(Evaluator e);
+
 struct SweepConfig {
     std::uint64_t seed = 1;                         ///< the one seed of every random stream
     int batch_size = 8;                             ///< candidates proposed and evaluated per batch
@@ -58,6 +63,11 @@ struct SweepConfig {
     std::optional<std::chrono::seconds> wall_time;  ///< stop cleanly before this; empty: no limit
     Proposer proposer = Proposer::nicepim;
     int samples_per_round = 16384;  ///< points the model-based proposers score per batch (VIII-B)
+    /// Batch k is proposed from the results of batches <= k - lag (docs/engine.md): 1 is a
+    /// barrier between batches, larger values keep the workers busy through a batch's tail.
+    int lag = 4;
+    Evaluator evaluator = Evaluator::model;
+    double synthetic_median_seconds = 1.0;  ///< `synthetic` only: median of the sleep
 
     friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
 };
@@ -100,8 +110,15 @@ struct EngineConfig {
     friend bool operator==(const EngineConfig&, const EngineConfig&) = default;
 };
 
+/// Which candidates keep their per-layer and per-segment rows (docs/output.md).
+enum class MappingRows { all, front, none };
+[[nodiscard]] std::string_view to_string(MappingRows m);
+
 struct OutputConfig {
     std::filesystem::path path;  ///< absolute path of the HDF5 output file
+    int compression = 4;         ///< deflate level of the batch tables (with shuffle); 0: none
+    MappingRows mappings = MappingRows::front;
+    int best = 16;  ///< `front`: also keep the rows of the best this many by Eq. 1 cost
 
     friend bool operator==(const OutputConfig&, const OutputConfig&) = default;
 };

@@ -138,8 +138,14 @@ private:
 /// A 1-D extendible table of compound rows.
 class Table {
 public:
-    /// Create `path` in `file` with an unlimited dimension and chunks of `chunk_rows` rows.
-    static Table create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows);
+    /// Create `path` in `file` with an unlimited dimension and chunks of `chunk_rows` rows;
+    /// `deflate` 1-9 compresses every chunk with HDF5's shuffle + deflate filters at that level
+    /// (0: none). Filtered chunks are rewritten, moved and re-indexed whenever rows are added to
+    /// them, so a filtered table changes the file's metadata on every write (compressed()).
+    static Table create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows,
+                        int deflate = 0);
+    /// Whether the table's chunks pass through filters (compression).
+    [[nodiscard]] bool compressed() const;
     static Table open(File& file, const std::string& path, const CompoundType& type);
 
     [[nodiscard]] hsize_t rows() const;

@@ -75,6 +75,13 @@ public:
     [[nodiscard]] std::size_t candidates() const;
     /// Puts the rows in candidate-id order (one pass over them; nothing if they are already).
     void sort_by_id();
+    /// The rows as bytes, to send them to the rank that writes (one message per evaluation).
+    [[nodiscard]] std::vector<char> to_bytes() const;
+    /// Appends rows that to_bytes() gave (of other candidates); IoError if malformed.
+    void append_bytes(std::span<const char> bytes);
+    /// Drops the /mappings/layers and /mappings/segments rows of every candidate whose id is
+    /// not in `keep` (ascending); their candidate rows then count none (output.mappings).
+    void drop_mappings_except(std::span<const std::int64_t> keep);
 
 private:
     friend class Store;

@@ -1,0 +1,396 @@
+// The sweep's message loops without a batch barrier (src/engine/sweep_loop.hpp,
+// docs/engine.md).
+
+#include <boost/mpi/status.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <limits>
+#include <map>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/engine/synthetic.hpp"
+#include "pimdse/engine/write_failure.hpp"
+#include "sweep_loop.hpp"
+
+namespace pimdse::engine::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kTagWork = 1;
+constexpr int kTagResult = 2;
+constexpr int kTagStop = 4;
+
+// One candidate handed to a worker (sent as bytes: every field is trivially copyable).
+struct Work {
+    std::int64_t id;
+    std::int64_t batch;
+    hw::HardwareParams params;
+};
+static_assert(std::is_trivially_copyable_v<Work> && std::is_trivially_copyable_v<io::CandidateRecord>);
+
+// Waits for a message without burning a core: MPI's blocking receive busy-polls in Open MPI,
+// so poll with iprobe and sleep, backing off to 2 ms.
+boost::mpi::status wait_for(const boost::mpi::communicator& world, int source, int tag) {
+    auto pause = std::chrono::microseconds(50);
+    for (;;) {
+        if (auto s = world.iprobe(source, tag)) return *s;
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(2000));
+    }
+}
+
+// A result as one message: the record, then the rows (BatchRows::to_bytes).
+std::vector<char> result_message(const io::CandidateRecord& r, const io::BatchRows& rows) {
+    std::vector<char> out(sizeof r);
+    std::memcpy(out.data(), &r, sizeof r);
+    const std::vector<char> bytes = rows.to_bytes();
+    out.insert(out.end(), bytes.begin(), bytes.end());
+    return out;
+}
+
+// One evaluation into `rows` (cleared first); under output.mappings: none the mapping rows
+// are dropped at once, so they never travel.
+io::CandidateRecord evaluate_into(const io::Config& config, const eval::EvalContext& ctx, const Work& w,
+                                  int rank, io::BatchRows& rows) {
+    rows.clear();
+    const eval::Evaluation e = evaluate_candidate(config, ctx, w.id, w.params);
+    io::CandidateRecord r = rows.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
+    if (config.output.mappings == io::MappingRows::none) {
+        rows.drop_mappings_except({});
+        r.layer_rows = 0;
+        r.segment_rows = 0;
+    }
+    return r;
+}
+
+std::string seconds_text(double s) {
+    char buf[32];
+    if (!std::isfinite(s)) return "?";
+    if (s < 120) {
+        std::snprintf(buf, sizeof buf, "%.0f s", s);
+    } else if (s < 7200) {
+        std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
+    } else {
+        std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
+    }
+    return buf;
+}
+
+// The progress line of one batch.
+std::string progress_line(std::int64_t batch, const Tuner& t, std::int64_t budget, std::int64_t done_now,
+                          double seconds) {
+    const double rate = static_cast<double>(done_now) / std::max(seconds, 1e-9);
+    const double eta = static_cast<double>(budget - t.evaluations()) / rate;
+    char line[256];
+    std::snprintf(
+        line, sizeof line,
+        "batch %lld: %lld/%lld evaluations, %.2f eval/s, best cost %.6g (candidate %lld), front %zu, "
+        "ETA %s\n",
+        static_cast<long long>(batch), static_cast<long long>(t.evaluations()),
+        static_cast<long long>(budget), rate, t.best_cost(), static_cast<long long>(t.best()), t.front_size(),
+        seconds_text(eta).c_str());
+    return line;
+}
+
+// A proposed batch until it is written.
+struct Pending {
+    std::int64_t first_id = 0;
+    std::size_t size = 0;
+    tuner::ProposalStats stats;
+    std::vector<io::CandidateRecord> results;
+    io::BatchRows rows;
+    std::optional<Clock::time_point> first_dispatch;
+    bool stored = false;  ///< replayed from the file: observed, not written
+};
+
+class Root {
+public:
+    Root(const RootInputs& in, const boost::mpi::communicator& world)
+        : in_(in), world_(world), lag_(in.config.sweep.lag) {
+        for (int w = 1; w < world.size(); ++w) idle_.push_back(w);
+    }
+
+    RootOutcome run() {
+        for (;;) {
+            check_wall_time();
+            if (!stop_) {
+                propose_due();
+                dispatch();
+            } else {
+                queue_.clear();  // proposed again, identically, when the sweep is resumed
+            }
+            if (!pending_.empty() && complete(pending_.begin()->second)) {
+                finish_oldest();
+                continue;
+            }
+            if (pending_.empty()) break;
+            // Stopping: the complete batches are written, the rest is abandoned.
+            if (stop_ && in_flight() == 0) break;
+            take_one_result();
+        }
+        for (int w = 1; w < world_.size(); ++w) world_.send(w, kTagStop, 0);
+        out_.budget_reached = in_.tuner.evaluations() >= in_.config.sweep.budget;
+        out_.batches = observed_ + 1;
+        out_.propose_seconds = propose_seconds_;
+        out_.busy_while_work_remains = busy_while_work_remains();
+        return out_;
+    }
+
+private:
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - in_.started).count(); }
+
+    // Every batch k <= observed + lag not proposed yet, in order: batch k is proposed after
+    // batch k - lag is observed and before batch k - lag + 1 is (docs/engine.md). Stored
+    // batches are not proposed again (a proposal depends only on the seed, the batch index
+    // and the observations told before it: tuner/proposer.hpp).
+    void propose_due() {
+        while (!stop_proposing_ && next_propose_ <= observed_ + lag_) {
+            const std::int64_t k = next_propose_;
+            if (k < in_.stored_batches) {
+                Pending p;
+                p.stored = true;
+                p.first_id = proposed_;
+                while (stored_at_ < in_.stored.size() && in_.stored[stored_at_].batch == k)
+                    p.results.push_back(in_.stored[stored_at_++]);
+                p.size = p.results.size();
+                proposed_ += static_cast<std::int64_t>(p.size);
+                pending_.emplace(k, std::move(p));
+                ++next_propose_;
+                continue;
+            }
+            if (proposed_ >= in_.config.sweep.budget) {
+                stop_proposing_ = true;
+                break;
+            }
+            const int count = static_cast<int>(
+                std::min<std::int64_t>(in_.config.sweep.batch_size, in_.config.sweep.budget - proposed_));
+            const auto t0 = Clock::now();
+            const std::vector<hw::HardwareParams> points = in_.tuner.proposer().propose(k, count);
+            propose_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
+            if (points.empty()) {
+                stop_proposing_ = true;
+                out_.space_exhausted = true;
+                break;
+            }
+            Pending p;
+            p.first_id = proposed_;
+            p.size = points.size();
+            p.stats = in_.tuner.proposer().last_stats();
+            // The slowest predicted first (dispatch.hpp); older batches stay ahead in the queue.
+            for (std::size_t i : slowest_first(points, in_.tuner.times()))
+                queue_.push_back(Work{proposed_ + static_cast<std::int64_t>(i), k, points[i]});
+            proposed_ += static_cast<std::int64_t>(points.size());
+            pending_.emplace(k, std::move(p));
+            ++next_propose_;
+        }
+    }
+
+    void dispatch() {
+        while (!idle_.empty() && !queue_.empty()) {
+            const Work w = queue_.front();
+            queue_.pop_front();
+            Pending& p = pending_.at(w.batch);
+            if (!p.first_dispatch) p.first_dispatch = Clock::now();
+            std::vector<char> bytes(sizeof w);
+            std::memcpy(bytes.data(), &w, sizeof w);
+            world_.send(idle_.front(), kTagWork, bytes);
+            const double at = elapsed();
+            dispatched_at_[w.id] = at;
+            first_dispatch_ = std::min(first_dispatch_, at);
+            last_dispatch_ = at;
+            idle_.pop_front();
+        }
+    }
+
+    static bool complete(const Pending& p) { return p.results.size() == p.size; }
+
+    // The workers' share of time with a candidate in hand (from its dispatch to its result)
+    // between the first and the last dispatch of this run: idle time there is idle time while
+    // work remained; the end of the sweep, when no work is left, is not counted.
+    [[nodiscard]] double busy_while_work_remains() const {
+        const double window = last_dispatch_ - first_dispatch_;
+        if (world_.size() == 1 || window <= 0) return 1.0;
+        double held = 0;
+        for (const auto& [from, to] : spans_) held += std::max(0.0, std::min(to, last_dispatch_) - from);
+        return held / (static_cast<double>(world_.size() - 1) * window);
+    }
+    [[nodiscard]] std::size_t in_flight() const {
+        return static_cast<std::size_t>(world_.size() - 1) - idle_.size();
+    }
+
+    // No candidate is handed out that could not end within the wall time, judged by the
+    // longest evaluation of this run so far; in-flight candidates are awaited, the batches
+    // they complete are written, and the sweep stops resumably.
+    void check_wall_time() {
+        if (stop_) return;
+        if (in_.stop_requested != nullptr && in_.stop_requested->load()) {
+            stop_ = true;
+            out_.stop_requested = true;
+            return;
+        }
+        if (!in_.wall_time) return;
+        if (elapsed() + longest_ >= static_cast<double>(in_.wall_time->count())) {
+            stop_ = true;
+            out_.wall_time_stop = true;
+        }
+    }
+
+    // One result: from a worker, or (one rank) evaluated here.
+    void take_one_result() {
+        if (world_.size() == 1) {
+            const Work w = queue_.front();
+            queue_.pop_front();
+            Pending& p = pending_.at(w.batch);
+            if (!p.first_dispatch) p.first_dispatch = Clock::now();
+            io::CandidateRecord r = evaluate_into(in_.config, in_.ctx, w, 0, scratch_);
+            add_result(r, scratch_.to_bytes());
+            return;
+        }
+        const boost::mpi::status st = wait_for(world_, boost::mpi::any_source, kTagResult);
+        std::vector<char> bytes;
+        world_.recv(st.source(), kTagResult, bytes);
+        idle_.push_back(st.source());
+        if (bytes.size() < sizeof(io::CandidateRecord)) throw Error("a malformed result message");
+        io::CandidateRecord r;
+        std::memcpy(&r, bytes.data(), sizeof r);
+        add_result(r, std::span<const char>(bytes).subspan(sizeof r));
+    }
+
+    void add_result(const io::CandidateRecord& r, std::span<const char> rows) {
+        Pending& p = pending_.at(r.batch);
+        p.results.push_back(r);
+        p.rows.append_bytes(rows);
+        out_.busy_seconds += r.seconds;
+        if (auto it = dispatched_at_.find(r.id); it != dispatched_at_.end()) {
+            spans_.emplace_back(it->second, elapsed());
+            dispatched_at_.erase(it);
+        }
+        longest_ = std::max(longest_, r.seconds);
+        ++out_.evaluated_now;
+    }
+
+    // The oldest batch is complete: observe it, then write it (stored batches: observe only).
+    void finish_oldest() {
+        auto it = pending_.begin();
+        const std::int64_t batch = it->first;
+        Pending& p = it->second;
+        std::sort(p.results.begin(), p.results.end(),
+                  [](const io::CandidateRecord& a, const io::CandidateRecord& b) { return a.id < b.id; });
+        in_.tuner.observe(batch, p.results);
+        observed_ = batch;
+        if (p.stored) {
+            pending_.erase(it);
+            // The replayed history undoes what an interrupted batch may have written to /pareto.
+            if (batch + 1 == in_.stored_batches) in_.store.rewrite_pareto(in_.tuner.history());
+            return;
+        }
+        write(batch, p);
+        pending_.erase(it);
+    }
+
+    void write(std::int64_t batch, Pending& p) {
+        const std::vector<std::int64_t> keep = in_.tuner.kept_mappings(p.results);
+        std::vector<io::CandidateRecord> layout = p.results;
+        for (io::CandidateRecord& c : layout) {
+            c.rank = 0;  // rank 0 writes every row
+            if (!std::binary_search(keep.begin(), keep.end(), c.id)) c.layer_rows = 0, c.segment_rows = 0;
+        }
+        if (in_.config.output.mappings != io::MappingRows::all) p.rows.drop_mappings_except(keep);
+
+        const auto now = Clock::now();
+        const double span = std::chrono::duration<double>(now - p.first_dispatch.value_or(now)).count();
+        io::BatchRecord row;
+        row.batch = batch;
+        row.proposer = in_.config.sweep.proposer;
+        row.candidates = static_cast<std::int64_t>(p.results.size());
+        row.evaluations = in_.tuner.evaluations();
+        row.ok = in_.tuner.ok_in_last();
+        row.best_cost = in_.tuner.best_cost();
+        row.best_candidate = in_.tuner.best();
+        row.hypervolume = in_.tuner.hypervolume();
+        row.front_size = static_cast<std::int64_t>(in_.tuner.front_size());
+        row.reference = in_.tuner.reference();
+        row.samples = p.stats.samples;
+        row.fit_seconds = p.stats.fit_seconds;
+        row.propose_seconds = p.stats.propose_seconds;
+        row.evaluate_seconds = span;
+        row.wall_seconds = in_.wall_before + elapsed();
+        const auto t0 = Clock::now();
+        // A failed write stops every rank with the system's reason (write_failure.hpp).
+        write_or_stop_all(world_, in_.output,
+                          [&] { in_.store.write_batch(p.rows, layout, row, in_.tuner.history()); });
+        out_.write_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+        if (in_.progress) {
+            *in_.progress << progress_line(batch, in_.tuner, in_.config.sweep.budget, out_.evaluated_now,
+                                           elapsed())
+                          << std::flush;
+        }
+    }
+
+    const RootInputs& in_;
+    const boost::mpi::communicator& world_;
+    const std::int64_t lag_;
+    std::map<std::int64_t, Pending> pending_;  // by batch: proposed, not yet written
+    std::deque<Work> queue_;                   // not yet handed out, oldest batch first
+    std::deque<int> idle_;                     // workers without a candidate
+    io::BatchRows scratch_;
+    std::int64_t next_propose_ = 0;
+    std::int64_t observed_ = -1;  // the last batch observed
+    std::int64_t proposed_ = 0;   // candidates proposed (ids handed out)
+    std::size_t stored_at_ = 0;
+    bool stop_proposing_ = false;                   // the budget is proposed, or the space is exhausted
+    bool stop_ = false;                             // hand out nothing more (wall time)
+    double longest_ = 0;                            // the longest evaluation of this run [s]
+    std::map<std::int64_t, double> dispatched_at_;  // in flight: id -> elapsed() at dispatch
+    std::vector<std::pair<double, double>> spans_;  // dispatch to result, elapsed() [s]
+    double first_dispatch_ = std::numeric_limits<double>::infinity();
+    double last_dispatch_ = 0;
+    double propose_seconds_ = 0;
+    RootOutcome out_;
+};
+
+}  // namespace
+
+eval::Evaluation evaluate_candidate(const io::Config& config, const eval::EvalContext& ctx, std::int64_t id,
+                                    const hw::HardwareParams& params) {
+    if (config.sweep.evaluator == io::Evaluator::synthetic)
+        return synthetic_evaluate(ctx, {id, params}, config.sweep.seed,
+                                  config.sweep.synthetic_median_seconds);
+    return eval::evaluate(ctx, {id, params}, Deadline::after(config.engine.time_limit));
+}
+
+RootOutcome run_root(const RootInputs& in, const boost::mpi::communicator& world) {
+    return Root(in, world).run();
+}
+
+void run_worker(const io::Config& config, const eval::EvalContext& ctx,
+                const boost::mpi::communicator& world) {
+    io::BatchRows rows;
+    for (;;) {
+        const boost::mpi::status st = wait_for(world, 0, boost::mpi::any_tag);
+        if (st.tag() != kTagWork) {
+            int dummy = 0;
+            world.recv(0, kTagStop, dummy);
+            return;
+        }
+        std::vector<char> bytes;
+        world.recv(0, kTagWork, bytes);
+        Work w{};
+        if (bytes.size() != sizeof w) throw Error("a malformed work message");
+        std::memcpy(&w, bytes.data(), sizeof w);
+        const io::CandidateRecord r = evaluate_into(config, ctx, w, world.rank(), rows);
+        world.send(0, kTagResult, result_message(r, rows));
+    }
+}
+
+}  // namespace pimdse::engine::detail
