@@ -319,10 +319,13 @@ def scenario_bad_inputs(s):
     s.run(["explore", s.data("tiny.yaml"), "-o", truncated], np_=0)
     data = open(truncated, "rb").read()
     open(truncated, "wb").write(data[: len(data) // 3])
+    # A YAML file as the output (a copy: the run's lock file goes beside it, not in the sources).
+    not_hdf5 = os.path.join(work, "tiny.yaml")
+    shutil.copy(s.data("tiny.yaml"), not_hdf5)
     for path, pattern, np_ in ((corrupt, r"cannot open as an HDF5 file", 0),
                                (foreign, r"not a pimdse sweep file", s.np),
                                (truncated, r"truncated\.h5", 0),
-                               (s.data("tiny.yaml"), r"cannot open as an HDF5", 0)):
+                               (not_hdf5, r"cannot open as an HDF5", 0)):
         before = open(path, "rb").read()
         expect(["explore", s.data("tiny.yaml"), "-o", path, "--resume"], 4, pattern, np_=np_)
         check(open(path, "rb").read() == before, f"--resume changed {path}")
