@@ -1,6 +1,6 @@
 # pimdse_add_module(<name> [DEPS <targets>...] [PRIVATE_DEPS <targets>...])
 #
-# Modules are folders (DESIGN.md): src/<name>/*.cpp make the static library pimdse_<name>,
+# Modules are folders (docs/architecture.md): src/<name>/*.cpp make the static library pimdse_<name>,
 # aliased pimdse::<name>; headers live in include/pimdse/<name>/. A source file is
 # registered by being in its module's folder.
 function(pimdse_add_module name)

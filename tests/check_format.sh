@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Formatting is checked in CI (STYLE.md habit 12): every C++ file under include/, src/,
+# Formatting is checked in CI (.clang-format): every C++ file under include/, src/,
 # tests/ and benchmarks/ must be unchanged by clang-format with the repository's style.
 # usage: check_format.sh CLANG_FORMAT SOURCE_DIR
 set -euo pipefail

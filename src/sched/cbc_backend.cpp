@@ -1,4 +1,4 @@
-// The only file that includes Coin headers (STYLE.md habit 4). Everything CBC- and
+// The only file that includes Coin headers (docs/architecture.md). Everything CBC- and
 // Clp-specific — silencing, warm start, cut generators, status codes — stays in this file.
 #include "cbc_backend.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The one adapter to COIN-OR (STYLE.md habit 4): a solver-neutral sparse model, an LP solve
+// The one adapter to COIN-OR (docs/architecture.md): a solver-neutral sparse model, an LP solve
 // (Clp, with row duals, for column generation) and a MIP solve (CBC). Everything CBC-specific
 // — silencing, warm start, cut generators, time limit, status codes — is in cbc_backend.cpp.
 // Private to src/sched.

@@ -1,5 +1,5 @@
 #pragma once
-// One candidate's evaluation (DESIGN.md "The walk of one sweep"): every workload DNN is
+// One candidate's evaluation (docs/architecture.md, "The path of one candidate"): every workload DNN is
 // mapped onto the hardware point and costed by the network timeline; the candidate gets its
 // area and the NicePIM Eq. 1 cost over all workloads. A pure function of (context, candidate):
 // no global state, no dependence on rank, time or order, which is what makes a sweep's file

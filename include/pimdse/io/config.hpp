@@ -21,7 +21,7 @@
 
 namespace pimdse::io {
 
-/// Which proposer drives the sweep (DESIGN.md `tuner`; NicePIM VIII-C compares them).
+/// Which proposer drives the sweep (docs/architecture.md, `tuner`; NicePIM VIII-C compares them).
 enum class Proposer {
     nicepim,    ///< PIM-Tuner: area filter + deep-kernel-GP suggestion model (NicePIM V)
     gp,         ///< the suggestion model replaced by a plain Gaussian process (VIII-C)

@@ -1,5 +1,5 @@
 #pragma once
-// The one adapter over the parallel HDF5 C API (STYLE.md habit 4). Every call goes through
+// The one adapter over the parallel HDF5 C API (docs/architecture.md). Every call goes through
 // check(), which turns a failure into pimdse::IoError naming the file and the object; every
 // handle is owned by an RAII Handle. Only io includes this header.
 //

@@ -1,6 +1,6 @@
 #pragma once
 // The intra-node cost: how long one PIM-node takes to compute a part-layer, and what it
-// moves between its PE array, its three SRAM buffers and its DRAM banks (DESIGN.md,
+// moves between its PE array, its three SRAM buffers and its DRAM banks (docs/model.md,
 // "Intra-node cost"). An IntraNodeMapper picks the spatial unrolling, the tiling and the
 // loop order; the fast AnalyticIntraNodeMapper searches a small fixed space with the
 // analytic DRAM model, and an exact (ILP, PIM Optimizer) mapper can implement the same

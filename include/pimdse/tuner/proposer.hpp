@@ -1,8 +1,8 @@
 #pragma once
-// The ask/tell seam between the sweep driver and every proposer (STYLE.md habit 3): rank 0
-// asks a proposer for a batch of hardware points, the engine evaluates them on the workers,
-// and tells the proposer the results sorted by candidate id. Proposers never call the
-// evaluator, never see MPI or HDF5, and are deterministic for a seed.
+// The ask/tell seam between the sweep driver and every proposer (docs/architecture.md,
+// "Where to add"): rank 0 asks a proposer for a batch of hardware points, the engine
+// evaluates them on the workers, and tells the proposer the results sorted by candidate id.
+// Proposers never call the evaluator, never see MPI or HDF5, and are deterministic for a seed.
 //
 // Contract that makes resume and any-rank-count determinism work: the points returned by
 // propose() depend only on (the proposer's kind and options, the seed, the batch index, and
