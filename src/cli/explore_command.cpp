@@ -16,6 +16,8 @@
 #include "pimdse/engine/explore.hpp"
 #include "pimdse/io/config.hpp"
 
+#include "option_checks.hpp"
+
 namespace pimdse::cli {
 
 namespace {
@@ -26,6 +28,9 @@ struct ExploreCliOptions {
     bool resume = false;
     bool force = false;
     std::string wall_time;
+    double progress_interval = 60;
+    bool json = false;
+    bool quiet = false;
 };
 
 int run_explore(const ExploreCliOptions& o) {
@@ -38,6 +43,10 @@ int run_explore(const ExploreCliOptions& o) {
     options.resume = o.resume;
     options.force = o.force;
     options.progress = &std::cout;
+    options.progress_options.interval_seconds = o.progress_interval;
+    options.progress_options.format = o.quiet  ? engine::ProgressFormat::quiet
+                                      : o.json ? engine::ProgressFormat::json
+                                               : engine::ProgressFormat::text;
     if (!o.wall_time.empty()) {
         const std::optional<std::int64_t> seconds = io::parse_duration(o.wall_time);
         if (seconds && *seconds > 0) options.wall_time = std::chrono::seconds(*seconds);
@@ -87,6 +96,15 @@ void add_explore_command(CLI::App& app, Action& action) {
     cmd->add_option("--wall-time", o->wall_time,
                     "stop cleanly before this much wall time (overrides sweep.wall_time): seconds, 90m, 12h, "
                     "HH:MM:SS");
+    cmd->add_option("--progress-interval", o->progress_interval,
+                    "within a batch, a progress line at most every this many seconds; 0: at batch ends only "
+                    "(default 60)")
+        ->check(number_in(0, 86400));
+    CLI::Option* json =
+        cmd->add_flag("--json", o->json, "progress as JSON lines (one object per line), for scripts");
+    CLI::Option* quiet = cmd->add_flag("--quiet", o->quiet, "no progress lines (errors only)");
+    json->excludes(quiet);
+    quiet->excludes(json);
     cmd->callback([&action, o] { action = [o] { return run_explore(*o); }; });
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/engine/progress.hpp"
 #include "pimdse/engine/synthetic.hpp"
 #include "pimdse/engine/write_failure.hpp"
 #include "sweep_loop.hpp"
@@ -73,35 +74,6 @@ io::CandidateRecord evaluate_into(const io::Config& config, const eval::EvalCont
     return r;
 }
 
-std::string seconds_text(double s) {
-    char buf[32];
-    if (!std::isfinite(s)) return "?";
-    if (s < 120) {
-        std::snprintf(buf, sizeof buf, "%.0f s", s);
-    } else if (s < 7200) {
-        std::snprintf(buf, sizeof buf, "%.1f min", s / 60);
-    } else {
-        std::snprintf(buf, sizeof buf, "%.1f h", s / 3600);
-    }
-    return buf;
-}
-
-// The progress line of one batch.
-std::string progress_line(std::int64_t batch, const Tuner& t, std::int64_t budget, std::int64_t done_now,
-                          double seconds) {
-    const double rate = static_cast<double>(done_now) / std::max(seconds, 1e-9);
-    const double eta = static_cast<double>(budget - t.evaluations()) / rate;
-    char line[256];
-    std::snprintf(
-        line, sizeof line,
-        "batch %lld: %lld/%lld evaluations, %.2f eval/s, best cost %.6g (candidate %lld), front %zu, "
-        "ETA %s\n",
-        static_cast<long long>(batch), static_cast<long long>(t.evaluations()),
-        static_cast<long long>(budget), rate, t.best_cost(), static_cast<long long>(t.best()), t.front_size(),
-        seconds_text(eta).c_str());
-    return line;
-}
-
 // A proposed batch until it is written.
 struct Pending {
     std::int64_t first_id = 0;
@@ -116,7 +88,7 @@ struct Pending {
 class Root {
 public:
     Root(const RootInputs& in, const boost::mpi::communicator& world)
-        : in_(in), world_(world), lag_(in.config.sweep.lag) {
+        : in_(in), world_(world), lag_(in.config.sweep.lag), progress_(in.progress, in.progress_options) {
         for (int w = 1; w < world.size(); ++w) idle_.push_back(w);
     }
 
@@ -277,6 +249,20 @@ private:
         }
         longest_ = std::max(longest_, r.seconds);
         ++out_.evaluated_now;
+        progress_.tick(r.batch, progress_state());
+    }
+
+    // Evaluations done so far: the stored ones and this run's, observed or not.
+    [[nodiscard]] ProgressState progress_state() const {
+        ProgressState s;
+        s.evaluations = static_cast<std::int64_t>(in_.stored.size()) + out_.evaluated_now;
+        s.budget = in_.config.sweep.budget;
+        s.done_now = out_.evaluated_now;
+        s.seconds = elapsed();
+        s.best_cost = in_.tuner.best_cost();
+        s.best_candidate = in_.tuner.best();
+        s.front = in_.tuner.front_size();
+        return s;
     }
 
     // The oldest batch is complete: observe it, then write it (stored batches: observe only).
@@ -330,11 +316,7 @@ private:
         write_or_stop_all(world_, in_.output,
                           [&] { in_.store.write_batch(p.rows, layout, row, in_.tuner.history()); });
         out_.write_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
-        if (in_.progress) {
-            *in_.progress << progress_line(batch, in_.tuner, in_.config.sweep.budget, out_.evaluated_now,
-                                           elapsed())
-                          << std::flush;
-        }
+        progress_.batch(batch, progress_state());
     }
 
     const RootInputs& in_;
@@ -348,9 +330,10 @@ private:
     std::int64_t observed_ = -1;  // the last batch observed
     std::int64_t proposed_ = 0;   // candidates proposed (ids handed out)
     std::size_t stored_at_ = 0;
-    bool stop_proposing_ = false;                   // the budget is proposed, or the space is exhausted
-    bool stop_ = false;                             // hand out nothing more (wall time)
-    double longest_ = 0;                            // the longest evaluation of this run [s]
+    bool stop_proposing_ = false;  // the budget is proposed, or the space is exhausted
+    bool stop_ = false;            // hand out nothing more (wall time)
+    double longest_ = 0;           // the longest evaluation of this run [s]
+    Progress progress_;
     std::map<std::int64_t, double> dispatched_at_;  // in flight: id -> elapsed() at dispatch
     std::vector<std::pair<double, double>> spans_;  // dispatch to result, elapsed() [s]
     double first_dispatch_ = std::numeric_limits<double>::infinity();

@@ -327,19 +327,21 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     ExploreResult result;
     result.output = out;
     std::ostream* progress = rank == 0 ? options.progress : nullptr;
-    if (progress) {
-        *progress << "pimdse explore: " << config.sweep.budget << " evaluations in batches of "
-                  << config.sweep.batch_size << " (lag " << config.sweep.lag << "), proposer "
-                  << io::to_string(config.sweep.proposer)
-                  << (config.sweep.evaluator == io::Evaluator::synthetic ? ", synthetic evaluator" : "")
-                  << ", " << size << (size == 1 ? " rank (rank 0 evaluates)" : " ranks (rank 0 proposes, ")
-                  << (size == 1 ? "" : std::to_string(size - 1) + " evaluate)") << ", objectives "
-                  << objective_names(config) << ", output " << out.string() << '\n';
+    Progress report(progress, options.progress_options);
+    {
+        std::ostringstream start;
+        start << "pimdse explore: " << config.sweep.budget << " evaluations in batches of "
+              << config.sweep.batch_size << " (lag " << config.sweep.lag << "), proposer "
+              << io::to_string(config.sweep.proposer)
+              << (config.sweep.evaluator == io::Evaluator::synthetic ? ", synthetic evaluator" : "") << ", "
+              << size << (size == 1 ? " rank (rank 0 evaluates)" : " ranks (rank 0 proposes, ")
+              << (size == 1 ? "" : std::to_string(size - 1) + " evaluate)") << ", objectives "
+              << objective_names(config) << ", output " << out.string() << '\n';
         if (options.resume) {
-            *progress << "resuming after " << stored.batches << " batches, " << stored.candidates.size()
-                      << " evaluations\n";
+            start << "resuming after " << stored.batches << " batches, " << stored.candidates.size()
+                  << " evaluations\n";
         }
-        *progress << std::flush;
+        report.message("start", start.str());
     }
 
     // ---- the sweep ---------------------------------------------------------------------------
@@ -349,8 +351,8 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         const double wall_before = stored.tuner.empty() ? 0.0 : stored.tuner.back().wall_seconds;
         detail::RootInputs in{
             config,         ctx,         *tuner_state, *store,   std::move(stored.candidates),
-            stored.batches, wall_before, wall_time,    progress, started,
-            nullptr,        out};
+            stored.batches, wall_before, wall_time,    progress, options.progress_options,
+            started,        nullptr,     out};
         detail::RootOutcome o;
         try {
             o = detail::run_root(in, world);
@@ -389,12 +391,13 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     result.rank0_cpu_seconds = cpu_seconds() - cpu_at_start;
     const int workers = std::max(size - 1, 1);
     result.workers_busy = busy / (static_cast<double>(workers) * std::max(result.wall_seconds, 1e-9));
-    if (progress) {
-        *progress << (result.budget_reached   ? "budget reached"
-                      : result.wall_time_stop ? "stopped before the wall time; continue with --resume"
-                                              : "the space has no legal unseen point left")
-                  << ": " << result.evaluations << " evaluations in " << result.batches << " batches, "
-                  << out.string() << '\n';
+    {
+        std::ostringstream end;
+        end << (result.budget_reached   ? "budget reached"
+                : result.wall_time_stop ? "stopped before the wall time; continue with --resume"
+                                        : "the space has no legal unseen point left")
+            << ": " << result.evaluations << " evaluations in " << result.batches << " batches, "
+            << out.string() << '\n';
         char line[320];
         std::snprintf(
             line, sizeof line,
@@ -408,7 +411,8 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
             result.propose_seconds,
             1e3 * result.propose_seconds /
                 static_cast<double>(std::max<std::int64_t>(result.evaluated_now, 1)));
-        *progress << line << std::flush;
+        end << line;
+        report.message("end", end.str());
     }
     return result;
 }

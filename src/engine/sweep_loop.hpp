@@ -16,6 +16,7 @@
 #include <ostream>
 #include <vector>
 
+#include "pimdse/engine/progress.hpp"
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/store.hpp"
@@ -35,6 +36,7 @@ struct RootInputs {
     double wall_before = 0;  ///< the stored sweep's wall seconds
     std::optional<std::chrono::seconds> wall_time;
     std::ostream* progress = nullptr;
+    ProgressOptions progress_options;
     std::chrono::steady_clock::time_point started;
     /// Set asynchronously (e.g. by a signal handler) to stop as at the wall time: nothing more
     /// is handed out, in-flight candidates are awaited, complete batches are written.

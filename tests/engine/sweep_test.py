@@ -123,7 +123,7 @@ def same_files(a, b):
 def scenario_run(s):
     out = s.fresh(f"tiny_np{s.np}.h5")
     p = s.run(["explore", s.data("tiny.yaml"), "-o", out])
-    check(re.search(r"^batch 2: 12/12 evaluations, .* eval/s, best cost .*front \d+, ETA", p.stdout, re.M),
+    check(re.search(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ batch 2: 12/12 evaluations, .* eval/s, best cost .*front \d+, ETA", p.stdout, re.M),
           "no progress line for the last batch")
     check("budget reached: 12 evaluations in 3 batches" in p.stdout, "no final line")
     with h5py.File(out, "r") as f:
@@ -154,7 +154,7 @@ def scenario_kill_resume(s):
     deadline = time.time() + 60
     while time.time() < deadline:
         log.seek(0)
-        if re.search(r"^batch 0:", log.read(), re.M):
+        if re.search(r"^\S+ batch 0:", log.read(), re.M):
             break
         check(p.poll() is None, "the run ended before batch 0 was reported")
         time.sleep(0.02)

@@ -70,7 +70,7 @@ def signal_scenario(s, sig, name):
     out = s.fresh(f"rel_{name}_np{s.np}.h5")
     p, log = start(s, out)
     # Batch 1 holds candidate 5, which stalls for the 5 s time limit: signal inside that batch.
-    wait_for_line(p, log, r"^batch 0:")
+    wait_for_line(p, log, r"^\S+ batch 0:")
     time.sleep(0.4)
     for pid in pimdse_ranks(s, p):
         os.kill(pid, sig)
@@ -150,7 +150,7 @@ def scenario_resume_refused(s):
     # An interrupted file (rows past its commit record) and another configuration.
     out = s.fresh(f"rel_refused_np{s.np}.h5")
     p, log = start(s, out)
-    wait_for_line(p, log, r"^batch 0:")
+    wait_for_line(p, log, r"^\S+ batch 0:")
     time.sleep(0.4)
     for pid in [p.pid] + descendants(p.pid):
         try:

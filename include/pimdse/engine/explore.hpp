@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/engine/progress.hpp"
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/io/config.hpp"
 
@@ -29,6 +30,7 @@ struct ExploreOptions {
     bool force = false;                             ///< overwrite an existing `output` (fresh run only)
     std::optional<std::chrono::seconds> wall_time;  ///< overrides sweep.wall_time
     std::ostream* progress = nullptr;               ///< rank 0's progress lines; null: none
+    ProgressOptions progress_options;               ///< text, JSON lines or quiet; the interval
 };
 
 struct ExploreResult {
