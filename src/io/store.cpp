@@ -1186,6 +1186,7 @@ void take_rows(std::span<const char>& in, std::vector<Row>& rows) {
     std::memcpy(&n, in.data(), sizeof n);
     in = in.subspan(sizeof n);
     if (in.size() / sizeof(Row) < n) throw IoError("BatchRows::append_bytes: a truncated message");
+    if (n == 0) return;  // memcpy must not see the null data() of an empty vector or span
     const std::size_t at = rows.size();
     rows.resize(at + n);
     std::memcpy(static_cast<void*>(rows.data() + at), in.data(), n * sizeof(Row));
