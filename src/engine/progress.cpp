@@ -2,20 +2,12 @@
 
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <limits>
+
+#include "pimdse/core/clock.hpp"
 
 namespace pimdse::engine {
 namespace {
-
-std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
-}
 
 // A number as JSON: null when not finite (JSON has no infinity).
 std::string json_number(double v) {

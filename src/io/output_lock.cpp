@@ -13,6 +13,7 @@
 #include <string>
 #include <utility>
 
+#include "pimdse/core/clock.hpp"
 #include "pimdse/core/error.hpp"
 
 namespace pimdse::io {
@@ -24,15 +25,6 @@ namespace {
 std::string host_name() {
     char buf[256] = {};
     if (::gethostname(buf, sizeof buf - 1) != 0) return "?";
-    return buf;
-}
-
-std::string utc_now_text() {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
 }
 
@@ -108,8 +100,8 @@ OutputLock OutputLock::acquire(const fs::path& output, bool enabled) {
                       " (a file system without locks: set HDF5_USE_FILE_LOCKING=FALSE to run without the "
                       "lock, and make sure no other run writes this output)");
     }
-    const std::string me = "pid " + std::to_string(::getpid()) + " on host " + host_name() + ", started " +
-                           utc_now_text() + "\n";
+    const std::string me =
+        "pid " + std::to_string(::getpid()) + " on host " + host_name() + ", started " + utc_now() + "\n";
     if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size())) {
         // The lock is held; only the holder's description is missing, which is no reason to stop.
     }

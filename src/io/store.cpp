@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "pimdse/build_info.hpp"
+#include "pimdse/core/clock.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/hdf5.hpp"
 #include "pimdse/sim/mapping.hpp"
@@ -561,15 +562,6 @@ std::string broadcast_text(std::string text, MPI_Comm comm) {
     text.resize(static_cast<std::size_t>(n));
     if (n > 0) MPI_Bcast(text.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
     return text;
-}
-
-std::string utc_now() {
-    const std::time_t t = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
 }
 
 int rank_of(MPI_Comm comm) {
