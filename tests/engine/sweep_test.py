@@ -395,7 +395,9 @@ def scenario_plots(s):
         check(b"<svg" in open(os.path.join(outdir, name + ".svg"), "rb").read(2000), f"{name}.svg is not an SVG")
 
 
-def main():
+def main(scenarios=None):
+    """Runs the scenario named on the command line, a `scenario_<name>` of `scenarios` (this
+    module's globals by default; tests/reliability/faults_test.py passes its own)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("scenario")
     ap.add_argument("--pimdse", required=True)
@@ -404,7 +406,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--np", type=int, default=0)
     args = ap.parse_args()
-    scenario = globals().get("scenario_" + args.scenario)
+    scenario = (scenarios if scenarios is not None else globals()).get("scenario_" + args.scenario)
     if scenario is None:
         print(f"unknown scenario {args.scenario}", file=sys.stderr)
         return 2

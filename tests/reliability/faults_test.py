@@ -16,7 +16,6 @@ Scenarios:
   disk_full     (root only) a tmpfs too small for the sweep: every rank exits 4 with "No space
                 left on device"; after making room --resume gives the reference file
 """
-import argparse
 import hashlib
 import os
 import re
@@ -28,7 +27,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "engine"))
-from sweep_test import ENV, Failure, Sweep, check, descendants, same_files  # noqa: E402
+import sweep_test  # noqa: E402
+from sweep_test import ENV, Failure, check, descendants, same_files  # noqa: E402
 
 SKIP = 77  # ctest's SKIP_RETURN_CODE for this test
 
@@ -215,27 +215,5 @@ def scenario_disk_full(s):
         subprocess.run(["umount", "-l", mnt], capture_output=True)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("scenario")
-    ap.add_argument("--pimdse", required=True)
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--work", required=True)
-    ap.add_argument("--np", type=int, default=0)
-    args = ap.parse_args()
-    scenario = globals().get("scenario_" + args.scenario)
-    if scenario is None:
-        print(f"unknown scenario {args.scenario}", file=sys.stderr)
-        return 2
-    try:
-        scenario(Sweep(args))
-    except Failure as e:
-        print(f"FAILED: {e}", file=sys.stderr)
-        return 1
-    print("passed")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(sweep_test.main(globals()))
