@@ -313,7 +313,12 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                 part += ".part";
                 part_file = io::PartFile::create(part);
                 const HoldStopSignals hold;  // no half-made .part: a signal waits for the whole file
-                store.emplace(io::Store::create(out, config, ctx.workloads, MPI_COMM_SELF));
+                try {
+                    store.emplace(io::Store::create(out, config, ctx.workloads, MPI_COMM_SELF));
+                } catch (const IoError& e) {
+                    // errno is often gone by the time HDF5 gives up: ask the file system.
+                    throw IoError(explain_write_failure(e.what(), part));
+                }
                 part_file.check_same_file(out);
             });
             install_stop_handlers(out, rank == 0, true);

@@ -33,12 +33,19 @@ std::string write_failure_reason(const std::filesystem::path& file) {
            "; make room, then run again: with --resume once the file holds a batch)";
 }
 
+std::string explain_write_failure(std::string what, const std::filesystem::path& file) {
+    const std::string reason = write_failure_reason(file);
+    if (reason.empty()) return what;
+    const std::string nospace = std::string(": ") + std::strerror(ENOSPC);
+    if (what.ends_with(nospace)) what.resize(what.size() - nospace.size());
+    return what + ": " + reason;
+}
+
 void write_or_stop_all(MPI_Comm comm, const std::filesystem::path& file, const std::function<void()>& write) {
     try {
         write();
     } catch (const std::exception& e) {
-        const std::string reason = write_failure_reason(file);
-        const std::string what = std::string(e.what()) + (reason.empty() ? "" : ": " + reason);
+        const std::string what = explain_write_failure(e.what(), file);
         int size = 1;
         MPI_Comm_size(comm, &size);
         if (size == 1) throw IoError(what);

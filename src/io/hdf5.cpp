@@ -19,6 +19,11 @@ void Handle::reset() noexcept {
     id_ = H5I_INVALID_HID;
 }
 
+void start_library_before_mpi() {
+    H5dont_atexit();
+    H5open();
+}
+
 hid_t check(hid_t status, const std::string& context, const char* what) {
     if (status < 0) {
         // HDF5's error stack ends at "file write failed"; the system's reason is still in errno

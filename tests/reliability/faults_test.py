@@ -15,6 +15,9 @@ Scenarios:
                 file, a damaged table) leaves the file byte for byte as it was
   disk_full     (root only) a tmpfs too small for the sweep: every rank exits 4 with "No space
                 left on device"; after making room --resume gives the reference file
+  disk_full_at_create  (root only) a tmpfs too small for even the new file's configuration:
+                exit 4 with the reason (never a crash in HDF5's shutdown), no .part left, and a
+                fresh run after making room gives the reference file
 """
 import hashlib
 import os
@@ -190,8 +193,8 @@ def scenario_disk_full(s):
     os.makedirs(mnt, exist_ok=True)
     subprocess.run(["umount", mnt], capture_output=True)
     # Most of the finished file: the sweep runs out of space part way through its batches,
-    # whatever its compression (a disk already full when the file is created is another
-    # case: bad_inputs covers an unwritable output).
+    # whatever its compression (a disk already full when the file is created is
+    # disk_full_at_create).
     size_k = max(64, os.path.getsize(ref) * 4 // 5 // 1024)
     m = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", mnt], capture_output=True, text=True)
     if m.returncode != 0:
@@ -210,6 +213,40 @@ def scenario_disk_full(s):
             # A fresh run that fails before its first batch leaves no file (docs/cli.md).
             check(not os.path.exists(out + ".part"), "a .part was left")
             s.run(["explore", s.data("faults.yaml"), "-o", out])
+        same_files(ref, out)
+    finally:
+        subprocess.run(["umount", "-l", mnt], capture_output=True)
+
+
+def scenario_disk_full_at_create(s):
+    if os.geteuid() != 0:
+        print("SKIPPED: mounting a small tmpfs needs root")
+        sys.exit(SKIP)
+    ref = reference(s, "disk_full_at_create")
+    mnt = s.out(f"rel_tmpfs_create_np{s.np}")
+    os.makedirs(mnt, exist_ok=True)
+    subprocess.run(["umount", mnt], capture_output=True)
+    try:
+        # 4 KiB to 12 KiB: the configuration text, the resolved configuration and the workload
+        # tables each fail at one of these sizes (HDF5 1.10 used to segfault in MPI_Finalize
+        # after the failed close of such a file).
+        for size_k in (4, 8, 12):
+            m = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", mnt],
+                               capture_output=True, text=True)
+            if m.returncode != 0:
+                print(f"SKIPPED: cannot mount a tmpfs here: {m.stderr.strip()}")
+                sys.exit(SKIP)
+            out = os.path.join(mnt, "full.h5")
+            q = s.run(["explore", s.data("faults.yaml"), "-o", out], expect=4, timeout=60)
+            check("No space left on device" in q.stderr, f"the system's reason at {size_k} KiB")
+            check("Segmentation fault" not in q.stderr and "signal" not in q.stderr,
+                  f"a crash at {size_k} KiB")
+            check(not os.path.exists(out) and not os.path.exists(out + ".part"),
+                  f"a file was left at {size_k} KiB")
+            subprocess.run(["umount", mnt], check=True)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", mnt], check=True)
+        out = os.path.join(mnt, "full.h5")
+        s.run(["explore", s.data("faults.yaml"), "-o", out])
         same_files(ref, out)
     finally:
         subprocess.run(["umount", "-l", mnt], capture_output=True)

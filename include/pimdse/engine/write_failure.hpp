@@ -19,6 +19,10 @@ namespace pimdse::engine {
 /// free on the file system of DIR)" when its file system is (nearly) full, else empty.
 [[nodiscard]] std::string write_failure_reason(const std::filesystem::path& file);
 
+/// `what` (a failed write's message) with write_failure_reason(file) appended, once: a
+/// trailing "No space left on device" that HDF5 passed on from errno gives way to it.
+[[nodiscard]] std::string explain_write_failure(std::string what, const std::filesystem::path& file);
+
 /// Runs `write`; if it throws, the message gains write_failure_reason(file), and with more
 /// than one rank this rank prints it and aborts the job with exit code 4 (one rank: IoError).
 void write_or_stop_all(MPI_Comm comm, const std::filesystem::path& file, const std::function<void()>& write);

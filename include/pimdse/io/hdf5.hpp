@@ -48,6 +48,13 @@ private:
     Closer closer_ = nullptr;
 };
 
+/// Starts the HDF5 library before MPI and without an exit handler; call it first in main().
+/// HDF5 1.10 otherwise shuts itself down inside MPI_Finalize and at exit, closing any file
+/// still open; a file whose own close failed (a disk that filled while the file was created)
+/// is left half-destroyed by that failure, and the second close segfaults. Every file is
+/// closed by its Handle before MPI_Finalize, so the library has nothing left to do at exit.
+void start_library_before_mpi();
+
 /// Throws IoError("<context>: <what> failed") if `status` is negative; returns it otherwise.
 hid_t check(hid_t status, const std::string& context, const char* what);
 
