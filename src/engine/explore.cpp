@@ -23,6 +23,7 @@
 
 #include "pimdse/engine/signals.hpp"
 #include "pimdse/engine/write_failure.hpp"
+#include "pimdse/io/config_diff.hpp"
 #include "pimdse/io/output_lock.hpp"
 #include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
@@ -58,70 +59,6 @@ eval::EvalContext make_context(const io::Config& config) {
     ctx.faults.throw_candidates = config.engine.fault_throw;
     ctx.faults.stall_candidates = config.engine.fault_stall;
     return ctx;
-}
-
-std::vector<std::string> config_differences(const std::string& stored, const std::string& now) {
-    // Lines of to_yaml with their top-level section, minus what a resumed run may change: the
-    // budget (to extend a sweep), the wall time (a new allocation) and where the file lives.
-    struct Line {
-        std::string section;
-        std::string text;
-    };
-    const auto lines = [](const std::string& yaml) {
-        std::vector<Line> out;
-        std::istringstream in(yaml);
-        std::string line;
-        std::string section;
-        while (std::getline(in, line)) {
-            if (!line.empty() && line[0] != ' ' && line[0] != '#') section = line.substr(0, line.find(':'));
-            const std::size_t first = line.find_first_not_of(' ');
-            const std::string text = first == std::string::npos ? "" : line.substr(first);
-            const bool skipped =
-                (section == "sweep" && (text.rfind("budget:", 0) == 0 || text.rfind("wall_time:", 0) == 0 ||
-                                        text.rfind("# wall_time:", 0) == 0)) ||
-                (section == "output" && text.rfind("path:", 0) == 0);
-            if (!skipped && !text.empty()) out.push_back({section, text});
-        }
-        return out;
-    };
-    const std::vector<Line> a = lines(stored);
-    const std::vector<Line> b = lines(now);
-    const auto same = [&](std::size_t i, std::size_t j) {
-        return a[i].section == b[j].section && a[i].text == b[j].text;
-    };
-    std::vector<std::string> diffs;
-    std::size_t i = 0;
-    std::size_t j = 0;
-    while (i < a.size() || j < b.size()) {
-        if (i < a.size() && j < b.size() && same(i, j)) {
-            ++i, ++j;
-            continue;
-        }
-        // Resynchronise on the nearest line the two share (sections come in a fixed order).
-        std::size_t ni = a.size();
-        std::size_t nj = b.size();
-        bool found = false;
-        for (std::size_t d = 1; d < a.size() + b.size() && !found; ++d) {
-            for (std::size_t k = 0; k <= d && !found; ++k) {
-                if (i + k < a.size() && j + (d - k) < b.size() && same(i + k, j + (d - k))) {
-                    ni = i + k, nj = j + (d - k), found = true;
-                }
-            }
-        }
-        const auto span_text = [](const std::vector<Line>& v, std::size_t from, std::size_t to) {
-            if (from == to) return std::string("(nothing)");
-            std::string t;
-            for (std::size_t k = from; k < to; ++k) {
-                t += k > from ? " | " : "";
-                t += v[k].text;
-            }
-            return "'" + t + "'";
-        };
-        const std::string& section = i < a.size() ? a[i].section : b[j].section;
-        diffs.push_back("in " + section + ": stored " + span_text(a, i, ni) + ", now " + span_text(b, j, nj));
-        i = ni, j = nj;
-    }
-    return diffs;
 }
 
 namespace {
@@ -214,7 +151,7 @@ double cpu_seconds() {
 // files must be unchanged (the loop then replays the stored batches).
 void check_stored(const io::StoredSweep& stored, const io::Config& config, const ExploreOptions& options,
                   const fs::path& out) {
-    std::vector<std::string> diffs = config_differences(stored.resolved_config, io::to_yaml(config));
+    std::vector<std::string> diffs = io::config_differences(stored.resolved_config, io::to_yaml(config));
     for (std::size_t n = 0; n < stored.workloads.size() && n < config.workloads.size(); ++n) {
         if (io::read_text_file(config.workloads[n].network) != stored.workloads[n].source) {
             diffs.push_back("the network file " + config.workloads[n].network.string() +

@@ -73,8 +73,4 @@ private:
 /// as CollectiveError on every rank; anything else means the ranks disagree.
 ExploreResult explore(const ExploreOptions& options, const boost::mpi::communicator& world);
 
-/// Lines of two resolved configurations (io::to_yaml) that differ, ignoring what a resumed
-/// run may change (budget, wall time, output path); empty when they agree.
-[[nodiscard]] std::vector<std::string> config_differences(const std::string& stored, const std::string& now);
-
 }  // namespace pimdse::engine
