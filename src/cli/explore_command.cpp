@@ -70,7 +70,7 @@ int run_explore(const ExploreCliOptions& o) {
         if (world.size() == 1) throw;  // main reports it
         // The ranks disagree: another rank may wait forever in a collective, so end the job.
         std::cerr << "pimdse: error on rank " << world.rank() << ": " << e.what() << '\n' << std::flush;
-        env.abort(static_cast<int>(engine::exit_code_of(e)));
+        env.abort(static_cast<int>(exit_code_of(e)));
     }
     return static_cast<int>(ExitCode::internal_error);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/mapper/segment_candidates.hpp"
 
 namespace pimdse::mapper {
@@ -49,9 +50,9 @@ Mapper::Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeM
       search_scheduler_(search),
       final_scheduler_(final),
       search_(system, intra, search, options_.max_arrangements) {
-    if (options_.max_optim_iter < 1) throw std::invalid_argument("Mapper: max_optim_iter must be >= 1");
-    if (options_.capacity_units < 1) throw std::invalid_argument("Mapper: capacity_units must be >= 1");
-    if (options_.layouts.empty()) throw std::invalid_argument("Mapper: at least one data layout");
+    if (options_.max_optim_iter < 1) throw ModelError("Mapper: max_optim_iter must be >= 1");
+    if (options_.capacity_units < 1) throw ModelError("Mapper: capacity_units must be >= 1");
+    if (options_.layouts.empty()) throw ModelError("Mapper: at least one data layout");
 }
 
 void Mapper::check_cancelled() const {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/mapper/segment_candidates.hpp"
 
@@ -27,7 +28,7 @@ struct SegmentFit {
 
 PipelineResult Mapper::pipeline(const workload::Network& network, const workload::Segmentation& seg,
                                 std::int64_t batch) {
-    if (batch < 1) throw std::invalid_argument("pipeline: batch must be >= 1");
+    if (batch < 1) throw ModelError("pipeline: batch must be >= 1");
     const std::int32_t rows = system_.node_rows();
     const std::int32_t cols = system_.node_cols();
     // Bands cut the longer side of the array, each the full length of the shorter side.

@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::mapper {
 
 namespace {
@@ -23,7 +25,7 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
     std::vector<double> next(cap + 1);
     for (const LayerChoices& l : layers) {
         if (l.latency.size() != l.units.size())
-            throw std::invalid_argument("select_mappings: latency and units differ in size");
+            throw ModelError("select_mappings: latency and units differ in size");
         std::vector<std::int32_t> choice(cap + 1, -1);
         for (std::size_t c = 0; c <= cap; ++c) {
             double v = kInf;
@@ -47,7 +49,7 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
 }  // namespace
 
 Selection select_mappings(const std::vector<SegmentChoices>& segments, std::int64_t capacity) {
-    if (capacity < 0) throw std::invalid_argument("select_mappings: negative capacity");
+    if (capacity < 0) throw ModelError("select_mappings: negative capacity");
     const auto cap = static_cast<std::size_t>(capacity);
     // Per segment: its tables, its best latency per capacity (h) and the SM achieving it.
     std::vector<std::vector<std::vector<RegionTable>>> tables(segments.size());

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 
 namespace {
@@ -122,7 +124,7 @@ ReferenceResult simulate_transfers(const Mesh& mesh, std::span<const Transfer> t
         for (const Stage& s : stages) {
             if (!s.waiting.empty()) wake = std::min(wake, s.waiting.front());
         }
-        if (wake <= now) throw std::logic_error("simulate_transfers: no progress");  // cannot happen
+        if (wake <= now) throw InternalError("simulate_transfers: no progress");  // cannot happen
         now = wake;
     }
     result.latency = Cycles(static_cast<double>(last_arrival));

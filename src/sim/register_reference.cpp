@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 namespace {
 
@@ -44,8 +46,7 @@ BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, 
     ext[kR] = tile[kR] = layer.R;
     ext[kS] = tile[kS] = layer.S;
     for (std::int64_t e : ext)
-        if (e >= kIndexBase - 1)
-            throw std::invalid_argument("simulate_buffer_reads: loop bounds must be below 255");
+        if (e >= kIndexBase - 1) throw ModelError("simulate_buffer_reads: loop bounds must be below 255");
     const auto row = static_cast<std::size_t>(tiling.unroll.row);
     const auto col = static_cast<std::size_t>(tiling.unroll.col);
     std::array<std::int64_t, kAll> unit{};

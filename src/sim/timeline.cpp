@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 
 using workload::Layer;
@@ -381,7 +383,7 @@ struct Evaluator {
             what += to_string(issue->rule);
             what += "): ";
             what += issue->message;
-            throw std::invalid_argument(what);
+            throw ModelError(what);
         }
         loads.reset(sys.mesh);
         owners.resize(static_cast<std::size_t>(net.size()));
@@ -545,11 +547,11 @@ NetworkCost evaluate_mapping(const workload::Network& network, const workload::S
 
 double cost_eq1(std::span<const NetworkCost> costs, std::span<const double> gammas, double alpha,
                 double beta) {
-    if (costs.size() != gammas.size()) throw std::invalid_argument("cost_eq1: one gamma per network");
-    if (!(alpha >= 0) || !(beta >= 0)) throw std::invalid_argument("cost_eq1: alpha and beta must be >= 0");
+    if (costs.size() != gammas.size()) throw ModelError("cost_eq1: one gamma per network");
+    if (!(alpha >= 0) || !(beta >= 0)) throw ModelError("cost_eq1: alpha and beta must be >= 0");
     double sum = 0;
     for (std::size_t i = 0; i < costs.size(); ++i) {
-        if (!(gammas[i] > 0)) throw std::invalid_argument("cost_eq1: every gamma must be > 0");
+        if (!(gammas[i] > 0)) throw ModelError("cost_eq1: every gamma must be > 0");
         if (costs[i].status != EvalStatus::ok) return std::numeric_limits<double>::infinity();
         const double joules = costs[i].energy.total().value() * 1e-12;
         sum += std::pow(joules, alpha) * std::pow(costs[i].seconds, beta) * gammas[i];  // NicePIM Eq. 1
