@@ -41,6 +41,7 @@ struct MapOptions {
     int rounds = 3;
     bool fallback = false;
     std::vector<std::string> freeze;
+    std::int64_t max_nodes = kDefaultMaxNodes;
 };
 
 /// What one --csv row reports: the whole batch (for ddam, the samples streamed through it).
@@ -94,6 +95,7 @@ void print_pipeline(const mapper::PipelineResult& p, const sim::System& system) 
 
 int run_map(const MapOptions& o) {
     const io::HardwareFile h = io::read_hardware_file(o.hardware);
+    check_node_count("map", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const bool ddam = o.mapper == "ddam";
     io::NetworkReadOptions read;
     // A pipeline streams single samples through its parts: --batch is how many.
@@ -222,6 +224,10 @@ void add_map_command(CLI::App& app, Action& action) {
         ->check(integer_in(1, 65536));
     cmd->add_option("--rounds", o->rounds, "MAX_OPTIM_ITER of Algorithm 1 (default 3)")
         ->check(integer_in(1, 100));
+    cmd->add_option("--max-nodes", o->max_nodes,
+                    "refuse a hardware point with more nodes than this (default 4096, 64 x 64; the search's "
+                    "work grows about tenfold per doubling of the array's side; docs/cli.md)")
+        ->check(integer_in(1, kMostNodes));
     cmd->callback([&action, o] { action = [o] { return run_map(*o); }; });
 }
 

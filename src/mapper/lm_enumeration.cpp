@@ -79,6 +79,14 @@ std::array<std::int64_t, kPartDims> partition_bounds(const workload::Layer& l) {
     return b;
 }
 
+std::int64_t most_nodes(const workload::Layer& l) {
+    // Regions hold at most 4096 x 4096 nodes (sim::Mesh): saturate far above that.
+    constexpr std::int64_t kCap = std::int64_t{1} << 40;
+    std::int64_t product = 1;
+    for (std::int64_t b : partition_bounds(l)) product = std::min(kCap, product * std::min(kCap, b));
+    return product;
+}
+
 void RegionSplits::apply(std::size_t i, std::size_t j, sim::LayerMapping& m) const {
     for (std::size_t d = 0; d < kPartDims; ++d) m.parts[d] = {hs[i][d], ws[j][d]};
 }

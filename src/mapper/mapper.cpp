@@ -23,6 +23,14 @@ double latency_or_inf(const sim::NetworkCost& c) {
     return c.status == sim::EvalStatus::ok ? c.latency.value() : kInf;
 }
 
+/// The most nodes a region running the whole segment may have (every layer must fill it).
+std::int64_t most_nodes(const workload::Network& network, const workload::Segment& segment) {
+    std::int64_t most = std::numeric_limits<std::int64_t>::max();
+    for (const workload::Branch& b : segment.branches)
+        for (LayerIndex l : b.layers) most = std::min(most, mapper::most_nodes(network.layer(l)));
+    return most;
+}
+
 /// Union-find over layers plus the network input (index n).
 struct Groups {
     std::vector<std::int32_t> parent;
@@ -121,7 +129,9 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
         };
         for (const sim::SegmentMapping& sm : candidates) (void)try_candidate(sm);
         if (kept_sms.empty()) {
+            const std::int64_t most = most_nodes(network, segment);
             for (const auto& [r, c] : shrinking_shapes(rows, cols)) {
+                if (std::int64_t{r} * c > most) continue;  // some layer cannot fill it
                 const sim::SegmentMapping sm{{sim::Region{0, 0, r, c}},
                                              std::vector<std::int32_t>(segment.branches.size(), 0)};
                 if (try_candidate(sm)) break;
@@ -342,7 +352,9 @@ sim::NetworkMapping Mapper::baseline_mapping(const workload::Network& network,
     mapping.layers.resize(n);
     for (const workload::Segment& segment : seg.segments) {
         bool placed = false;
+        const std::int64_t most = most_nodes(network, segment);
         for (const auto& [r, c] : shrinking_shapes(rows, cols)) {
+            if (std::int64_t{r} * c > most) continue;  // some layer cannot fill it
             std::vector<std::pair<LayerIndex, sim::LayerMapping>> chosen;
             bool ok = true;
             for (const workload::Branch& b : segment.branches) {

@@ -29,6 +29,7 @@ TEST(ExitCodeOf, EveryErrorClassHasItsCode) {
     const auto code_of = [](const std::exception& e) { return exit_code_of(e); };
     EXPECT_EQ(code_of(InputError({"a.yaml", 1, 0}, "k", "bad")), ExitCode::input);
     EXPECT_EQ(code_of(ConfigError({"a.yaml", 1, 0}, "k", "bad")), ExitCode::input);
+    EXPECT_EQ(code_of(UsageError("--max-nodes: 4096 is too few")), ExitCode::usage);
     EXPECT_EQ(code_of(IoError("out.h5: H5Dwrite failed")), ExitCode::io);
     EXPECT_EQ(code_of(SolverError("CBC: abandoned")), ExitCode::solver);
     EXPECT_EQ(code_of(ModelError("Mesh: rows must be >= 1")), ExitCode::internal_error);
@@ -58,6 +59,7 @@ TEST(ExitCodeOf, SubclassesOverrideTheirCode) {
 TEST(ErrorLabel, NamesTheKindOfFailure) {
     EXPECT_STREQ(error_label(ExitCode::input), "error");
     EXPECT_STREQ(error_label(ExitCode::io), "error");
+    EXPECT_STREQ(error_label(ExitCode::usage), "error");
     EXPECT_STREQ(error_label(ExitCode::solver), "solver error");
     EXPECT_STREQ(error_label(ExitCode::internal_error), "internal error");
 }

@@ -7,6 +7,7 @@
 //   Error                 base of every error pimdse throws on purpose
 //   +-- InputError        a user's file or value is wrong: names file, line, key  -> exit 3
 //   |   `-- ConfigError   ... parses but is inconsistent or out of range           -> exit 3
+//   +-- UsageError        a command-line value the command cannot honour           -> exit 2
 //   +-- IoError           a file could not be read or written                      -> exit 4
 //   +-- SolverError       a solver failed outside its expected outcomes            -> exit 5
 //   +-- ModelError        a model's precondition broken by its caller (a bug: the
@@ -75,6 +76,15 @@ private:
 class ConfigError : public InputError {
 public:
     using InputError::InputError;
+};
+
+/// A command line the command refuses after parsing it: a combination of options and input
+/// beyond what the command supports (e.g. a node array above `map --max-nodes`). The message
+/// names the option and says how to proceed.
+class UsageError : public Error {
+public:
+    using Error::Error;
+    [[nodiscard]] ExitCode exit_code() const noexcept override { return ExitCode::usage; }
 };
 
 /// A failure reading or writing a file (HDF5, YAML output, ...); names the file and object.

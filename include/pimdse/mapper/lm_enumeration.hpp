@@ -36,6 +36,12 @@ using Counts = std::array<std::int32_t, sim::kPartDims>;
 /// layer is an ungrouped compute layer (only those have partial sums to reduce, III-C).
 [[nodiscard]] std::array<std::int64_t, sim::kPartDims> partition_bounds(const workload::Layer& layer);
 
+/// The most nodes a region may have for `layer` to fill it: the product of its partition
+/// bounds (saturating). A split's counts multiply to the region's node count and each is
+/// within its bound, so a larger region has no split; the mapper skips such shapes without
+/// searching them (on a 256 x 256 array, tens of thousands of shapes).
+[[nodiscard]] std::int64_t most_nodes(const workload::Layer& layer);
+
 /// The splits of one region: the row factorisations `hs`, the column factorisations `ws`,
 /// and the (Ph, Pw) pairs that fit the layer (index into hs, index into ws) grouped by their
 /// count vector Ph * Pw, in ascending order of the vector; within a vector, in enumeration
