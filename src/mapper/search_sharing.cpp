@@ -47,10 +47,8 @@ std::size_t group_of(SharingKind kind, const std::array<std::int32_t, kPartDims>
     return static_cast<std::size_t>(bpq * n[at(PartDim::k)] + k);
 }
 
-/// The sets of event `kind` of sim::sharing_events for an ungrouped compute layer, from the
-/// part indices alone (the channel range of an input set is a function of its C part there):
-/// the member lists of the sets with two or more members, in node order. `shard`: the weight
-/// groups' size, ceil(N_node / WR).
+}  // namespace
+
 std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std::int32_t rows,
                                                  std::int32_t cols, const sim::Mesh& mesh, SharingKind kind,
                                                  std::int32_t shard) {
@@ -80,6 +78,8 @@ std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std
     std::erase_if(sets, [](const auto& members) { return members.size() < 2; });
     return sets;
 }
+
+namespace {
 
 /// The size classes of an event's sets: class 0 the largest sets, class 1 the smaller ones.
 std::array<std::int32_t, 2> size_classes(const std::vector<sim::SharingCycle>& cycles) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pimdse/sim/mapping.hpp"
+#include "pimdse/sim/noc.hpp"
 
 namespace pimdse::mapper {
 
@@ -55,5 +56,14 @@ struct EventGeometry {
     std::array<std::int32_t, 2> size{};  ///< members of a set of each class (0: unused)
     std::vector<SharingPhase> phases;
 };
+
+/// The sets of event `kind` of sim::sharing_events for an ungrouped compute layer mapped by
+/// `m` on the rows x cols region at (0, 0) of `mesh`, from the part indices alone (the channel
+/// range of an input set is a function of its C part there): the member lists of the sets with
+/// two or more members, in node order, in sim::sharing_events' order of sets. `shard`: the
+/// weight groups' size, ceil(N_node / WR). Equal to sim::sharing_events' sets (a test checks).
+[[nodiscard]] std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std::int32_t rows,
+                                                               std::int32_t cols, const sim::Mesh& mesh,
+                                                               sim::SharingKind kind, std::int32_t shard);
 
 }  // namespace pimdse::mapper
