@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <limits>
 #include <set>
 #include <utility>
@@ -165,6 +167,104 @@ TEST(LayerSearch, SharingModelBoundsTheTimelineAndIsExactForEqualChunks) {
     }
     EXPECT_GT(equal, 100);
     EXPECT_GT(total, equal);
+}
+
+// The cheapest LM of a tiny layer by exhaustive enumeration: the front's fastest option has
+// the least latency of every (split, order, WR), and its smallest the least bytes.
+TEST(LayerSearch, FrontHoldsTheCheapestLmOfTheExhaustiveEnumeration) {
+    const sim::System sys = system_of(2, 2, 4, 16);
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler sched;
+    workload::Layer l;
+    l.kind = workload::LayerKind::conv;
+    l.K = 4;
+    l.C = 4;
+    l.P = l.Q = l.H = l.W = 4;
+    l.R = l.S = 1;
+    l.inputs = {workload::kNetworkInput};
+    for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{{1, 2}, {2, 2}}) {
+        LayerSearch search(sys, intra, sched);
+        const std::vector<LayerOption> all = search.enumerate_all(l, rows, cols, {}, {});
+        ASSERT_FALSE(all.empty());
+        double fastest = std::numeric_limits<double>::infinity();
+        std::int64_t smallest = std::numeric_limits<std::int64_t>::max();
+        for (const LayerOption& o : all) {
+            fastest = std::min(fastest, o.latency);
+            smallest = std::min(smallest, o.bytes);
+            EXPECT_EQ(o.mapping.shape(), (std::pair<std::int32_t, std::int32_t>{rows, cols}));
+        }
+        const std::vector<LayerOption>& front = search.options(l, rows, cols, {}, {});
+        ASSERT_FALSE(front.empty());
+        // Ascending in bytes, descending in latency.
+        EXPECT_EQ(front.front().bytes, smallest);
+        EXPECT_DOUBLE_EQ(front.back().latency, fastest);
+        for (std::size_t i = 1; i < front.size(); ++i) {
+            EXPECT_LT(front[i - 1].bytes, front[i].bytes);
+            EXPECT_GT(front[i - 1].latency, front[i].latency);
+        }
+    }
+}
+
+// The memo key is the layer's shape: a renamed copy of a layer is answered from the memo, a
+// layer with another stride is searched again.
+TEST(LayerSearch, MemoKeyIsTheLayerShape) {
+    const sim::System sys = system_of(2, 2, 8, 16);
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler sched;
+    LayerSearch search(sys, intra, sched);
+    const Network n = io::parse_network(kTwoBranch, "two_branch.yaml");
+    workload::Layer l = n.layer(0);
+    (void)search.options(l, 2, 2, {}, {});
+    EXPECT_EQ(search.stats().searches, 1);
+    l.name = "renamed";
+    (void)search.options(l, 2, 2, {}, {});
+    EXPECT_EQ(search.stats().searches, 1);
+    EXPECT_EQ(search.stats().memo_hits, 1);
+    EXPECT_EQ(SearchKey({LayerShape::of(l), 2, 2, {}, {}, false}).hash(),
+              SearchKey({LayerShape::of(n.layer(0)), 2, 2, {}, {}, false}).hash());
+    l.stride_h = 2;
+    EXPECT_FALSE(LayerShape::of(l) == LayerShape::of(n.layer(0)));
+    (void)search.options(l, 2, 2, {}, {});
+    EXPECT_EQ(search.stats().searches, 2);
+    (void)search.options(n.layer(0), 2, 1, {}, {});  // another region shape
+    EXPECT_EQ(search.stats().searches, 3);
+}
+
+// One sharing model: the sets the search costs are sim::sharing_events' sets, member for
+// member and in order, for every arrangement and WR of the ungrouped compute layers.
+TEST(LayerSearch, SearchSharingSetsAreTheTimelinesSets) {
+    const sim::System sys = system_of(4, 4, 8, 16);
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler sched;
+    LayerSearch search(sys, intra, sched);
+    const Network n = io::parse_network(kTwoBranch, "two_branch.yaml");
+    std::int64_t compared = 0;
+    for (workload::LayerIndex li = 0; li < n.size(); ++li) {
+        const workload::Layer& l = n.layer(li);
+        if (!l.is_compute() || l.groups > 1) continue;
+        for (const auto& [rows, cols] : std::vector<std::pair<int, int>>{{2, 4}, {4, 4}}) {
+            for (const LayerOption& o : search.enumerate_all(l, rows, cols, {}, {})) {
+                const sim::Region region{0, 0, rows, cols};
+                const std::vector<sim::SharingEvent> events =
+                    sim::sharing_events(l, o.mapping, region, sys.mesh, sys.data_bytes(), sys.psum_bytes());
+                const std::int32_t n_node = sim::nodes_sharing_weights(o.mapping);
+                const std::int32_t wr = l.has_weights() ? o.mapping.wr : 1;
+                for (sim::SharingKind kind : kSharingKinds) {
+                    std::vector<std::vector<sim::NodeId>> expected;
+                    for (const sim::SharingEvent& e : events)
+                        if (e.kind == kind)
+                            for (const sim::SharingSet& set : e.sets) expected.push_back(set.members);
+                    const auto got =
+                        event_sets(o.mapping, rows, cols, sys.mesh, kind, (n_node + wr - 1) / wr);
+                    // The timeline only forms an event that happens; the search asks only then.
+                    if (expected.empty()) continue;
+                    EXPECT_EQ(got, expected) << l.name << " on " << rows << "x" << cols;
+                    ++compared;
+                }
+            }
+        }
+    }
+    EXPECT_GT(compared, 200);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "mapper_fixtures.hpp"
@@ -112,6 +113,67 @@ TEST(Selection, DpEqualsExhaustiveEnumerationUnderCapacity) {
             EXPECT_LE(units, cap);
         }
     }
+}
+
+LayerChoices choices(std::vector<double> latency, std::vector<std::int64_t> units) {
+    return LayerChoices{std::move(latency), std::move(units)};
+}
+
+// A chain of three single-layer segments, each with one SM of one region: latency adds up,
+// footprints add up. The DP's answer is the minimum over all 2 x 2 x 2 picks that fit, by
+// brute force, for every capacity; by hand at capacity 5: (4, 3 units) + (8, 1) + (6, 1) = 18.
+TEST(Selection, ThreeLayerChainIsTheBruteForceMinimum) {
+    const std::vector<LayerChoices> layers{choices({10, 4}, {1, 3}), choices({8, 5}, {1, 2}),
+                                           choices({6, 1}, {1, 4})};
+    std::vector<SegmentChoices> segments;
+    for (const LayerChoices& l : layers) segments.push_back(SegmentChoices{{SmChoices{{{l}}}}});
+    for (std::int64_t cap = 0; cap <= 10; ++cap) {
+        double best = std::numeric_limits<double>::infinity();
+        for (std::size_t a = 0; a < 2; ++a)
+            for (std::size_t b = 0; b < 2; ++b)
+                for (std::size_t c = 0; c < 2; ++c) {
+                    const std::int64_t units = layers[0].units[a] + layers[1].units[b] + layers[2].units[c];
+                    if (units <= cap)
+                        best = std::min(best,
+                                        layers[0].latency[a] + layers[1].latency[b] + layers[2].latency[c]);
+                }
+        const Selection s = select_mappings(segments, cap);
+        if (std::isinf(best)) {
+            EXPECT_FALSE(s.feasible) << "cap " << cap;
+            continue;
+        }
+        ASSERT_TRUE(s.feasible) << "cap " << cap;
+        EXPECT_DOUBLE_EQ(s.latency, best) << "cap " << cap;
+        EXPECT_LE(s.units, cap);
+        double sum = 0;
+        for (std::size_t i = 0; i < 3; ++i)
+            sum += layers[i].latency[static_cast<std::size_t>(s.option[i][0][0])];
+        EXPECT_DOUBLE_EQ(sum, s.latency);
+    }
+    EXPECT_FALSE(select_mappings(segments, 2).feasible);          // the smallest picks need 3 units
+    EXPECT_DOUBLE_EQ(select_mappings(segments, 3).latency, 24);   // 10 + 8 + 6
+    EXPECT_DOUBLE_EQ(select_mappings(segments, 5).latency, 18);   // 4 + 8 + 6
+    EXPECT_DOUBLE_EQ(select_mappings(segments, 10).latency, 10);  // 4 + 5 + 1
+}
+
+// Regions of one SM run in parallel on different nodes: a segment costs the maximum of its
+// regions' latencies and the maximum of their footprints. Two SMs by hand: one region of
+// 10 cycles and 2 units, or two regions of 6 and 7 cycles and 3 and 1 units (7 cycles, 3
+// units).
+TEST(Selection, ParallelRegionsTakeTheMaximum) {
+    const SmChoices one{{{choices({10}, {2})}}};
+    const SmChoices two{{{choices({6}, {3})}, {choices({7}, {1})}}};
+    const std::vector<SegmentChoices> segments{SegmentChoices{{one, two}}};
+    const Selection roomy = select_mappings(segments, 3);
+    ASSERT_TRUE(roomy.feasible);
+    EXPECT_EQ(roomy.sm, (std::vector<std::int32_t>{1}));
+    EXPECT_DOUBLE_EQ(roomy.latency, 7);
+    EXPECT_EQ(roomy.units, 3);
+    const Selection tight = select_mappings(segments, 2);
+    ASSERT_TRUE(tight.feasible);
+    EXPECT_EQ(tight.sm, (std::vector<std::int32_t>{0}));
+    EXPECT_DOUBLE_EQ(tight.latency, 10);
+    EXPECT_FALSE(select_mappings(segments, 1).feasible);
 }
 
 }  // namespace
