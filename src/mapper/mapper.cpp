@@ -48,6 +48,51 @@ struct Groups {
     }
 };
 
+/// The tensors of a network for the layout choice: one group per tensor, the inputs of a
+/// multi-input layer (concat, add) united since they are read in one layout. Index n is the
+/// network input.
+struct Tensors {
+    std::int32_t n;
+    Groups groups;
+    explicit Tensors(const workload::Network& network)
+        : n(static_cast<std::int32_t>(network.size())), groups(static_cast<std::size_t>(n) + 1) {
+        for (LayerIndex l = 0; l < n; ++l) {
+            const auto& inputs = network.layer(l).inputs;
+            for (std::size_t j = 1; j < inputs.size(); ++j)
+                groups.unite(producer(inputs[0]), producer(inputs[j]));
+        }
+    }
+    [[nodiscard]] std::int32_t producer(LayerIndex p) const { return p == workload::kNetworkInput ? n : p; }
+    /// The group layer l reads (its first input's) and the group it writes.
+    std::size_t in_group(const workload::Network& network, LayerIndex l) {
+        return static_cast<std::size_t>(groups.find(producer(network.layer(l).inputs.front())));
+    }
+    std::size_t out_group(LayerIndex l) { return static_cast<std::size_t>(groups.find(l)); }
+};
+
+/// Each group's layout starts as its representative's current DL_o (the network input's: its
+/// first reader's DL_i); then every DL is made consistent with its group. Per group, its layout.
+std::vector<sim::DataLayout> consistent_layouts(const workload::Network& network, Tensors& t,
+                                                sim::NetworkMapping& mapping, sim::DataLayout fallback) {
+    const auto size = static_cast<std::size_t>(t.n) + 1;
+    std::vector<sim::DataLayout> layout(size, fallback);
+    std::vector<bool> set(size, false);
+    for (LayerIndex l = 0; l < t.n; ++l) {
+        const std::size_t g = t.out_group(l);
+        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_out, set[g] = true;
+    }
+    for (LayerIndex l = 0; l < t.n; ++l) {
+        const std::size_t g = t.in_group(network, l);
+        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_in, set[g] = true;
+    }
+    for (LayerIndex l = 0; l < t.n; ++l) {
+        sim::LayerMapping& m = mapping.layers[static_cast<std::size_t>(l)];
+        m.dl_in = layout[t.in_group(network, l)];
+        m.dl_out = layout[t.out_group(l)];
+    }
+    return layout;
+}
+
 }  // namespace
 
 Mapper::Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
@@ -150,35 +195,12 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
 void Mapper::optimise_layouts(const workload::Network& network, const workload::Segmentation& seg,
                               sim::NetworkMapping& mapping) {
     (void)seg;
-    const auto n = static_cast<std::int32_t>(network.size());
-    const auto producer = [&](LayerIndex p) { return p == workload::kNetworkInput ? n : p; };
-    Groups groups(static_cast<std::size_t>(n) + 1);
-    for (LayerIndex l = 0; l < n; ++l) {
-        const auto& inputs = network.layer(l).inputs;
-        for (std::size_t j = 1; j < inputs.size(); ++j)
-            groups.unite(producer(inputs[0]), producer(inputs[j]));
-    }
-    // Each group's layout starts as its representative's current DL_o (the network input's:
-    // its first reader's DL_i); then every DL is made consistent with its group.
-    std::vector<sim::DataLayout> layout(static_cast<std::size_t>(n) + 1, options_.layouts.front());
-    std::vector<bool> set(static_cast<std::size_t>(n) + 1, false);
-    for (LayerIndex l = 0; l < n; ++l) {
-        const auto g = static_cast<std::size_t>(groups.find(l));
-        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_out, set[g] = true;
-    }
-    for (LayerIndex l = 0; l < n; ++l) {
-        const auto g = static_cast<std::size_t>(groups.find(producer(network.layer(l).inputs.front())));
-        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_in, set[g] = true;
-    }
-    const auto in_group = [&](LayerIndex l) {
-        return static_cast<std::size_t>(groups.find(producer(network.layer(l).inputs.front())));
-    };
-    const auto out_group = [&](LayerIndex l) { return static_cast<std::size_t>(groups.find(l)); };
-    for (LayerIndex l = 0; l < n; ++l) {
-        sim::LayerMapping& m = mapping.layers[static_cast<std::size_t>(l)];
-        m.dl_in = layout[in_group(l)];
-        m.dl_out = layout[out_group(l)];
-    }
+    Tensors tensors(network);
+    const std::int32_t n = tensors.n;
+    std::vector<sim::DataLayout> layout =
+        consistent_layouts(network, tensors, mapping, options_.layouts.front());
+    const auto in_group = [&](LayerIndex l) { return tensors.in_group(network, l); };
+    const auto out_group = [&](LayerIndex l) { return tensors.out_group(l); };
     if (options_.layouts.size() < 2) return;
 
     // Members (DL_o) and readers (DL_i) of every group.
