@@ -64,7 +64,7 @@ int run_explore(const ExploreCliOptions& o) {
         return static_cast<int>(r.wall_time_stop ? ExitCode::wall_time_stop : ExitCode::ok);
     } catch (const engine::CollectiveError& e) {
         // Every rank failed alike: one message, a normal exit everywhere.
-        if (world.rank() == 0) std::cerr << "pimdse: error: " << e.what() << '\n';
+        if (world.rank() == 0) std::cerr << "pimdse: " << error_label(e.code()) << ": " << e.what() << '\n';
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
         if (world.size() == 1) throw;  // main reports it
