@@ -86,4 +86,34 @@ BENCHMARK_CAPTURE(BM_Map, nicepim_4x4, "nicepim_4x4.yaml", false)
     ->DenseRange(0, kNetworks.size() - 1)
     ->Unit(benchmark::kMillisecond);
 
+// The round's inputs on a large array (issue 18): the four layers of tests/data/mapping/tiny.yaml
+// have fewer parts than a 64 x 64 array has nodes, so the mapper falls back to smaller regions;
+// those no layer of the segment can fill are skipped without a search (5 LM searches instead
+// of 1,704; those were cheap, about 0.07 s of 0.7 s here, the rest is the whole array's own
+// enumeration and costing). `map --max-nodes` bounds what remains (docs/cli.md).
+void BM_RoundInputs_Tiny64x64(benchmark::State& state) {
+    hw::Constraints c;
+    c.bank_rows = c.bank_cols = 256;
+    hw::HardwareParams p;
+    p.node_rows = p.node_cols = 64;
+    p.pe_rows = p.pe_cols = 2;
+    p.ibuf_kib = p.wbuf_kib = p.obuf_kib = 4;
+    const sim::System system = sim::make_system(c, p, hw::Technology{});
+    const workload::Network n =
+        io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/tests/data/mapping/tiny.yaml");
+    const workload::Segmentation seg = workload::decompose(n);
+    const std::vector<sim::DataLayout> dl(static_cast<std::size_t>(n.size()));
+    std::int64_t searches = 0;
+    for (auto _ : state) {
+        sim::AnalyticIntraNodeMapper intra;
+        sim::SnakeRingScheduler snake;
+        mapper::Mapper m(system, mapper::MapperOptions{}, intra, snake, snake);
+        const mapper::Mapper::RoundInputs in = m.round_inputs(n, seg, dl, dl);
+        benchmark::DoNotOptimize(in.sms.size());
+        searches = m.search().stats().searches;
+    }
+    state.counters["lm_searches"] = static_cast<double>(searches);
+}
+BENCHMARK(BM_RoundInputs_Tiny64x64)->Unit(benchmark::kMillisecond);
+
 }  // namespace

@@ -40,6 +40,7 @@ struct EvaluateOptions {
     std::string mapping;
     bool uniform = false;
     std::string write_mapping;
+    std::int64_t max_nodes = kDefaultMaxNodes;
 };
 
 // "ilp: 48 events, 12 solved (36 from the cache), all optimal; 0.210 s evaluation".
@@ -66,6 +67,7 @@ std::string sharing_summary(const sched::DataScheduler& s, double seconds) {
 
 int run_evaluate(const EvaluateOptions& o) {
     const io::HardwareFile h = io::read_hardware_file(o.hardware);
+    check_node_count("evaluate", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const workload::Network network = io::read_network_file(o.network);
     const workload::Segmentation seg = workload::decompose(network);
     const sim::System system = sim::make_system(h.constraints, h.params, h.technology);
@@ -103,6 +105,9 @@ void add_evaluate_command(CLI::App& app, Action& action) {
         cmd->add_flag("--uniform", o->uniform, "evaluate the uniform mapping instead of a mapping file");
     mapping->excludes(uniform);
     uniform->excludes(mapping);
+    cmd->add_option("--max-nodes", o->max_nodes,
+                    "refuse a hardware point with more nodes than this (default 4096, 64 x 64; docs/cli.md)")
+        ->check(integer_in(1, kMostNodes));
     cmd->add_option("--write-mapping", o->write_mapping, "write the evaluated mapping to this file (YAML)")
         ->check(file_path());
     cmd->callback([cmd, &action, o] {

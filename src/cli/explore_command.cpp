@@ -64,13 +64,13 @@ int run_explore(const ExploreCliOptions& o) {
         return static_cast<int>(r.wall_time_stop ? ExitCode::wall_time_stop : ExitCode::ok);
     } catch (const engine::CollectiveError& e) {
         // Every rank failed alike: one message, a normal exit everywhere.
-        if (world.rank() == 0) std::cerr << "pimdse: error: " << e.what() << '\n';
+        if (world.rank() == 0) std::cerr << "pimdse: " << error_label(e.code()) << ": " << e.what() << '\n';
         return static_cast<int>(e.code());
     } catch (const std::exception& e) {
         if (world.size() == 1) throw;  // main reports it
         // The ranks disagree: another rank may wait forever in a collective, so end the job.
         std::cerr << "pimdse: error on rank " << world.rank() << ": " << e.what() << '\n' << std::flush;
-        env.abort(static_cast<int>(engine::exit_code_of(e)));
+        env.abort(static_cast<int>(exit_code_of(e)));
     }
     return static_cast<int>(ExitCode::internal_error);
 }

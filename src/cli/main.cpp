@@ -76,17 +76,10 @@ int main(int argc, char** argv) {
     }
     try {
         return action();
-    } catch (const pimdse::InputError& e) {
-        std::cerr << "pimdse: error: " << e.what() << '\n';
-        return code(pimdse::ExitCode::input);
-    } catch (const pimdse::IoError& e) {
-        std::cerr << "pimdse: error: " << e.what() << '\n';
-        return code(pimdse::ExitCode::io);
-    } catch (const pimdse::SolverError& e) {
-        std::cerr << "pimdse: solver error: " << e.what() << '\n';
-        return code(pimdse::ExitCode::solver);
     } catch (const std::exception& e) {
-        std::cerr << "pimdse: internal error: " << e.what() << '\n';
-        return code(pimdse::ExitCode::internal_error);
+        // core/error.hpp maps every error to its exit code; main only reports it.
+        const pimdse::ExitCode c = pimdse::exit_code_of(e);
+        std::cerr << "pimdse: " << pimdse::error_label(c) << ": " << e.what() << '\n';
+        return code(c);
     }
 }

@@ -41,6 +41,7 @@ struct MapOptions {
     int rounds = 3;
     bool fallback = false;
     std::vector<std::string> freeze;
+    std::int64_t max_nodes = kDefaultMaxNodes;
 };
 
 /// What one --csv row reports: the whole batch (for ddam, the samples streamed through it).
@@ -92,8 +93,39 @@ void print_pipeline(const mapper::PipelineResult& p, const sim::System& system) 
                         p.batch_energy.total().value() * 1e-6);
 }
 
+/// Per multi-branch segment, which branch runs on which region.
+void print_segments(const workload::Network& network, const workload::Segmentation& seg,
+                    const sim::NetworkMapping& mapping) {
+    std::cout << "segments of " << network.name() << " (" << seg.segments.size()
+              << "): regions and branches\n";
+    for (std::size_t s = 0; s < seg.segments.size(); ++s) {
+        const sim::SegmentMapping& sm = mapping.segments[s];
+        if (sm.regions.size() < 2 && seg.segments[s].branches.size() < 2) continue;
+        std::cout << format("  segment %zu: %zu branches on %zu regions:", s, seg.segments[s].branches.size(),
+                            sm.regions.size());
+        for (std::size_t b = 0; b < sm.branch_region.size(); ++b)
+            std::cout << ' ' << 'b' << b << "->"
+                      << sim::to_string(sm.regions[static_cast<std::size_t>(sm.branch_region[b])]);
+        std::cout << '\n';
+    }
+    std::cout << "  (single-branch segments run on the whole array and are not listed)\n\n";
+}
+
+/// The mapper's one line of search statistics (docs/cli.md, `pimdse map`).
+void print_search_stats(const MapOptions& o, std::int32_t rounds, double seconds,
+                        const mapper::SearchStats& st) {
+    std::cout << format(
+        "  mapper       %s, %d round(s), %.3f s; LM searches %lld (memo hits %lld), count "
+        "vectors %lld (pruned %lld), options costed %lld, sharing geometries %lld\n",
+        o.mapper.c_str(), rounds, seconds, static_cast<long long>(st.searches),
+        static_cast<long long>(st.memo_hits), static_cast<long long>(st.count_vectors),
+        static_cast<long long>(st.pruned_vectors), static_cast<long long>(st.options_costed),
+        static_cast<long long>(st.geometries));
+}
+
 int run_map(const MapOptions& o) {
     const io::HardwareFile h = io::read_hardware_file(o.hardware);
+    check_node_count("map", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const bool ddam = o.mapper == "ddam";
     io::NetworkReadOptions read;
     // A pipeline streams single samples through its parts: --batch is how many.
@@ -142,19 +174,7 @@ int run_map(const MapOptions& o) {
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-    std::cout << "segments of " << network.name() << " (" << seg.segments.size()
-              << "): regions and branches\n";
-    for (std::size_t s = 0; s < seg.segments.size(); ++s) {
-        const sim::SegmentMapping& sm = r.mapping.segments[s];
-        if (sm.regions.size() < 2 && seg.segments[s].branches.size() < 2) continue;
-        std::cout << format("  segment %zu: %zu branches on %zu regions:", s, seg.segments[s].branches.size(),
-                            sm.regions.size());
-        for (std::size_t b = 0; b < sm.branch_region.size(); ++b)
-            std::cout << ' ' << 'b' << b << "->"
-                      << sim::to_string(sm.regions[static_cast<std::size_t>(sm.branch_region[b])]);
-        std::cout << '\n';
-    }
-    std::cout << "  (single-branch segments run on the whole array and are not listed)\n\n";
+    print_segments(network, seg, r.mapping);
     std::string label = o.mapper == "baseline" ? "baseline mapping (NicePIM VIII-D)"
                         : ddam                 ? "DDAM pipeline, one sample through every part"
                                                : "PIM-Mapper mapping";
@@ -162,14 +182,7 @@ int run_map(const MapOptions& o) {
         label += " (the baseline's mapping was faster and is kept)";
     print_report(std::cout, h, network, seg, r.mapping, r.cost, system, label);
     if (pipe) print_pipeline(*pipe, system);
-    const mapper::SearchStats& st = m.search().stats();
-    std::cout << format(
-        "  mapper       %s, %d round(s), %.3f s; LM searches %lld (memo hits %lld), count "
-        "vectors %lld (pruned %lld), options costed %lld, sharing geometries %lld\n",
-        o.mapper.c_str(), r.rounds, seconds, static_cast<long long>(st.searches),
-        static_cast<long long>(st.memo_hits), static_cast<long long>(st.count_vectors),
-        static_cast<long long>(st.pruned_vectors), static_cast<long long>(st.options_costed),
-        static_cast<long long>(st.geometries));
+    print_search_stats(o, r.rounds, seconds, m.search().stats());
     if (!o.output.empty()) {
         const io::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
         write_text(o.output, io::to_yaml(r.mapping, target));
@@ -222,6 +235,10 @@ void add_map_command(CLI::App& app, Action& action) {
         ->check(integer_in(1, 65536));
     cmd->add_option("--rounds", o->rounds, "MAX_OPTIM_ITER of Algorithm 1 (default 3)")
         ->check(integer_in(1, 100));
+    cmd->add_option("--max-nodes", o->max_nodes,
+                    "refuse a hardware point with more nodes than this (default 4096, 64 x 64; the search's "
+                    "work grows about tenfold per doubling of the array's side; docs/cli.md)")
+        ->check(integer_in(1, kMostNodes));
     cmd->callback([&action, o] { action = [o] { return run_map(*o); }; });
 }
 

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::cli {
 
 namespace {
@@ -63,6 +65,18 @@ CLI::Validator file_path() {
             return {};
         },
         "FILE");
+}
+
+void check_node_count(const std::string& command, const std::string& hardware, std::int32_t rows,
+                      std::int32_t cols, std::int64_t max_nodes) {
+    const std::int64_t nodes = std::int64_t{rows} * cols;
+    if (nodes <= max_nodes) return;
+    throw UsageError(
+        "--max-nodes: " + hardware + " has a " + std::to_string(rows) + " x " + std::to_string(cols) +
+        " node array (" + std::to_string(nodes) + " nodes); `" + command + "` takes at most " +
+        std::to_string(max_nodes) +
+        " nodes (its work grows about tenfold per doubling of the array's side); give --max-nodes " +
+        std::to_string(nodes) + " to run it anyway");
 }
 
 }  // namespace pimdse::cli

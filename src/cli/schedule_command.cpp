@@ -122,54 +122,59 @@ std::int64_t parse_bytes(const std::string& text) {
     return *n * scale;
 }
 
-std::vector<sim::SharingSet> parse_sets(ScheduleRequest& r, const sim::Mesh& mesh, Bytes bytes) {
+/// `interleaved:N`: sets of side x side nodes, side^2 = N, spread over the mesh.
+std::vector<sim::SharingSet> parse_interleaved(const std::string& text, const sim::Mesh& mesh, Bytes bytes) {
+    const std::string_view s = text;
+    const auto n = to_integer(s.substr(12));
+    std::int32_t side = 0;
+    while (n && static_cast<std::int64_t>(side + 1) * (side + 1) <= *n) ++side;
+    if (!n || *n < 4 || static_cast<std::int64_t>(side) * side != *n) {
+        bad("--sets", "'" + text + "': interleaved:N needs a square set size N >= 4 (4, 9, 16, ...)");
+    }
+    if (mesh.rows() % side != 0 || mesh.cols() % side != 0) {
+        bad("--sets", "'" + text + "': sets of " + std::to_string(side) + " x " + std::to_string(side) +
+                          " interleaved nodes need mesh dimensions divisible by " + std::to_string(side));
+    }
+    if (mesh.node_count() > static_cast<std::int64_t>(kMaxEventMembers)) {
+        bad("--sets", "'" + text + "': " + std::to_string(mesh.node_count()) + " members in all; at most " +
+                          std::to_string(kMaxEventMembers) + " are supported");
+    }
+    return sim::interleaved_sets(mesh, side, bytes);
+}
+
+/// `random:K` or `random:KxM`: K disjoint sets of M random nodes (M = nodes / K).
+std::vector<sim::SharingSet> parse_random(ScheduleRequest& r, const sim::Mesh& mesh, Bytes bytes) {
     const std::string& text = r.sets_text;
     const std::string_view s = text;
-    if (s.starts_with("interleaved:")) {
-        const auto n = to_integer(s.substr(12));
-        std::int32_t side = 0;
-        while (n && static_cast<std::int64_t>(side + 1) * (side + 1) <= *n) ++side;
-        if (!n || *n < 4 || static_cast<std::int64_t>(side) * side != *n) {
-            bad("--sets", "'" + text + "': interleaved:N needs a square set size N >= 4 (4, 9, 16, ...)");
-        }
-        if (mesh.rows() % side != 0 || mesh.cols() % side != 0) {
-            bad("--sets", "'" + text + "': sets of " + std::to_string(side) + " x " + std::to_string(side) +
-                              " interleaved nodes need mesh dimensions divisible by " + std::to_string(side));
-        }
-        if (mesh.node_count() > static_cast<std::int64_t>(kMaxEventMembers)) {
-            bad("--sets", "'" + text + "': " + std::to_string(mesh.node_count()) +
-                              " members in all; at most " + std::to_string(kMaxEventMembers) +
-                              " are supported");
-        }
-        return sim::interleaved_sets(mesh, side, bytes);
+    const auto parts = split(s.substr(7), 'x');
+    const auto k = to_integer(parts[0]);
+    std::optional<std::int64_t> m = parts.size() == 2 ? to_integer(parts[1]) : std::nullopt;
+    if (k && parts.size() == 1 && *k >= 1) m = mesh.node_count() / *k;
+    if (!k || !m || parts.size() > 2 || *k < 1) {
+        bad("--sets",
+            "'" + text + "': random:K or random:KxM needs integers K >= 1 (sets), M >= 2 (members)");
     }
-    if (s.starts_with("random:")) {
-        const auto parts = split(s.substr(7), 'x');
-        const auto k = to_integer(parts[0]);
-        std::optional<std::int64_t> m = parts.size() == 2 ? to_integer(parts[1]) : std::nullopt;
-        if (k && parts.size() == 1 && *k >= 1) m = mesh.node_count() / *k;
-        if (!k || !m || parts.size() > 2 || *k < 1) {
-            bad("--sets",
-                "'" + text + "': random:K or random:KxM needs integers K >= 1 (sets), M >= 2 (members)");
-        }
-        if (*m < 2)
-            bad("--sets", "'" + text + "': a set needs at least 2 members, not " + std::to_string(*m));
-        if (*k * *m > mesh.node_count()) {
-            bad("--sets", "'" + text + "': " + std::to_string(*k) + " disjoint sets of " +
-                              std::to_string(*m) + " members need " + std::to_string(*k * *m) +
-                              " nodes, the mesh has " + std::to_string(mesh.node_count()));
-        }
-        if (*m > static_cast<std::int64_t>(kMaxSetMembers) ||
-            *k * *m > static_cast<std::int64_t>(kMaxEventMembers)) {
-            bad("--sets", "'" + text + "': " + std::to_string(*k) + " sets of " + std::to_string(*m) +
-                              " members; at most " + std::to_string(kMaxSetMembers) + " members a set and " +
-                              std::to_string(kMaxEventMembers) + " in all are supported");
-        }
-        r.random_count = static_cast<std::int32_t>(*k);
-        r.random_members = static_cast<std::int32_t>(*m);
-        return sched::random_disjoint_sets(mesh, r.random_count, r.random_members, bytes, r.seed);
+    if (*m < 2) bad("--sets", "'" + text + "': a set needs at least 2 members, not " + std::to_string(*m));
+    if (*k * *m > mesh.node_count()) {
+        bad("--sets", "'" + text + "': " + std::to_string(*k) + " disjoint sets of " + std::to_string(*m) +
+                          " members need " + std::to_string(*k * *m) + " nodes, the mesh has " +
+                          std::to_string(mesh.node_count()));
     }
-    // Explicit: "0,2,4;1,3,5" (node ids, row-major: id = row x cols + col).
+    if (*m > static_cast<std::int64_t>(kMaxSetMembers) ||
+        *k * *m > static_cast<std::int64_t>(kMaxEventMembers)) {
+        bad("--sets", "'" + text + "': " + std::to_string(*k) + " sets of " + std::to_string(*m) +
+                          " members; at most " + std::to_string(kMaxSetMembers) + " members a set and " +
+                          std::to_string(kMaxEventMembers) + " in all are supported");
+    }
+    r.random_count = static_cast<std::int32_t>(*k);
+    r.random_members = static_cast<std::int32_t>(*m);
+    return sched::random_disjoint_sets(mesh, r.random_count, r.random_members, bytes, r.seed);
+}
+
+/// Explicit sets: "0,2,4;1,3,5" (node ids, row-major: id = row x cols + col), disjoint.
+std::vector<sim::SharingSet> parse_explicit(const ScheduleRequest& r, const sim::Mesh& mesh, Bytes bytes) {
+    const std::string& text = r.sets_text;
+    const std::string_view s = text;
     std::vector<sim::SharingSet> sets;
     std::vector<std::int64_t> owner(static_cast<std::size_t>(mesh.node_count()), -1);
     const auto groups = split(s, ';');
@@ -206,6 +211,13 @@ std::vector<sim::SharingSet> parse_sets(ScheduleRequest& r, const sim::Mesh& mes
         sets.push_back(std::move(set));
     }
     return sets;
+}
+
+std::vector<sim::SharingSet> parse_sets(ScheduleRequest& r, const sim::Mesh& mesh, Bytes bytes) {
+    const std::string_view s = r.sets_text;
+    if (s.starts_with("interleaved:")) return parse_interleaved(r.sets_text, mesh, bytes);
+    if (s.starts_with("random:")) return parse_random(r, mesh, bytes);
+    return parse_explicit(r, mesh, bytes);
 }
 
 void check_event_size(const ScheduleRequest& r) {
@@ -297,7 +309,17 @@ double median(std::vector<double> v) {
 
 // --samples N: the same request on N random placements, then how often and by how much each
 // baseline loses to the ILP (latency and heaviest link, as ratios to the ILP's).
-int run_samples(const ScheduleRequest& r, const sim::Mesh& mesh, const sim::NocParams& noc) {
+/// Per scheduler, what --samples reports over the placements.
+struct Tally {
+    std::vector<double> latency_ratio, link_ratio, seconds;
+    std::size_t loses = 0, ties = 0, wins = 0;
+    std::map<std::string, std::size_t> statuses;
+    std::vector<double> gaps;
+    std::size_t fallbacks = 0;
+};
+
+/// Schedules every placement with every scheduler, printing CSV rows if asked.
+std::vector<Tally> tally_samples(const ScheduleRequest& r, const sim::Mesh& mesh, const sim::NocParams& noc) {
     std::vector<std::unique_ptr<sched::DataScheduler>> schedulers;
     for (const sched::SchedulerKind kind : r.kinds) {
         sched::ScheduleOptions o;
@@ -307,14 +329,6 @@ int run_samples(const ScheduleRequest& r, const sim::Mesh& mesh, const sim::NocP
         schedulers.push_back(sched::make_scheduler(o));
     }
     const auto ilp_at = std::find(r.kinds.begin(), r.kinds.end(), sched::SchedulerKind::ilp);
-    if (r.csv) print_csv_header();
-    struct Tally {
-        std::vector<double> latency_ratio, link_ratio, seconds;
-        std::size_t loses = 0, ties = 0, wins = 0;
-        std::map<std::string, std::size_t> statuses;
-        std::vector<double> gaps;
-        std::size_t fallbacks = 0;
-    };
     std::vector<Tally> tally(r.kinds.size());
     for (std::int64_t i = 0; i < r.samples; ++i) {
         const std::uint64_t seed = r.seed + static_cast<std::uint64_t>(i);
@@ -339,8 +353,11 @@ int run_samples(const ScheduleRequest& r, const sim::Mesh& mesh, const sim::NocP
             (lat > ilp_lat ? t.loses : lat < ilp_lat ? t.wins : t.ties) += 1;
         }
     }
-    if (r.csv) return static_cast<int>(ExitCode::ok);
+    return tally;
+}
 
+/// The statuses and solve times of every scheduler over the placements.
+void print_sample_statuses(const ScheduleRequest& r, const std::vector<Tally>& tally) {
     std::printf(
         "%lld random placements (seeds %llu..%llu) of %d sets x %d nodes on a %s mesh, %lld B per node = "
         "%lld flits of %d bit, %d cycles per hop\n\n",
@@ -363,7 +380,10 @@ int run_samples(const ScheduleRequest& r, const sim::Mesh& mesh, const sim::NocP
                     median(t.seconds) * 1e3, *std::max_element(t.seconds.begin(), t.seconds.end()) * 1e3,
                     st.c_str());
     }
-    if (ilp_at == r.kinds.end()) return static_cast<int>(ExitCode::ok);
+}
+
+/// Each baseline's latency and heaviest link as ratios to the ILP's on the same placements.
+void print_sample_ratios(const ScheduleRequest& r, const std::vector<Tally>& tally) {
     std::printf("\nlatency and heaviest link as ratios to the ILP's (> 1: the ILP is better):\n");
     std::printf("%-9s %6s %6s %6s  %9s %9s %9s %9s  %9s %9s\n", "scheduler", "loses", "ties", "wins",
                 "lat geo", "lat med", "lat max", "when lost", "link geo", "link max");
@@ -387,43 +407,28 @@ int run_samples(const ScheduleRequest& r, const sim::Mesh& mesh, const sim::NocP
     std::printf(
         "\n(loses: the baseline's latency is above the ILP's; 'when lost': its mean ratio over those "
         "placements)\n");
+}
+
+int run_samples(const ScheduleRequest& r, const sim::Mesh& mesh, const sim::NocParams& noc) {
+    if (r.csv) print_csv_header();
+    const std::vector<Tally> tally = tally_samples(r, mesh, noc);
+    if (r.csv) return static_cast<int>(ExitCode::ok);
+    print_sample_statuses(r, tally);
+    if (std::find(r.kinds.begin(), r.kinds.end(), sched::SchedulerKind::ilp) == r.kinds.end())
+        return static_cast<int>(ExitCode::ok);
+    print_sample_ratios(r, tally);
     return static_cast<int>(ExitCode::ok);
 }
 
-int run_schedule(const ScheduleRequest& request) {
-    ScheduleRequest r = request;
-    if (!r.config.empty()) {
-        // The file's ILP settings, unless given on the command line (which wins).
-        const auto file = io::read_config_or_hardware_file(r.config);
-        const sched::ScheduleOptions o = std::visit([](const auto& f) { return f.schedule; }, file);
-        if (!r.time_limit_given) r.time_limit = o.time_limit_seconds;
-        if (!r.gap_given) r.gap = o.relative_gap;
-    }
-    const sim::Mesh mesh(r.rows, r.cols);
-    sim::NocParams noc;
-    noc.flit_bits = r.flit_bits;
-    noc.hop_cycles = r.hop_cycles;
-    if (r.samples > 1) return run_samples(r, mesh, noc);
-    std::vector<sched::ScheduleRecord> records;
-    for (const sched::SchedulerKind kind : r.kinds) {
-        sched::ScheduleOptions o;
-        o.scheduler = kind;
-        o.time_limit_seconds = r.time_limit;
-        o.relative_gap = r.gap;
-        records.push_back(sched::make_scheduler(o)->schedule(mesh, r.sets, noc));
-    }
+/// One event's table: a row per scheduler, then the cycles (--cycles) and the notes.
+void print_event_table(const ScheduleRequest& r, const sim::Mesh& mesh,
+                       const std::vector<sched::ScheduleRecord>& records) {
     std::size_t largest = 0;
     for (const auto& s : r.sets) largest = std::max(largest, s.members.size());
     const Bytes bytes = r.sets.front().bytes_per_node;
     double shp_latency = 0;
     for (const auto& rec : records) {
         if (rec.scheduler == sched::SchedulerKind::shp) shp_latency = rec.cost.latency.value();
-    }
-
-    if (r.csv) {
-        print_csv_header();
-        for (const auto& rec : records) print_csv_row(r, mesh, r.seed, rec);
-        return static_cast<int>(ExitCode::ok);
     }
 
     std::printf(
@@ -469,6 +474,37 @@ int run_schedule(const ScheduleRequest& request) {
                 static_cast<long long>(rec.cost.max_link_flits));
         }
     }
+}
+
+int run_schedule(const ScheduleRequest& request) {
+    ScheduleRequest r = request;
+    if (!r.config.empty()) {
+        // The file's ILP settings, unless given on the command line (which wins).
+        const auto file = io::read_config_or_hardware_file(r.config);
+        const sched::ScheduleOptions o = std::visit([](const auto& f) { return f.schedule; }, file);
+        if (!r.time_limit_given) r.time_limit = o.time_limit_seconds;
+        if (!r.gap_given) r.gap = o.relative_gap;
+    }
+    const sim::Mesh mesh(r.rows, r.cols);
+    sim::NocParams noc;
+    noc.flit_bits = r.flit_bits;
+    noc.hop_cycles = r.hop_cycles;
+    if (r.samples > 1) return run_samples(r, mesh, noc);
+    std::vector<sched::ScheduleRecord> records;
+    for (const sched::SchedulerKind kind : r.kinds) {
+        sched::ScheduleOptions o;
+        o.scheduler = kind;
+        o.time_limit_seconds = r.time_limit;
+        o.relative_gap = r.gap;
+        records.push_back(sched::make_scheduler(o)->schedule(mesh, r.sets, noc));
+    }
+    if (r.csv) {
+        print_csv_header();
+        for (const auto& rec : records) print_csv_row(r, mesh, r.seed, rec);
+        return static_cast<int>(ExitCode::ok);
+    }
+
+    print_event_table(r, mesh, records);
     return static_cast<int>(ExitCode::ok);
 }
 

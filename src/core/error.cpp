@@ -20,6 +20,24 @@ std::string compose(const SourceLocation& where, const std::string& key, const s
 }
 }  // namespace
 
+ExitCode exit_code_of(const std::exception& e) noexcept {
+    if (const auto* error = dynamic_cast<const Error*>(&e)) return error->exit_code();
+    return ExitCode::internal_error;
+}
+
+const char* error_label(ExitCode code) noexcept {
+    switch (code) {
+        case ExitCode::input:
+        case ExitCode::io:
+        case ExitCode::usage:
+            return "error";
+        case ExitCode::solver:
+            return "solver error";
+        default:
+            return "internal error";
+    }
+}
+
 InputError::InputError(SourceLocation where, std::string key, std::string problem)
     : Error(compose(where, key, problem)),
       where_(std::move(where)),

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse {
 
 namespace {
@@ -41,7 +43,7 @@ Rng::result_type Rng::operator()() {
 }
 
 std::int64_t Rng::uniform_int(std::int64_t lo, std::int64_t hi) {
-    if (hi < lo) throw std::invalid_argument("Rng::uniform_int: empty range");
+    if (hi < lo) throw ModelError("Rng::uniform_int: empty range");
     const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
     if (range == ~std::uint64_t{0}) return static_cast<std::int64_t>((*this)());
     const std::uint64_t n = range + 1;

@@ -36,14 +36,6 @@ namespace pimdse::engine {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-ExitCode exit_code_of(const std::exception& e) noexcept {
-    if (const auto* c = dynamic_cast<const CollectiveError*>(&e)) return c->code();
-    if (dynamic_cast<const InputError*>(&e)) return ExitCode::input;
-    if (dynamic_cast<const IoError*>(&e)) return ExitCode::io;
-    if (dynamic_cast<const SolverError*>(&e)) return ExitCode::solver;
-    return ExitCode::internal_error;
-}
-
 eval::EvalContext make_context(const io::Config& config) {
     eval::EvalContext ctx;
     ctx.constraints = config.constraints;

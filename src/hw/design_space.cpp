@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::hw {
 
 std::string_view spacing_name(Spacing s) {
@@ -14,7 +16,7 @@ std::string_view spacing_name(Spacing s) {
         case Spacing::list:
             return "list";
     }
-    throw std::invalid_argument("spacing_name: unknown hw::Spacing");
+    throw InternalError("spacing_name: unknown hw::Spacing");
 }
 
 ParamRange::ParamRange(Spacing spacing, int min, int max, int step, std::vector<int> values)
@@ -22,9 +24,8 @@ ParamRange::ParamRange(Spacing spacing, int min, int max, int step, std::vector<
 
 ParamRange ParamRange::linear(int min, int max, int step) {
     if (step < 1 || min > max) {
-        throw std::invalid_argument("ParamRange::linear: need min <= max and step >= 1, got " +
-                                    std::to_string(min) + ".." + std::to_string(max) + " step " +
-                                    std::to_string(step));
+        throw ModelError("ParamRange::linear: need min <= max and step >= 1, got " + std::to_string(min) +
+                         ".." + std::to_string(max) + " step " + std::to_string(step));
     }
     std::vector<int> values;
     // Count in 64 bits: min + k * step may pass INT_MAX just after the last value.
@@ -38,8 +39,8 @@ ParamRange ParamRange::log2(int min, int max) {
         if (v >= min) values.push_back(static_cast<int>(v));
     }
     if (min > max || values.empty()) {
-        throw std::invalid_argument("ParamRange::log2: no power of two in [" + std::to_string(min) + ", " +
-                                    std::to_string(max) + "]");
+        throw ModelError("ParamRange::log2: no power of two in [" + std::to_string(min) + ", " +
+                         std::to_string(max) + "]");
     }
     return ParamRange(Spacing::log2, min, max, 0, std::move(values));
 }
@@ -47,7 +48,7 @@ ParamRange ParamRange::log2(int min, int max) {
 ParamRange ParamRange::list(std::vector<int> values) {
     std::sort(values.begin(), values.end());
     if (values.empty() || std::adjacent_find(values.begin(), values.end()) != values.end()) {
-        throw std::invalid_argument("ParamRange::list: need at least one value and no duplicates");
+        throw ModelError("ParamRange::list: need at least one value and no duplicates");
     }
     const int lo = values.front();
     const int hi = values.back();
@@ -138,7 +139,7 @@ const Bounds& bounds_of(Param p, const Constraints& c) {
         case Param::obuf_kib:
             return c.buffer_kib;
     }
-    throw std::invalid_argument("bounds_of: unknown hw::Param");
+    throw InternalError("bounds_of: unknown hw::Param");
 }
 
 namespace {
@@ -180,7 +181,7 @@ ParamRange default_range(Param p, const Constraints& c) {
                                   : ParamRange::linear(b.min, b.max, 1);
         }
     }
-    throw std::invalid_argument("default_range: unknown hw::Param");
+    throw InternalError("default_range: unknown hw::Param");
 }
 
 DesignSpace default_space(const Constraints& c) {

@@ -5,15 +5,16 @@
 #include <stdexcept>
 #include <string>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::hw {
 
 NodeFacts node_facts(const HardwareParams& p, const Constraints& c) {
     if (p.node_rows <= 0 || p.node_cols <= 0 || c.bank_rows % p.node_rows != 0 ||
         c.bank_cols % p.node_cols != 0) {
-        throw std::invalid_argument("node_facts: a " + std::to_string(p.node_rows) + 'x' +
-                                    std::to_string(p.node_cols) + " node array does not tile the " +
-                                    std::to_string(c.bank_rows) + 'x' + std::to_string(c.bank_cols) +
-                                    " bank array");
+        throw ModelError("node_facts: a " + std::to_string(p.node_rows) + 'x' + std::to_string(p.node_cols) +
+                         " node array does not tile the " + std::to_string(c.bank_rows) + 'x' +
+                         std::to_string(c.bank_cols) + " bank array");
     }
     NodeFacts f;
     f.node_count = p.node_rows * p.node_cols;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/core/rng.hpp"
 
 namespace pimdse::hw {
@@ -24,7 +25,7 @@ std::string_view param_name(Param p) {
         case Param::obuf_kib:
             return "obuf_kib";
     }
-    throw std::invalid_argument("param_name: unknown hw::Param");
+    throw InternalError("param_name: unknown hw::Param");
 }
 
 int HardwareParams::get(Param p) const {
@@ -44,7 +45,7 @@ int HardwareParams::get(Param p) const {
         case Param::obuf_kib:
             return obuf_kib;
     }
-    throw std::invalid_argument("HardwareParams::get: unknown hw::Param");
+    throw InternalError("HardwareParams::get: unknown hw::Param");
 }
 
 void HardwareParams::set(Param p, int value) {
@@ -71,7 +72,7 @@ void HardwareParams::set(Param p, int value) {
             obuf_kib = value;
             return;
     }
-    throw std::invalid_argument("HardwareParams::set: unknown hw::Param");
+    throw InternalError("HardwareParams::set: unknown hw::Param");
 }
 
 std::string to_string(const HardwareParams& p) {

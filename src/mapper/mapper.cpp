@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/mapper/segment_candidates.hpp"
 
 namespace pimdse::mapper {
@@ -20,6 +21,14 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double latency_or_inf(const sim::NetworkCost& c) {
     return c.status == sim::EvalStatus::ok ? c.latency.value() : kInf;
+}
+
+/// The most nodes a region running the whole segment may have (every layer must fill it).
+std::int64_t most_nodes(const workload::Network& network, const workload::Segment& segment) {
+    std::int64_t most = std::numeric_limits<std::int64_t>::max();
+    for (const workload::Branch& b : segment.branches)
+        for (LayerIndex l : b.layers) most = std::min(most, mapper::most_nodes(network.layer(l)));
+    return most;
 }
 
 /// Union-find over layers plus the network input (index n).
@@ -39,6 +48,51 @@ struct Groups {
     }
 };
 
+/// The tensors of a network for the layout choice: one group per tensor, the inputs of a
+/// multi-input layer (concat, add) united since they are read in one layout. Index n is the
+/// network input.
+struct Tensors {
+    std::int32_t n;
+    Groups groups;
+    explicit Tensors(const workload::Network& network)
+        : n(static_cast<std::int32_t>(network.size())), groups(static_cast<std::size_t>(n) + 1) {
+        for (LayerIndex l = 0; l < n; ++l) {
+            const auto& inputs = network.layer(l).inputs;
+            for (std::size_t j = 1; j < inputs.size(); ++j)
+                groups.unite(producer(inputs[0]), producer(inputs[j]));
+        }
+    }
+    [[nodiscard]] std::int32_t producer(LayerIndex p) const { return p == workload::kNetworkInput ? n : p; }
+    /// The group layer l reads (its first input's) and the group it writes.
+    std::size_t in_group(const workload::Network& network, LayerIndex l) {
+        return static_cast<std::size_t>(groups.find(producer(network.layer(l).inputs.front())));
+    }
+    std::size_t out_group(LayerIndex l) { return static_cast<std::size_t>(groups.find(l)); }
+};
+
+/// Each group's layout starts as its representative's current DL_o (the network input's: its
+/// first reader's DL_i); then every DL is made consistent with its group. Per group, its layout.
+std::vector<sim::DataLayout> consistent_layouts(const workload::Network& network, Tensors& t,
+                                                sim::NetworkMapping& mapping, sim::DataLayout fallback) {
+    const auto size = static_cast<std::size_t>(t.n) + 1;
+    std::vector<sim::DataLayout> layout(size, fallback);
+    std::vector<bool> set(size, false);
+    for (LayerIndex l = 0; l < t.n; ++l) {
+        const std::size_t g = t.out_group(l);
+        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_out, set[g] = true;
+    }
+    for (LayerIndex l = 0; l < t.n; ++l) {
+        const std::size_t g = t.in_group(network, l);
+        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_in, set[g] = true;
+    }
+    for (LayerIndex l = 0; l < t.n; ++l) {
+        sim::LayerMapping& m = mapping.layers[static_cast<std::size_t>(l)];
+        m.dl_in = layout[t.in_group(network, l)];
+        m.dl_out = layout[t.out_group(l)];
+    }
+    return layout;
+}
+
 }  // namespace
 
 Mapper::Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
@@ -49,9 +103,9 @@ Mapper::Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeM
       search_scheduler_(search),
       final_scheduler_(final),
       search_(system, intra, search, options_.max_arrangements) {
-    if (options_.max_optim_iter < 1) throw std::invalid_argument("Mapper: max_optim_iter must be >= 1");
-    if (options_.capacity_units < 1) throw std::invalid_argument("Mapper: capacity_units must be >= 1");
-    if (options_.layouts.empty()) throw std::invalid_argument("Mapper: at least one data layout");
+    if (options_.max_optim_iter < 1) throw ModelError("Mapper: max_optim_iter must be >= 1");
+    if (options_.capacity_units < 1) throw ModelError("Mapper: capacity_units must be >= 1");
+    if (options_.layouts.empty()) throw ModelError("Mapper: at least one data layout");
 }
 
 void Mapper::check_cancelled() const {
@@ -120,7 +174,9 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
         };
         for (const sim::SegmentMapping& sm : candidates) (void)try_candidate(sm);
         if (kept_sms.empty()) {
+            const std::int64_t most = most_nodes(network, segment);
             for (const auto& [r, c] : shrinking_shapes(rows, cols)) {
+                if (std::int64_t{r} * c > most) continue;  // some layer cannot fill it
                 const sim::SegmentMapping sm{{sim::Region{0, 0, r, c}},
                                              std::vector<std::int32_t>(segment.branches.size(), 0)};
                 if (try_candidate(sm)) break;
@@ -139,35 +195,12 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
 void Mapper::optimise_layouts(const workload::Network& network, const workload::Segmentation& seg,
                               sim::NetworkMapping& mapping) {
     (void)seg;
-    const auto n = static_cast<std::int32_t>(network.size());
-    const auto producer = [&](LayerIndex p) { return p == workload::kNetworkInput ? n : p; };
-    Groups groups(static_cast<std::size_t>(n) + 1);
-    for (LayerIndex l = 0; l < n; ++l) {
-        const auto& inputs = network.layer(l).inputs;
-        for (std::size_t j = 1; j < inputs.size(); ++j)
-            groups.unite(producer(inputs[0]), producer(inputs[j]));
-    }
-    // Each group's layout starts as its representative's current DL_o (the network input's:
-    // its first reader's DL_i); then every DL is made consistent with its group.
-    std::vector<sim::DataLayout> layout(static_cast<std::size_t>(n) + 1, options_.layouts.front());
-    std::vector<bool> set(static_cast<std::size_t>(n) + 1, false);
-    for (LayerIndex l = 0; l < n; ++l) {
-        const auto g = static_cast<std::size_t>(groups.find(l));
-        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_out, set[g] = true;
-    }
-    for (LayerIndex l = 0; l < n; ++l) {
-        const auto g = static_cast<std::size_t>(groups.find(producer(network.layer(l).inputs.front())));
-        if (!set[g]) layout[g] = mapping.layers[static_cast<std::size_t>(l)].dl_in, set[g] = true;
-    }
-    const auto in_group = [&](LayerIndex l) {
-        return static_cast<std::size_t>(groups.find(producer(network.layer(l).inputs.front())));
-    };
-    const auto out_group = [&](LayerIndex l) { return static_cast<std::size_t>(groups.find(l)); };
-    for (LayerIndex l = 0; l < n; ++l) {
-        sim::LayerMapping& m = mapping.layers[static_cast<std::size_t>(l)];
-        m.dl_in = layout[in_group(l)];
-        m.dl_out = layout[out_group(l)];
-    }
+    Tensors tensors(network);
+    const std::int32_t n = tensors.n;
+    std::vector<sim::DataLayout> layout =
+        consistent_layouts(network, tensors, mapping, options_.layouts.front());
+    const auto in_group = [&](LayerIndex l) { return tensors.in_group(network, l); };
+    const auto out_group = [&](LayerIndex l) { return tensors.out_group(l); };
     if (options_.layouts.size() < 2) return;
 
     // Members (DL_o) and readers (DL_i) of every group.
@@ -341,7 +374,9 @@ sim::NetworkMapping Mapper::baseline_mapping(const workload::Network& network,
     mapping.layers.resize(n);
     for (const workload::Segment& segment : seg.segments) {
         bool placed = false;
+        const std::int64_t most = most_nodes(network, segment);
         for (const auto& [r, c] : shrinking_shapes(rows, cols)) {
+            if (std::int64_t{r} * c > most) continue;  // some layer cannot fill it
             std::vector<std::pair<LayerIndex, sim::LayerMapping>> chosen;
             bool ok = true;
             for (const workload::Branch& b : segment.branches) {

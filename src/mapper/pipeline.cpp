@@ -1,9 +1,11 @@
 // The DDAM-style pipeline (include/pimdse/mapper/pipeline.hpp): cuts, bands and their mapping.
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/mapper/segment_candidates.hpp"
 
@@ -23,50 +25,59 @@ struct SegmentFit {
     double cycles = kInf;
 };
 
-}  // namespace
+/// The bands of the array: cuts of the longer side, each the full length of the shorter side.
+struct Bands {
+    std::int32_t rows = 0;
+    std::int32_t cols = 0;
+    [[nodiscard]] bool by_rows() const noexcept { return rows >= cols; }
+    [[nodiscard]] std::int32_t units() const noexcept { return by_rows() ? rows : cols; }
+    [[nodiscard]] sim::Region band(std::int32_t offset, std::int32_t width) const noexcept {
+        return by_rows() ? sim::Region{offset, 0, width, cols} : sim::Region{0, offset, rows, width};
+    }
+};
 
-PipelineResult Mapper::pipeline(const workload::Network& network, const workload::Segmentation& seg,
-                                std::int64_t batch) {
-    if (batch < 1) throw std::invalid_argument("pipeline: batch must be >= 1");
-    const std::int32_t rows = system_.node_rows();
-    const std::int32_t cols = system_.node_cols();
-    // Bands cut the longer side of the array, each the full length of the shorter side.
-    const bool by_rows = rows >= cols;
-    const std::int32_t units = by_rows ? rows : cols;
-    const auto band = [&](std::int32_t offset, std::int32_t width) {
-        return by_rows ? sim::Region{offset, 0, width, cols} : sim::Region{0, offset, rows, width};
-    };
-    const sim::DataLayout dl = options_.layouts.front();  // DDAM does not choose layouts
-    const auto n_seg = static_cast<std::int32_t>(seg.segments.size());
-
-    // fit[s][w]: segment s alone on a band of width w (the baseline's LM rule per layer).
-    std::vector<std::vector<SegmentFit>> fit(static_cast<std::size_t>(n_seg),
+/// fit[s][w]: segment s alone on a band of width w (the baseline's LM rule per layer).
+std::vector<std::vector<SegmentFit>> fit_segments(LayerSearch& search, const workload::Network& network,
+                                                  const workload::Segmentation& seg, const Bands& bands,
+                                                  sim::DataLayout dl, const std::function<void()>& check) {
+    const std::int32_t units = bands.units();
+    std::vector<std::vector<SegmentFit>> fit(seg.segments.size(),
                                              std::vector<SegmentFit>(static_cast<std::size_t>(units) + 1));
-    for (std::int32_t s = 0; s < n_seg; ++s) {
-        check_cancelled();
-        const workload::Segment& segment = seg.segments[static_cast<std::size_t>(s)];
+    for (std::size_t s = 0; s < seg.segments.size(); ++s) {
+        check();
+        const workload::Segment& segment = seg.segments[s];
         for (std::int32_t w = 1; w <= units; ++w) {
-            const sim::Region b = band(0, w);
+            const sim::Region b = bands.band(0, w);
             for (const auto& [r, c] : shrinking_shapes(b.rows, b.cols)) {
                 double total = 0;
                 for (const workload::Branch& br : segment.branches)
                     for (LayerIndex l : br.layers) {
                         const std::vector<LayerOption>& o =
-                            search_.fastest_compute_blind(network.layer(l), r, c, dl, dl);
+                            search.fastest_compute_blind(network.layer(l), r, c, dl, dl);
                         total += o.empty() ? kInf : o.front().latency;
                     }
                 if (total < kInf) {
-                    fit[static_cast<std::size_t>(s)][static_cast<std::size_t>(w)] = SegmentFit{r, c, total};
+                    fit[s][static_cast<std::size_t>(w)] = SegmentFit{r, c, total};
                     break;
                 }
             }
         }
     }
+    return fit;
+}
 
-    // Load balance (DDAM's dynamic programme): best[k][u] is the least possible slowest part
-    // when the first k segments run on parts using u units of the array.
-    const auto S = static_cast<std::size_t>(n_seg);
-    const auto U = static_cast<std::size_t>(units);
+/// The parts of the pipeline: (first segment, band width) in order, and the slowest part's
+/// estimated cycles; no parts when no cut fits.
+struct Cuts {
+    std::vector<std::pair<std::size_t, std::size_t>> parts;
+    double interval = kInf;
+};
+
+/// Load balance (DDAM's dynamic programme): best[k][u] is the least possible slowest part
+/// when the first k segments run on parts using u units of the array.
+Cuts balance(const std::vector<std::vector<SegmentFit>>& fit, std::size_t units) {
+    const std::size_t S = fit.size();
+    const std::size_t U = units;
     std::vector<std::vector<double>> prefix(U + 1, std::vector<double>(S + 1, 0.0));
     for (std::size_t w = 1; w <= U; ++w)
         for (std::size_t s = 0; s < S; ++s) prefix[w][s + 1] = prefix[w][s] + fit[s][w].cycles;
@@ -89,28 +100,69 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
     std::size_t used = 0;
     for (std::size_t u = 1; u <= U; ++u)
         if (best[S][u] < (used == 0 ? kInf : best[S][used])) used = u;
-    if (used == 0) throw Unmappable("ddam: no cut of '" + network.name() + "' fits the array's bands");
-
-    // The parts, first to last, on bands laid out from offset 0.
-    PipelineResult out;
-    out.batch = batch;
-    out.estimated_interval = best[S][used];
-    std::vector<std::pair<std::size_t, std::size_t>> cuts;  // (first segment, width)
+    Cuts out;
+    if (used == 0) return out;
+    out.interval = best[S][used];
     for (std::size_t k = S, u = used; k > 0;) {
         const auto [j, w] = from[k][u];
-        cuts.emplace_back(j, w);
+        out.parts.emplace_back(j, w);
         k = j;
         u -= w;
     }
-    std::reverse(cuts.begin(), cuts.end());
+    std::reverse(out.parts.begin(), out.parts.end());
+    return out;
+}
+
+/// The batch's cycles, seconds and energy from the costed stages: every sample costs the same
+/// dynamic energy; the banks draw background power for as long as the batch takes.
+void add_batch_totals(PipelineResult& out, const sim::System& system) {
+    double sum = 0;
+    for (PipelineStage& st : out.stages) {
+        for (std::int32_t s = st.first_segment; s < st.end_segment; ++s)
+            st.cycles += out.cost.segments[static_cast<std::size_t>(s)].value();
+        sum += st.cycles;
+        out.interval_cycles = std::max(out.interval_cycles, st.cycles);
+    }
+    out.batch_cycles = sum + static_cast<double>(out.batch - 1) * out.interval_cycles;
+    out.batch_seconds = out.batch_cycles / (system.clock_mhz * 1e6);
+    sim::EnergyBreakdown e = out.cost.energy;
+    e.dram_background = Picojoules(0);
+    const auto b = static_cast<double>(out.batch);
+    out.batch_energy.pe = e.pe * b;
+    out.batch_energy.registers = e.registers * b;
+    out.batch_energy.sram = e.sram * b;
+    out.batch_energy.dram_access = e.dram_access * b;
+    out.batch_energy.dram_activation = e.dram_activation * b;
+    out.batch_energy.noc = e.noc * b;
+    out.batch_energy.dram_background = Picojoules(system.dram_background_pj_per_cycle * out.batch_cycles);
+}
+
+}  // namespace
+
+PipelineResult Mapper::pipeline(const workload::Network& network, const workload::Segmentation& seg,
+                                std::int64_t batch) {
+    if (batch < 1) throw ModelError("pipeline: batch must be >= 1");
+    const Bands bands{system_.node_rows(), system_.node_cols()};
+    const sim::DataLayout dl = options_.layouts.front();  // DDAM does not choose layouts
+    const std::vector<std::vector<SegmentFit>> fit =
+        fit_segments(search_, network, seg, bands, dl, [this] { check_cancelled(); });
+    const Cuts cuts = balance(fit, static_cast<std::size_t>(bands.units()));
+    if (cuts.parts.empty())
+        throw Unmappable("ddam: no cut of '" + network.name() + "' fits the array's bands");
+
+    // The parts, first to last, on bands laid out from offset 0.
+    const std::size_t S = seg.segments.size();
+    PipelineResult out;
+    out.batch = batch;
+    out.estimated_interval = cuts.interval;
     out.mapping.layers.resize(static_cast<std::size_t>(network.size()));
     out.mapping.segments.resize(S);
     std::int32_t offset = 0;
-    for (std::size_t p = 0; p < cuts.size(); ++p) {
-        const std::size_t first = cuts[p].first;
-        const std::size_t end = p + 1 < cuts.size() ? cuts[p + 1].first : S;
-        const auto w = static_cast<std::int32_t>(cuts[p].second);
-        const sim::Region b = band(offset, w);
+    for (std::size_t p = 0; p < cuts.parts.size(); ++p) {
+        const std::size_t first = cuts.parts[p].first;
+        const std::size_t end = p + 1 < cuts.parts.size() ? cuts.parts[p + 1].first : S;
+        const auto w = static_cast<std::int32_t>(cuts.parts[p].second);
+        const sim::Region b = bands.band(offset, w);
         offset += w;
         std::vector<LayerIndex> part_layers;
         for (std::size_t s = first; s < end; ++s) {
@@ -132,29 +184,8 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
         out.stages.push_back(
             PipelineStage{static_cast<std::int32_t>(first), static_cast<std::int32_t>(end), b, 0});
     }
-
     out.cost = evaluate(network, seg, out.mapping, true);
-    double sum = 0;
-    for (PipelineStage& st : out.stages) {
-        for (std::int32_t s = st.first_segment; s < st.end_segment; ++s)
-            st.cycles += out.cost.segments[static_cast<std::size_t>(s)].value();
-        sum += st.cycles;
-        out.interval_cycles = std::max(out.interval_cycles, st.cycles);
-    }
-    out.batch_cycles = sum + static_cast<double>(batch - 1) * out.interval_cycles;
-    out.batch_seconds = out.batch_cycles / (system_.clock_mhz * 1e6);
-    // Every sample costs the same dynamic energy; the banks draw background power for as long
-    // as the batch takes.
-    sim::EnergyBreakdown e = out.cost.energy;
-    e.dram_background = Picojoules(0);
-    const auto b = static_cast<double>(batch);
-    out.batch_energy.pe = e.pe * b;
-    out.batch_energy.registers = e.registers * b;
-    out.batch_energy.sram = e.sram * b;
-    out.batch_energy.dram_access = e.dram_access * b;
-    out.batch_energy.dram_activation = e.dram_activation * b;
-    out.batch_energy.noc = e.noc * b;
-    out.batch_energy.dram_background = Picojoules(system_.dram_background_pj_per_cycle * out.batch_cycles);
+    add_batch_totals(out, system_);
     return out;
 }
 

@@ -4,6 +4,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::mapper {
 
 namespace {
@@ -23,7 +25,7 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
     std::vector<double> next(cap + 1);
     for (const LayerChoices& l : layers) {
         if (l.latency.size() != l.units.size())
-            throw std::invalid_argument("select_mappings: latency and units differ in size");
+            throw ModelError("select_mappings: latency and units differ in size");
         std::vector<std::int32_t> choice(cap + 1, -1);
         for (std::size_t c = 0; c <= cap; ++c) {
             double v = kInf;
@@ -44,10 +46,34 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
     return t;
 }
 
+/// The options the tables chose for an SM given `u` units: per region, per layer, written to
+/// `regions`; returns the units the SM uses (the largest region's footprint).
+std::int64_t pick_options(const SmChoices& sm, const std::vector<RegionTable>& tables, std::size_t u,
+                          std::vector<std::vector<std::int32_t>>& regions) {
+    regions.resize(sm.regions.size());
+    std::int64_t seg_used = 0;
+    for (std::size_t r = 0; r < sm.regions.size(); ++r) {
+        const RegionTable& t = tables[r];
+        const auto& layers = sm.regions[r];
+        regions[r].assign(layers.size(), 0);
+        std::size_t rc = u;
+        std::int64_t used = 0;
+        for (std::size_t l = layers.size(); l-- > 0;) {
+            const std::int32_t j = t.choice[l][rc];
+            regions[r][l] = j;
+            const auto uj = static_cast<std::size_t>(layers[l].units[static_cast<std::size_t>(j)]);
+            rc -= uj;
+            used += static_cast<std::int64_t>(uj);
+        }
+        seg_used = std::max(seg_used, used);
+    }
+    return seg_used;
+}
+
 }  // namespace
 
 Selection select_mappings(const std::vector<SegmentChoices>& segments, std::int64_t capacity) {
-    if (capacity < 0) throw std::invalid_argument("select_mappings: negative capacity");
+    if (capacity < 0) throw ModelError("select_mappings: negative capacity");
     const auto cap = static_cast<std::size_t>(capacity);
     // Per segment: its tables, its best latency per capacity (h) and the SM achieving it.
     std::vector<std::vector<std::vector<RegionTable>>> tables(segments.size());
@@ -104,26 +130,8 @@ Selection select_mappings(const std::vector<SegmentChoices>& segments, std::int6
         c -= u;
         const std::int32_t k = seg_sm[s][u];
         out.sm[s] = k;
-        const SmChoices& sm = segments[s].sms[static_cast<std::size_t>(k)];
-        auto& regions = out.option[s];
-        regions.resize(sm.regions.size());
-        std::int64_t seg_used = 0;
-        for (std::size_t r = 0; r < sm.regions.size(); ++r) {
-            const RegionTable& t = tables[s][static_cast<std::size_t>(k)][r];
-            const auto& layers = sm.regions[r];
-            regions[r].assign(layers.size(), 0);
-            std::size_t rc = u;
-            std::int64_t used = 0;
-            for (std::size_t l = layers.size(); l-- > 0;) {
-                const std::int32_t j = t.choice[l][rc];
-                regions[r][l] = j;
-                const auto uj = static_cast<std::size_t>(layers[l].units[static_cast<std::size_t>(j)]);
-                rc -= uj;
-                used += static_cast<std::int64_t>(uj);
-            }
-            seg_used = std::max(seg_used, used);
-        }
-        out.units += seg_used;
+        out.units += pick_options(segments[s].sms[static_cast<std::size_t>(k)],
+                                  tables[s][static_cast<std::size_t>(k)], u, out.option[s]);
     }
     return out;
 }

@@ -214,6 +214,64 @@ FetchCount simulate_box_fetch(const TensorDims& dims, DataLayout layout, const T
 
 namespace {
 
+/// The output tile of step `idx`.
+TensorBox output_box(const Nest& nest, const std::array<std::int64_t, kLoopDims>& idx) {
+    TensorBox b;
+    b.b0 = nest.start(idx, LoopDim::B);
+    b.nb = nest.size(idx, LoopDim::B);
+    b.c0 = nest.start(idx, LoopDim::K);
+    b.nc = nest.size(idx, LoopDim::K);
+    b.h0 = nest.start(idx, LoopDim::P);
+    b.nh = nest.size(idx, LoopDim::P);
+    b.w0 = nest.start(idx, LoopDim::Q);
+    b.nw = nest.size(idx, LoopDim::Q);
+    return b;
+}
+
+/// The input tile step `idx` reads: its channels, and the rows and columns of its window.
+TensorBox input_box(const Nest& nest, const PartLayer& layer,
+                    const std::array<std::int64_t, kLoopDims>& idx) {
+    TensorBox b;
+    b.b0 = nest.start(idx, LoopDim::B);
+    b.nb = nest.size(idx, LoopDim::B);
+    const LoopDim ch = layer.depthwise ? LoopDim::K : LoopDim::C;
+    b.c0 = nest.start(idx, ch);
+    b.nc = nest.size(idx, ch);
+    b.h0 = nest.start(idx, LoopDim::P) * layer.stride_h;
+    b.nh = std::min(layer.H - b.h0, (nest.size(idx, LoopDim::P) - 1) * layer.stride_h + layer.R);
+    b.w0 = nest.start(idx, LoopDim::Q) * layer.stride_w;
+    b.nw = std::min(layer.W - b.w0, (nest.size(idx, LoopDim::Q) - 1) * layer.stride_w + layer.S);
+    return b;
+}
+
+/// The weight tile of step `idx` (or, for an activation matmul, its second operand's tile).
+void walk_weights(const Nest& nest, const std::array<std::int64_t, kLoopDims>& idx, const TensorDims& op_dims,
+                  DataLayout in, Trace& trace) {
+    const PartLayer& layer = nest.layer;
+    const Tiling& tiling = nest.tiling;
+    if (layer.has_weights) {
+        // Contiguous blocks in (K tile, C tile) order at the full tile's stride.
+        const std::int64_t ct = layer.depthwise ? 1 : layer.C;
+        const std::int64_t nc = layer.depthwise ? 1 : nest.n[static_cast<std::size_t>(LoopDim::C)];
+        const std::int64_t ci = layer.depthwise ? 0 : idx[static_cast<std::size_t>(LoopDim::C)];
+        const std::int64_t c_tile = layer.depthwise ? 1 : tiling[LoopDim::C];
+        const std::int64_t block = tiling[LoopDim::K] * c_tile * layer.R * layer.S;
+        const std::int64_t base = (idx[static_cast<std::size_t>(LoopDim::K)] * nc + ci) * block;
+        const std::int64_t c_size = layer.depthwise ? 1 : std::min(c_tile, ct - ci * c_tile);
+        const std::int64_t elems = nest.size(idx, LoopDim::K) * c_size * layer.R * layer.S;
+        for (std::int64_t e = 0; e < elems; ++e) trace.touch(base + e);
+    } else {
+        TensorBox b;
+        b.b0 = nest.start(idx, LoopDim::B);
+        b.nb = nest.size(idx, LoopDim::B);
+        b.c0 = nest.start(idx, LoopDim::C);
+        b.nc = nest.size(idx, LoopDim::C);
+        b.h0 = nest.start(idx, LoopDim::K);
+        b.nh = nest.size(idx, LoopDim::K);
+        walk_box(op_dims, in, b, trace);
+    }
+}
+
 DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in,
                       DataLayout out, Trace& trace) {
     Nest nest{layer, tiling, {}};
@@ -244,16 +302,7 @@ DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling
     std::array<std::int64_t, kLoopDims> prev_idx{};
 
     const auto out_box = [&](const std::array<std::int64_t, kLoopDims>& idx) {
-        TensorBox b;
-        b.b0 = nest.start(idx, LoopDim::B);
-        b.nb = nest.size(idx, LoopDim::B);
-        b.c0 = nest.start(idx, LoopDim::K);
-        b.nc = nest.size(idx, LoopDim::K);
-        b.h0 = nest.start(idx, LoopDim::P);
-        b.nh = nest.size(idx, LoopDim::P);
-        b.w0 = nest.start(idx, LoopDim::Q);
-        b.nw = nest.size(idx, LoopDim::Q);
-        return b;
+        return output_box(nest, idx);
     };
     const auto write_back = [&](const std::array<std::int64_t, kLoopDims>& idx, std::int64_t k) {
         const std::int64_t v = done[static_cast<std::size_t>(k)];
@@ -266,45 +315,15 @@ DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling
     nest.for_each_step([&](const std::array<std::int64_t, kLoopDims>& idx) {
         const std::int64_t k_in = nest.key(idx, Tensor::input);
         if (k_in != prev_in) {
-            TensorBox b;
-            b.b0 = nest.start(idx, LoopDim::B);
-            b.nb = nest.size(idx, LoopDim::B);
-            const LoopDim ch = layer.depthwise ? LoopDim::K : LoopDim::C;
-            b.c0 = nest.start(idx, ch);
-            b.nc = nest.size(idx, ch);
-            b.h0 = nest.start(idx, LoopDim::P) * layer.stride_h;
-            b.nh = std::min(layer.H - b.h0, (nest.size(idx, LoopDim::P) - 1) * layer.stride_h + layer.R);
-            b.w0 = nest.start(idx, LoopDim::Q) * layer.stride_w;
-            b.nw = std::min(layer.W - b.w0, (nest.size(idx, LoopDim::Q) - 1) * layer.stride_w + layer.S);
             trace.begin(kInput, data);
-            walk_box(in_dims, in, b, trace);
+            walk_box(in_dims, in, input_box(nest, layer, idx), trace);
             record(traffic[Tensor::input], trace, false);
             prev_in = k_in;
         }
         const std::int64_t k_w = nest.key(idx, Tensor::weight);
         if (k_w != prev_w) {
             trace.begin(kWeight, data);
-            if (layer.has_weights) {
-                // Contiguous blocks in (K tile, C tile) order at the full tile's stride.
-                const std::int64_t ct = layer.depthwise ? 1 : layer.C;
-                const std::int64_t nc = layer.depthwise ? 1 : nest.n[static_cast<std::size_t>(LoopDim::C)];
-                const std::int64_t ci = layer.depthwise ? 0 : idx[static_cast<std::size_t>(LoopDim::C)];
-                const std::int64_t c_tile = layer.depthwise ? 1 : tiling[LoopDim::C];
-                const std::int64_t block = tiling[LoopDim::K] * c_tile * layer.R * layer.S;
-                const std::int64_t base = (idx[static_cast<std::size_t>(LoopDim::K)] * nc + ci) * block;
-                const std::int64_t c_size = layer.depthwise ? 1 : std::min(c_tile, ct - ci * c_tile);
-                const std::int64_t elems = nest.size(idx, LoopDim::K) * c_size * layer.R * layer.S;
-                for (std::int64_t e = 0; e < elems; ++e) trace.touch(base + e);
-            } else {
-                TensorBox b;
-                b.b0 = nest.start(idx, LoopDim::B);
-                b.nb = nest.size(idx, LoopDim::B);
-                b.c0 = nest.start(idx, LoopDim::C);
-                b.nc = nest.size(idx, LoopDim::C);
-                b.h0 = nest.start(idx, LoopDim::K);
-                b.nh = nest.size(idx, LoopDim::K);
-                walk_box(op_dims, in, b, trace);
-            }
+            walk_weights(nest, idx, op_dims, in, trace);
             record(traffic[Tensor::weight], trace, false);
             prev_w = k_w;
         }

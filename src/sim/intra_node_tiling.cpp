@@ -4,6 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 
 NodeSpec NodeSpec::with_banks(std::int32_t pe_rows, std::int32_t pe_cols, std::int64_t buffer_kib,
@@ -122,7 +124,7 @@ TileFootprint footprint(const PartLayer& l, const Tiling& t) noexcept {
 namespace {
 
 [[noreturn]] void bad(const std::string& what) {
-    throw std::invalid_argument(what);
+    throw ModelError(what);
 }
 
 }  // namespace

@@ -6,13 +6,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 
 Mesh::Mesh(std::int32_t rows, std::int32_t cols) : rows_(rows), cols_(cols), h_(0), v_(0) {
     // 4096 keeps every channel id, and rows * cols, far inside int32.
     if (rows < 1 || cols < 1 || rows > 4096 || cols > 4096) {
-        throw std::invalid_argument("Mesh: rows and cols must be in [1, 4096], got " + std::to_string(rows) +
-                                    " x " + std::to_string(cols));
+        throw ModelError("Mesh: rows and cols must be in [1, 4096], got " + std::to_string(rows) + " x " +
+                         std::to_string(cols));
     }
     h_ = rows * (cols - 1);
     v_ = (rows - 1) * cols;
@@ -90,10 +92,10 @@ std::vector<ChannelId> Mesh::route(NodeId src, NodeId dst) const {
 }
 
 void validate(const NocParams& params) {
-    if (params.flit_bits < 1) throw std::invalid_argument("NocParams: flit_bits must be >= 1");
+    if (params.flit_bits < 1) throw ModelError("NocParams: flit_bits must be >= 1");
     // The reference simulator needs a positive hop latency to order events within a cycle.
-    if (params.hop_cycles < 1) throw std::invalid_argument("NocParams: hop_cycles must be >= 1");
-    if (!(params.pj_per_bit_hop >= 0)) throw std::invalid_argument("NocParams: pj_per_bit_hop must be >= 0");
+    if (params.hop_cycles < 1) throw ModelError("NocParams: hop_cycles must be >= 1");
+    if (!(params.pj_per_bit_hop >= 0)) throw ModelError("NocParams: pj_per_bit_hop must be >= 0");
 }
 
 void ChannelLoads::reset(const Mesh& mesh) {

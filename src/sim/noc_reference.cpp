@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 
 namespace {
@@ -28,26 +30,20 @@ std::vector<ChannelId> channel_path(const Mesh& mesh, NodeId src, NodeId dst) {
     return path;
 }
 
-}  // namespace
+/// A "stage" is one (transfer, channel) pair of a route; it owns the FIFO of the transfer's
+/// flits waiting for that channel, each entry the cycle from which the flit may cross it.
+struct Stage {
+    std::size_t transfer;
+    ChannelId channel;
+    bool last;           // the ejection port: crossing it delivers the flit
+    std::int64_t delay;  // cycles from crossing this channel to competing for the next
+    std::deque<std::int64_t> waiting;
+};
 
-ReferenceResult simulate_transfers(const Mesh& mesh, std::span<const Transfer> transfers,
-                                   const NocParams& params) {
-    validate(params);
-    check_nodes(mesh, transfers);
-    const auto n_channels = static_cast<std::size_t>(mesh.channel_count());
-
-    // A "stage" is one (transfer, channel) pair of a route; it owns the FIFO of the
-    // transfer's flits waiting for that channel, each entry the cycle from which the flit
-    // may cross it.
-    struct Stage {
-        std::size_t transfer;
-        ChannelId channel;
-        bool last;           // the ejection port: crossing it delivers the flit
-        std::int64_t delay;  // cycles from crossing this channel to competing for the next
-        std::deque<std::int64_t> waiting;
-    };
-    std::vector<Stage> stages;
-    std::vector<std::vector<std::size_t>> users(n_channels);  // stages of each channel, in transfer order
+/// The stages of every transfer's route (consecutive per transfer, the injection stage first,
+/// holding all its flits) and per channel its stages in transfer order; returns the flits.
+std::int64_t build_stages(const Mesh& mesh, std::span<const Transfer> transfers, const NocParams& params,
+                          std::vector<Stage>& stages, std::vector<std::vector<std::size_t>>& users) {
     std::int64_t total_flits = 0;
     for (std::size_t i = 0; i < transfers.size(); ++i) {
         const Transfer& t = transfers[i];
@@ -60,10 +56,35 @@ ReferenceResult simulate_transfers(const Mesh& mesh, std::span<const Transfer> t
             users[static_cast<std::size_t>(path[s])].push_back(stages.size());
             stages.push_back({i, path[s], last, injection ? 0 : params.hop_cycles, {}});
         }
-        // Stages of one transfer are consecutive, the injection stage first.
         stages[stages.size() - path.size()].waiting.assign(static_cast<std::size_t>(flits), 0);
         total_flits += flits;
     }
+    return total_flits;
+}
+
+/// The order channels are served in within a cycle: injection ports, links, ejection ports.
+std::vector<std::size_t> service_order(const Mesh& mesh) {
+    std::vector<std::size_t> order;
+    order.reserve(static_cast<std::size_t>(mesh.channel_count()));
+    for (NodeId n = 0; n < mesh.node_count(); ++n)
+        order.push_back(static_cast<std::size_t>(mesh.injection_port(n)));
+    for (ChannelId l = 0; l < mesh.link_count(); ++l) order.push_back(static_cast<std::size_t>(l));
+    for (NodeId n = 0; n < mesh.node_count(); ++n)
+        order.push_back(static_cast<std::size_t>(mesh.ejection_port(n)));
+    return order;
+}
+
+}  // namespace
+
+ReferenceResult simulate_transfers(const Mesh& mesh, std::span<const Transfer> transfers,
+                                   const NocParams& params) {
+    validate(params);
+    check_nodes(mesh, transfers);
+    const auto n_channels = static_cast<std::size_t>(mesh.channel_count());
+
+    std::vector<Stage> stages;
+    std::vector<std::vector<std::size_t>> users(n_channels);  // stages of each channel, in transfer order
+    const std::int64_t total_flits = build_stages(mesh, transfers, params, stages, users);
 
     ReferenceResult result;
     result.channel_flits.assign(n_channels, 0);
@@ -76,13 +97,7 @@ ReferenceResult simulate_transfers(const Mesh& mesh, std::span<const Transfer> t
     // Injection ports are served first in a cycle so that a flit injected in cycle t can
     // take its first link in cycle t; every other hand-over lands at least one cycle later,
     // so the order among links and ejection ports within a cycle does not matter.
-    std::vector<std::size_t> order;
-    order.reserve(n_channels);
-    for (NodeId n = 0; n < mesh.node_count(); ++n)
-        order.push_back(static_cast<std::size_t>(mesh.injection_port(n)));
-    for (ChannelId l = 0; l < mesh.link_count(); ++l) order.push_back(static_cast<std::size_t>(l));
-    for (NodeId n = 0; n < mesh.node_count(); ++n)
-        order.push_back(static_cast<std::size_t>(mesh.ejection_port(n)));
+    const std::vector<std::size_t> order = service_order(mesh);
 
     std::int64_t delivered = 0;
     std::int64_t now = 0;
@@ -122,7 +137,7 @@ ReferenceResult simulate_transfers(const Mesh& mesh, std::span<const Transfer> t
         for (const Stage& s : stages) {
             if (!s.waiting.empty()) wake = std::min(wake, s.waiting.front());
         }
-        if (wake <= now) throw std::logic_error("simulate_transfers: no progress");  // cannot happen
+        if (wake <= now) throw InternalError("simulate_transfers: no progress");  // cannot happen
         now = wake;
     }
     result.latency = Cycles(static_cast<double>(last_arrival));

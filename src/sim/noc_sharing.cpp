@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 
 namespace {
@@ -163,7 +165,7 @@ std::vector<SharingCycle> SnakeRingScheduler::schedule(const Mesh& mesh, std::sp
 
 std::vector<SharingSet> interleaved_sets(const Mesh& mesh, std::int32_t side, Bytes bytes_per_node) {
     if (side < 1 || mesh.rows() % side != 0 || mesh.cols() % side != 0)
-        throw std::invalid_argument("interleaved_sets: the set side must divide both mesh dimensions");
+        throw ModelError("interleaved_sets: the set side must divide both mesh dimensions");
     const std::int32_t sr = mesh.rows() / side;
     const std::int32_t sc = mesh.cols() / side;
     std::vector<SharingSet> sets;

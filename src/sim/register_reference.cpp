@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 namespace {
 
@@ -29,6 +31,47 @@ std::int64_t key(const PartLayer& l, Tensor t, const Index& x) {
     return k;
 }
 
+/// One cycle of a tile's temporal nest: the tile's and the step's indices, the tile's sizes,
+/// each loop's step (PEs along the unrolled loops) and the loops unrolled on rows and columns.
+struct Cycle {
+    const std::array<std::int64_t, kAll>& t_idx;
+    const std::array<std::int64_t, kAll>& s_idx;
+    const std::array<std::int64_t, kAll>& tile;
+    const std::array<std::int64_t, kAll>& unit;
+    const std::array<std::int64_t, kAll>& size;
+    std::size_t row;
+    std::size_t col;
+};
+
+/// The distinct elements of `t` the busy PEs read in one cycle; a stationary operand is read
+/// only by a PE whose register holds another element (`reg`, per PE, updated).
+std::int64_t distinct_reads(const PartLayer& layer, const NodeSpec& node, Tensor t, bool stationary,
+                            const Cycle& c, std::vector<std::int64_t>& reg,
+                            std::vector<std::int64_t>& needed) {
+    needed.clear();
+    for (std::int64_t a = 0; a < node.pe_rows; ++a)
+        for (std::int64_t b = 0; b < node.pe_cols; ++b) {
+            Index x{};
+            bool busy = true;
+            for (std::size_t i = 0; i < kAll; ++i) {
+                const std::int64_t lane = i == c.row ? a : i == c.col ? b : 0;
+                const std::int64_t within = c.s_idx[i] * c.unit[i] + lane;
+                busy = busy && within < c.size[i];
+                x[i] = c.t_idx[i] * c.tile[i] + within;
+            }
+            if (!busy) continue;
+            const std::int64_t k = key(layer, t, x);
+            if (stationary) {
+                std::int64_t& r = reg[static_cast<std::size_t>(a * node.pe_cols + b)];
+                if (r == k) continue;
+                r = k;
+            }
+            needed.push_back(k);
+        }
+    std::sort(needed.begin(), needed.end());
+    return static_cast<std::int64_t>(std::unique(needed.begin(), needed.end()) - needed.begin());
+}
+
 }  // namespace
 
 BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
@@ -44,8 +87,7 @@ BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, 
     ext[kR] = tile[kR] = layer.R;
     ext[kS] = tile[kS] = layer.S;
     for (std::int64_t e : ext)
-        if (e >= kIndexBase - 1)
-            throw std::invalid_argument("simulate_buffer_reads: loop bounds must be below 255");
+        if (e >= kIndexBase - 1) throw ModelError("simulate_buffer_reads: loop bounds must be below 255");
     const auto row = static_cast<std::size_t>(tiling.unroll.row);
     const auto col = static_cast<std::size_t>(tiling.unroll.col);
     std::array<std::int64_t, kAll> unit{};
@@ -76,30 +118,9 @@ BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, 
         std::array<std::int64_t, kAll> s_idx{};
         std::vector<std::int64_t> needed;
         while (true) {
+            const Cycle cycle{t_idx, s_idx, tile, unit, size, row, col};
             for (const Tensor t : tensors) {
-                needed.clear();
-                for (std::int64_t a = 0; a < node.pe_rows; ++a)
-                    for (std::int64_t b = 0; b < node.pe_cols; ++b) {
-                        Index x{};
-                        bool busy = true;
-                        for (std::size_t i = 0; i < kAll; ++i) {
-                            const std::int64_t lane = i == row ? a : i == col ? b : 0;
-                            const std::int64_t within = s_idx[i] * unit[i] + lane;
-                            busy = busy && within < size[i];
-                            x[i] = t_idx[i] * tile[i] + within;
-                        }
-                        if (!busy) continue;
-                        const std::int64_t k = key(layer, t, x);
-                        if (t == st) {
-                            std::int64_t& r = reg[static_cast<std::size_t>(a * node.pe_cols + b)];
-                            if (r == k) continue;
-                            r = k;
-                        }
-                        needed.push_back(k);
-                    }
-                std::sort(needed.begin(), needed.end());
-                const auto distinct =
-                    static_cast<std::int64_t>(std::unique(needed.begin(), needed.end()) - needed.begin());
+                const std::int64_t distinct = distinct_reads(layer, node, t, t == st, cycle, reg, needed);
                 (t == Tensor::input ? out.input : t == Tensor::weight ? out.weight : out.psum) += distinct;
             }
             // Next cycle: the innermost loop of `order` advances first.

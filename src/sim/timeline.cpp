@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 
 using workload::Layer;
@@ -381,7 +383,7 @@ struct Evaluator {
             what += to_string(issue->rule);
             what += "): ";
             what += issue->message;
-            throw std::invalid_argument(what);
+            throw ModelError(what);
         }
         loads.reset(sys.mesh);
         owners.resize(static_cast<std::size_t>(net.size()));
@@ -434,6 +436,56 @@ PartLayer part_layer_of(const Layer& l, const std::array<Range, kPartDims>& r, c
     return part_layer(l, r, sys);
 }
 
+namespace {
+
+/// The distinct part-layers of a layer's nodes, each with how many nodes have it.
+struct PartShapes {
+    std::vector<PartLayer> shapes;
+    std::vector<std::int64_t> nodes;
+    void add(const PartLayer& p, std::int64_t count) {
+        const auto it = std::find(shapes.begin(), shapes.end(), p);
+        if (it == shapes.end()) {
+            shapes.push_back(p);
+            nodes.push_back(count);
+        } else {
+            nodes[static_cast<std::size_t>(it - shapes.begin())] += count;
+        }
+    }
+};
+
+/// Per loop, the distinct part ranges with how many parts have each: distinct in size and,
+/// for P and Q, in input extent (what a part-layer depends on).
+using DistinctRanges = std::array<std::vector<std::pair<Range, std::int64_t>>, kPartDims>;
+
+DistinctRanges distinct_ranges(const Layer& l, const LayerMapping& m) {
+    DistinctRanges distinct;
+    for (PartDim d : kAllPartDims) {
+        const auto i = static_cast<std::size_t>(d);
+        const std::int32_t count = m.parts[i].count();
+        for (std::int32_t j = 0; j < count; ++j) {
+            const Range r = split(loop_bound(l, d), count, j);
+            const auto same = [&](const std::pair<Range, std::int64_t>& o) {
+                if (o.first.size() != r.size()) return false;
+                if (d == PartDim::p)
+                    return input_extent(o.first, l.stride_h, l.pad_h, l.R, l.H).size() ==
+                           input_extent(r, l.stride_h, l.pad_h, l.R, l.H).size();
+                if (d == PartDim::q)
+                    return input_extent(o.first, l.stride_w, l.pad_w, l.S, l.W).size() ==
+                           input_extent(r, l.stride_w, l.pad_w, l.S, l.W).size();
+                return true;
+            };
+            const auto it = std::find_if(distinct[i].begin(), distinct[i].end(), same);
+            if (it == distinct[i].end())
+                distinct[i].emplace_back(r, 1);
+            else
+                ++it->second;
+        }
+    }
+    return distinct;
+}
+
+}  // namespace
+
 void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, std::int32_t cols,
                       const System& sys, IntraNodeMapper& mapper, LayerCost& out) {
     if (!l.is_compute()) {
@@ -447,45 +499,14 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
     }
     // Nodes with the same part-layer cost the same: map each distinct shape once. The shapes
     // depend only on each loop's partition count, not on the order or the (Ph, Pw) split.
-    std::vector<PartLayer> shapes;
-    std::vector<std::int64_t> shape_nodes;
-    const auto add_shape = [&](const PartLayer& p, std::int64_t nodes) {
-        const auto it = std::find(shapes.begin(), shapes.end(), p);
-        if (it == shapes.end()) {
-            shapes.push_back(p);
-            shape_nodes.push_back(nodes);
-        } else {
-            shape_nodes[static_cast<std::size_t>(it - shapes.begin())] += nodes;
-        }
-    };
+    PartShapes parts;
+    const auto add_shape = [&](const PartLayer& p, std::int64_t nodes) { parts.add(p, nodes); };
     if (m.shape() == std::pair{rows, cols}) {
         // The partitions fill the region, so its nodes are exactly the tuples of part indices,
         // and a part-layer depends on each loop's range separately (its size, and for P and
         // Q its input extent): per loop, the distinct ranges with how many parts have them,
         // then their products.
-        std::array<std::vector<std::pair<Range, std::int64_t>>, kPartDims> distinct;
-        for (PartDim d : kAllPartDims) {
-            const auto i = static_cast<std::size_t>(d);
-            const std::int32_t count = m.parts[i].count();
-            for (std::int32_t j = 0; j < count; ++j) {
-                const Range r = split(loop_bound(l, d), count, j);
-                const auto same = [&](const std::pair<Range, std::int64_t>& o) {
-                    if (o.first.size() != r.size()) return false;
-                    if (d == PartDim::p)
-                        return input_extent(o.first, l.stride_h, l.pad_h, l.R, l.H).size() ==
-                               input_extent(r, l.stride_h, l.pad_h, l.R, l.H).size();
-                    if (d == PartDim::q)
-                        return input_extent(o.first, l.stride_w, l.pad_w, l.S, l.W).size() ==
-                               input_extent(r, l.stride_w, l.pad_w, l.S, l.W).size();
-                    return true;
-                };
-                const auto it = std::find_if(distinct[i].begin(), distinct[i].end(), same);
-                if (it == distinct[i].end())
-                    distinct[i].emplace_back(r, 1);
-                else
-                    ++it->second;
-            }
-        }
+        const DistinctRanges distinct = distinct_ranges(l, m);
         std::array<std::size_t, kPartDims> idx{};
         for (;;) {
             std::array<Range, kPartDims> ranges{};
@@ -506,6 +527,8 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
         for (std::int32_t y = 0; y < rows; ++y)
             for (std::int32_t x = 0; x < cols; ++x) add_shape(part_layer(l, part_ranges(l, m, y, x), sys), 1);
     }
+    const std::vector<PartLayer>& shapes = parts.shapes;
+    const std::vector<std::int64_t>& shape_nodes = parts.nodes;
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         const IntraNodeCost c = mapper.map(shapes[i], sys.node, m.dl_in, m.dl_out);
         if (c.status != MapStatus::ok) {
@@ -545,11 +568,11 @@ NetworkCost evaluate_mapping(const workload::Network& network, const workload::S
 
 double cost_eq1(std::span<const NetworkCost> costs, std::span<const double> gammas, double alpha,
                 double beta) {
-    if (costs.size() != gammas.size()) throw std::invalid_argument("cost_eq1: one gamma per network");
-    if (!(alpha >= 0) || !(beta >= 0)) throw std::invalid_argument("cost_eq1: alpha and beta must be >= 0");
+    if (costs.size() != gammas.size()) throw ModelError("cost_eq1: one gamma per network");
+    if (!(alpha >= 0) || !(beta >= 0)) throw ModelError("cost_eq1: alpha and beta must be >= 0");
     double sum = 0;
     for (std::size_t i = 0; i < costs.size(); ++i) {
-        if (!(gammas[i] > 0)) throw std::invalid_argument("cost_eq1: every gamma must be > 0");
+        if (!(gammas[i] > 0)) throw ModelError("cost_eq1: every gamma must be > 0");
         if (costs[i].status != EvalStatus::ok) return std::numeric_limits<double>::infinity();
         const double joules = costs[i].energy.total().value() * 1e-12;
         sum += std::pow(joules, alpha) * std::pow(costs[i].seconds, beta) * gammas[i];  // NicePIM Eq. 1

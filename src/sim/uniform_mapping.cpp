@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pimdse/core/error.hpp"
+
 namespace pimdse::sim {
 
 using workload::Layer;
@@ -80,7 +82,7 @@ std::optional<LayerMapping> uniform_layer_mapping(const Layer& layer, std::int32
 
 NetworkMapping uniform_mapping(const workload::Network& network, const workload::Segmentation& seg,
                                std::int32_t node_rows, std::int32_t node_cols) {
-    if (node_rows < 1 || node_cols < 1) throw std::invalid_argument("uniform_mapping: empty node array");
+    if (node_rows < 1 || node_cols < 1) throw ModelError("uniform_mapping: empty node array");
     NetworkMapping mapping;
     mapping.layers.resize(static_cast<std::size_t>(network.size()));
     // Region shapes from the whole array down: most nodes first, then most rows.
@@ -115,7 +117,7 @@ NetworkMapping uniform_mapping(const workload::Network& network, const workload:
             break;
         }
         // A 1 x 1 region always works (every partition is 1), so this cannot happen.
-        if (!placed) throw std::logic_error("uniform_mapping: no region fits a segment");
+        if (!placed) throw InternalError("uniform_mapping: no region fits a segment");
     }
     return mapping;
 }

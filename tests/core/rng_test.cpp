@@ -1,4 +1,5 @@
 #include "pimdse/core/rng.hpp"
+#include "pimdse/core/error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -61,7 +62,7 @@ TEST(Rng, UniformIntStaysInRangeAndCoversIt) {
 TEST(Rng, UniformIntDegenerateAndInvalidRanges) {
     Rng rng(1);
     EXPECT_EQ(rng.uniform_int(5, 5), 5);
-    EXPECT_THROW((void)rng.uniform_int(5, 4), std::invalid_argument);
+    EXPECT_THROW((void)rng.uniform_int(5, 4), pimdse::ModelError);
 }
 
 TEST(Rng, NormalHasUnitMomentsAndUniformIsHalfOpen) {

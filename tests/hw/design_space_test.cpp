@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/legality.hpp"
 
@@ -84,11 +85,11 @@ TEST(ParamRange, ListIsSortedAscending) {
 }
 
 TEST(ParamRange, MalformedRangesThrow) {
-    EXPECT_THROW((void)ParamRange::linear(8, 4, 1), std::invalid_argument);
-    EXPECT_THROW((void)ParamRange::linear(1, 4, 0), std::invalid_argument);
-    EXPECT_THROW((void)ParamRange::log2(5, 7), std::invalid_argument);
-    EXPECT_THROW((void)ParamRange::list({}), std::invalid_argument);
-    EXPECT_THROW((void)ParamRange::list({4, 8, 4}), std::invalid_argument);
+    EXPECT_THROW((void)ParamRange::linear(8, 4, 1), pimdse::ModelError);
+    EXPECT_THROW((void)ParamRange::linear(1, 4, 0), pimdse::ModelError);
+    EXPECT_THROW((void)ParamRange::log2(5, 7), pimdse::ModelError);
+    EXPECT_THROW((void)ParamRange::list({}), pimdse::ModelError);
+    EXPECT_THROW((void)ParamRange::list({4, 8, 4}), pimdse::ModelError);
 }
 
 TEST(DesignSpace, DefaultReproducesTableII) {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/hw/node.hpp"
@@ -124,8 +125,8 @@ TEST(NodeFacts, FollowTheConstraints) {
 }
 
 TEST(NodeFacts, RejectNodeArrayNotTilingTheBanks) {
-    EXPECT_THROW((void)node_facts(HardwareParams{3, 4, 8, 8, 8, 8, 8}, Constraints{}), std::invalid_argument);
-    EXPECT_THROW((void)node_facts(HardwareParams{0, 4, 8, 8, 8, 8, 8}, Constraints{}), std::invalid_argument);
+    EXPECT_THROW((void)node_facts(HardwareParams{3, 4, 8, 8, 8, 8, 8}, Constraints{}), pimdse::ModelError);
+    EXPECT_THROW((void)node_facts(HardwareParams{0, 4, 8, 8, 8, 8, 8}, Constraints{}), pimdse::ModelError);
 }
 
 TEST(Legality, NicePimSystemsAreLegal) {

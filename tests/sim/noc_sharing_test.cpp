@@ -1,6 +1,7 @@
 // Data sharing on Hamilton cycles and on shortest paths (NicePIM VII, VIII-E), and the
 // snake-ring default scheduler.
 #include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/core/error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -195,7 +196,7 @@ TEST(InterleavedSets, Fig12PlacementOnEightByEight) {
         for (NodeId n : s.members) ++seen[static_cast<std::size_t>(n)];
     }
     for (int count : seen) EXPECT_EQ(count, 1);  // the sets tile the mesh
-    EXPECT_THROW((void)interleaved_sets(Mesh(6, 8), 4, kibibytes(8)), std::invalid_argument);
+    EXPECT_THROW((void)interleaved_sets(Mesh(6, 8), 4, kibibytes(8)), pimdse::ModelError);
 }
 
 }  // namespace

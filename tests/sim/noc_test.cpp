@@ -1,6 +1,7 @@
 // Mesh, link indexing, XY routing and the analytic transfer model: hand-computed cases and
 // properties on generated transfer sets.
 #include "pimdse/sim/noc.hpp"
+#include "pimdse/core/error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,9 +19,9 @@ namespace {
 constexpr Direction kDirections[] = {Direction::east, Direction::west, Direction::south, Direction::north};
 
 TEST(Mesh, RejectsEmptyOrHugeArrays) {
-    EXPECT_THROW(Mesh(0, 4), std::invalid_argument);
-    EXPECT_THROW(Mesh(4, -1), std::invalid_argument);
-    EXPECT_THROW(Mesh(5000, 1), std::invalid_argument);
+    EXPECT_THROW(Mesh(0, 4), pimdse::ModelError);
+    EXPECT_THROW(Mesh(4, -1), pimdse::ModelError);
+    EXPECT_THROW(Mesh(5000, 1), pimdse::ModelError);
     EXPECT_NO_THROW(Mesh(1, 1));
 }
 
@@ -124,9 +125,9 @@ TEST(Flits, PayloadIsCutIntoWholeFlits) {
 
 TEST(NocParams, ValidateRejectsNonsense) {
     EXPECT_NO_THROW(validate(NocParams{}));
-    EXPECT_THROW(validate(NocParams{0, 2, 1.1}), std::invalid_argument);
-    EXPECT_THROW(validate(NocParams{64, 0, 1.1}), std::invalid_argument);
-    EXPECT_THROW(validate(NocParams{64, 2, -1.0}), std::invalid_argument);
+    EXPECT_THROW(validate(NocParams{0, 2, 1.1}), pimdse::ModelError);
+    EXPECT_THROW(validate(NocParams{64, 0, 1.1}), pimdse::ModelError);
+    EXPECT_THROW(validate(NocParams{64, 2, -1.0}), pimdse::ModelError);
 }
 
 // A transfer along one row loads exactly its row links, its source's injection port and

@@ -1,4 +1,5 @@
 #include "pimdse/sim/timeline.hpp"
+#include "pimdse/core/error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -315,9 +316,9 @@ TEST(CostEq1, HandValues) {
     EXPECT_DOUBLE_EQ(cost_eq1(costs, gammas, 1, 1), 2 * 3 + 1 * 0.5 * 2);  // energy-delay products
     EXPECT_DOUBLE_EQ(cost_eq1(costs, gammas, 2, 0), 4 + 1 * 2);
     EXPECT_DOUBLE_EQ(cost_eq1(costs, gammas, 0, 2), 9 + 0.25 * 2);
-    EXPECT_THROW((void)cost_eq1(costs, std::vector<double>{1.0}, 1, 1), std::invalid_argument);
-    EXPECT_THROW((void)cost_eq1(costs, std::vector<double>{1.0, 0.0}, 1, 1), std::invalid_argument);
-    EXPECT_THROW((void)cost_eq1(costs, gammas, -1, 1), std::invalid_argument);
+    EXPECT_THROW((void)cost_eq1(costs, std::vector<double>{1.0}, 1, 1), pimdse::ModelError);
+    EXPECT_THROW((void)cost_eq1(costs, std::vector<double>{1.0, 0.0}, 1, 1), pimdse::ModelError);
+    EXPECT_THROW((void)cost_eq1(costs, gammas, -1, 1), pimdse::ModelError);
 }
 
 TEST(UniformMapping, LegalOnEveryLibraryNetworkAndArray) {
@@ -381,7 +382,7 @@ TEST(Timeline, RejectsAnIllegalMapping) {
     const Segmentation s = workload::decompose(n);
     NetworkMapping m = uniform_mapping(n, s, 2, 2);
     m.layers[0].part(PartDim::k) = {4, 4};
-    EXPECT_THROW((void)evaluate(n, s, m, system_of(2, 2, 8, 64)), std::invalid_argument);
+    EXPECT_THROW((void)evaluate(n, s, m, system_of(2, 2, 8, 64)), pimdse::ModelError);
 }
 
 }  // namespace

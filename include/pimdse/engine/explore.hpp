@@ -57,13 +57,11 @@ class CollectiveError : public Error {
 public:
     CollectiveError(ExitCode code, const std::string& message) : Error(message), code_(code) {}
     [[nodiscard]] ExitCode code() const noexcept { return code_; }
+    [[nodiscard]] ExitCode exit_code() const noexcept override { return code_; }
 
 private:
     ExitCode code_;
 };
-
-/// The exit code main() gives an exception of this kind.
-[[nodiscard]] ExitCode exit_code_of(const std::exception& e) noexcept;
 
 /// The evaluation context of a configuration: its workloads loaded and decomposed, Eq. 1's
 /// exponents, the fault-injection lists of `engine.fault_injection`.

@@ -27,7 +27,7 @@ enum class Spacing {
 /// The values one parameter may take, ascending and distinct.
 class ParamRange {
 public:
-    /// Throw std::invalid_argument on an empty or malformed range; io validates config
+    /// Throw ModelError on an empty or malformed range; io validates config
     /// files first and reports their errors with file, line and key.
     [[nodiscard]] static ParamRange linear(int min, int max, int step);
     [[nodiscard]] static ParamRange log2(int min, int max);

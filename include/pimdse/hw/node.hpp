@@ -19,7 +19,7 @@ struct NodeFacts {
 };
 
 /// The node facts of `p`. Precondition: the node array divides the bank array (check()
-/// reports that); otherwise throws std::invalid_argument, since nodes would not be equal.
+/// reports that); otherwise throws ModelError, since nodes would not be equal.
 [[nodiscard]] NodeFacts node_facts(const HardwareParams& p, const Constraints& c);
 
 }  // namespace pimdse::hw

@@ -20,12 +20,18 @@
 // bounds them and the search is then no longer exhaustive (docs/mapper.md).
 // A layer's latency here is its compute plus its data sharing; the inter-layer
 // redistribution depends on the neighbours and is costed by the full timeline.
+//
+// Three parts, one file each: the LMs (lm_enumeration.hpp), the memo keys (search_keys.hpp)
+// and the sharing model's types (search_sharing.hpp, its costing in search_sharing.cpp).
 
 #include <cstdint>
 #include <map>
 #include <unordered_map>
 #include <vector>
 
+#include "pimdse/mapper/lm_enumeration.hpp"
+#include "pimdse/mapper/search_keys.hpp"
+#include "pimdse/mapper/search_sharing.hpp"
 #include "pimdse/sim/intra_node.hpp"
 #include "pimdse/sim/mapping.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
@@ -109,110 +115,56 @@ public:
     [[nodiscard]] const sim::System& system() const noexcept { return system_; }
 
 private:
-    struct Key {
-        std::array<std::int64_t, 20> dims{};
-        std::int32_t rows = 0, cols = 0;
+    /// What one search is asked: a layer on a region between two layouts.
+    struct Request {
+        const workload::Layer& layer;
+        std::int32_t rows, cols;
         sim::DataLayout in, out;
-        bool full = false;
-        friend bool operator==(const Key&, const Key&) = default;
+        bool full;   ///< full replication only (the baseline's WR)
+        bool prune;  ///< prune and keep the Pareto front, else every option (enumerate_all)
     };
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const noexcept;
-    };
-    static Key key_of(const workload::Layer& layer, std::int32_t rows, std::int32_t cols, sim::DataLayout in,
-                      sim::DataLayout out, bool full);
-    /// Compute cycles of a partition-count vector (rows: the region's node count).
-    struct ComputeKey {
-        Key layer;
-        std::array<std::int32_t, sim::kPartDims> counts{};
-        friend bool operator==(const ComputeKey&, const ComputeKey&) = default;
-    };
-    struct ComputeKeyHash {
-        std::size_t operator()(const ComputeKey& k) const noexcept;
-    };
+    [[nodiscard]] static SearchKey key_of(const workload::Layer& layer, std::int32_t rows, std::int32_t cols,
+                                          sim::DataLayout in, sim::DataLayout out, bool full);
     /// The exact compute cycles of m's count vector (infinity when infeasible), memoised.
     double compute_cycles(const workload::Layer& layer, const sim::LayerMapping& m, std::int32_t rows,
                           std::int32_t cols);
-    /// The arrangement-only part of one data-sharing event (docs/mapper.md, "Sharing in the
-    /// search"). Its sets fall into at most two size classes (the weight groups of a WR
-    /// that does not divide N_node leave one smaller group); the event runs in phases, the
-    /// first with every set moving, the next with only the larger class. Per phase, each
-    /// line (c0, c1, pipe) is a channel crossed by c0 routes of class 0 and c1 of class 1
-    /// with `pipe` pipeline hops, reduced to the lines that can be the maximum.
-    struct Phase {
-        std::int32_t repeats = 0;
-        std::vector<std::array<std::int64_t, 3>> lines;
-    };
-    struct EventGeometry {
-        bool present = false;
-        std::array<std::int32_t, 2> size{};  ///< members of a set of each class (0: unused)
-        std::vector<Phase> phases;
-    };
-    struct GeoKey {
-        std::int32_t rows = 0, cols = 0;
-        std::array<std::int32_t, sim::kPartDims> ph{}, pw{};
-        std::array<sim::PartDim, sim::kPartDims> order{};
-        std::int32_t shards = 0;  ///< weight group size (weights event), else 0
-        std::int32_t kind = 0;    ///< the event: 0 inputs, 1 weights, 2 partial sums
-        friend bool operator==(const GeoKey&, const GeoKey&) = default;
-    };
-    struct GeoKeyHash {
-        std::size_t operator()(const GeoKey& k) const noexcept;
-    };
-    /// The geometry of event e (0 inputs, 1 weights, 2 partial sums) of arrangement m;
-    /// `shard` (the weight groups' size) only matters for the weights.
+    /// The geometry of event `kind` of arrangement m; `shard` (the weight groups' size) only
+    /// matters for the weights.
     const EventGeometry& event_geometry(const sim::LayerMapping& m, std::int32_t rows, std::int32_t cols,
-                                        std::size_t e, std::int32_t shard);
+                                        sim::SharingKind kind, std::int32_t shard);
+    /// The phases of an event scheduled as `cycles`, its sets' size classes known.
+    [[nodiscard]] std::vector<SharingPhase> phases_of(const std::vector<sim::SharingCycle>& cycles,
+                                                      const std::array<std::int32_t, 2>& size);
 
-    /// Per event (inputs, weights, partial sums): the largest set's bytes.
-    [[nodiscard]] std::array<std::int64_t, 3> largest_chunks(const workload::Layer& layer,
-                                                             const sim::LayerMapping& m) const;
+    /// Per event: the largest set's bytes.
+    [[nodiscard]] PerSharingKind<std::int64_t> largest_chunks(const workload::Layer& layer,
+                                                              const sim::LayerMapping& m) const;
     /// A lower bound of sharing_latency() and of the timeline's sharing for every arrangement
     /// with m's partition counts and WR (pruning 4).
     [[nodiscard]] double sharing_lower_bound(const workload::Layer& layer, const sim::LayerMapping& m) const;
 
-    std::vector<LayerOption> search(const workload::Layer& layer, std::int32_t rows, std::int32_t cols,
-                                    sim::DataLayout in, sim::DataLayout out, bool full, bool prune);
+    std::vector<LayerOption> search(const Request& request);
+    /// The options of one count vector `n` of `splits` added to `front` (search()'s body).
+    void search_vector(const Request& request, const RegionSplits& splits, const Counts& n,
+                       double lower_bound, std::vector<LayerOption>& front);
+    /// The count vectors with the fewest compute cycles (in ascending order), and those
+    /// cycles; none when no vector has a feasible part-layer.
+    [[nodiscard]] std::pair<double, std::vector<const Counts*>> fastest_vectors(
+        const workload::Layer& layer, std::int32_t rows, std::int32_t cols, sim::DataLayout in,
+        sim::DataLayout out, const RegionSplits& splits);
 
     const sim::System& system_;
     sim::IntraNodeMapper& intra_;
     sim::CycleScheduler& scheduler_;
     sim::ChannelLoads loads_;
     sim::ChannelLoads class_loads_;
-    std::unordered_map<Key, std::vector<LayerOption>, KeyHash> memo_;
-    std::unordered_map<Key, std::vector<LayerOption>, KeyHash> compute_first_;
-    std::unordered_map<Key, std::vector<LayerOption>, KeyHash> compute_blind_;
-    /// The fitting (Ph, Pw) splits of a region grouped by their count vector (pruning 1).
-    [[nodiscard]] std::map<std::array<std::int32_t, sim::kPartDims>,
-                           std::vector<std::pair<std::size_t, std::size_t>>>
-    count_vectors(const workload::Layer& layer,
-                  const std::vector<std::array<std::int32_t, sim::kPartDims>>& hs,
-                  const std::vector<std::array<std::int32_t, sim::kPartDims>>& ws) const;
-    /// The count vectors of `splits` with the fewest compute cycles (in the map's order), and
-    /// those cycles; none when no vector has a feasible part-layer.
-    using CountSplits =
-        std::map<std::array<std::int32_t, sim::kPartDims>, std::vector<std::pair<std::size_t, std::size_t>>>;
-    [[nodiscard]] std::pair<double, std::vector<const std::array<std::int32_t, sim::kPartDims>*>>
-    fastest_vectors(const workload::Layer& layer, std::int32_t rows, std::int32_t cols, sim::DataLayout in,
-                    sim::DataLayout out, const std::vector<std::array<std::int32_t, sim::kPartDims>>& hs,
-                    const std::vector<std::array<std::int32_t, sim::kPartDims>>& ws,
-                    const CountSplits& splits);
-    std::unordered_map<GeoKey, EventGeometry, GeoKeyHash> geometry_;
-    std::unordered_map<ComputeKey, double, ComputeKeyHash> compute_;
+    std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> memo_;
+    std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> compute_first_;
+    std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> compute_blind_;
+    std::unordered_map<GeometryKey, EventGeometry, KeyHash> geometry_;
+    std::unordered_map<ComputeKey, double, KeyHash> compute_;
     SearchStats stats_;
     std::int64_t max_arrangements_ = 0;
 };
-
-/// Ordered factorisations of n into kPartDims factors (each >= 1), in lexicographic order.
-[[nodiscard]] std::vector<std::array<std::int32_t, sim::kPartDims>> factorisations(std::int32_t n);
-
-/// The spatial orders that differ in effect for the splits (ph, pw): one per distinct pair
-/// of per-axis sequences of split loops. Split loops come first in each order.
-[[nodiscard]] std::vector<std::array<sim::PartDim, sim::kPartDims>> distinct_orders(
-    const std::array<std::int32_t, sim::kPartDims>& ph, const std::array<std::int32_t, sim::kPartDims>& pw);
-
-/// The WR values with distinct footprints for N_node nodes sharing weights: for every
-/// distinct ceil(N_node / WR), the largest such WR, descending (N_node first).
-[[nodiscard]] std::vector<std::int32_t> distinct_wr(std::int32_t n_node);
 
 }  // namespace pimdse::mapper

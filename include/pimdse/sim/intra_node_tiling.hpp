@@ -141,7 +141,7 @@ struct TileFootprint {
     return e < input_extent ? e : input_extent;
 }
 
-/// Throws std::invalid_argument naming the field if a part-layer or node is malformed
+/// Throws ModelError naming the field if a part-layer or node is malformed
 /// (bounds < 1, depthwise with C != 1, data or psum widths not dividing the port width
 /// and the row buffer, ...).
 void validate(const PartLayer& layer);

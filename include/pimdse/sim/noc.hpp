@@ -45,7 +45,7 @@ enum class Direction : std::uint8_t { east, west, south, north };
 /// along a column a range with stride cols.
 class Mesh {
 public:
-    /// Throws std::invalid_argument unless 1 <= rows, cols <= 4096.
+    /// Throws ModelError unless 1 <= rows, cols <= 4096.
     Mesh(std::int32_t rows, std::int32_t cols);
 
     [[nodiscard]] std::int32_t rows() const noexcept { return rows_; }
@@ -110,7 +110,7 @@ struct NocParams {
     double pj_per_bit_hop = 1.1;
 };
 
-/// Throws std::invalid_argument if a parameter is out of range (flit_bits >= 1,
+/// Throws ModelError if a parameter is out of range (flit_bits >= 1,
 /// hop_cycles >= 1, pj_per_bit_hop >= 0).
 void validate(const NocParams& params);
 
@@ -180,7 +180,7 @@ private:
 
 /// Cost of a set of simultaneous transfers; `loads` is reset and left holding the loads.
 /// Node-local transfers (src == dst) cost nothing. Throws std::out_of_range for a node
-/// outside the mesh, std::invalid_argument for parameters validate() rejects.
+/// outside the mesh, ModelError for parameters validate() rejects.
 [[nodiscard]] TransferCost evaluate_transfers(const Mesh& mesh, std::span<const Transfer> transfers,
                                               const NocParams& params, ChannelLoads& loads);
 

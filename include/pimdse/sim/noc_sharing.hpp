@@ -54,7 +54,7 @@ struct ShareCost {
 /// have the same size every step is identical and latency = (N - 1) x step latency. Sets of
 /// different sizes are handled phase by phase: while a set still has steps to do it takes
 /// part in the step pattern. Sets with fewer than two members cost nothing. Throws
-/// std::out_of_range for a member outside the mesh, std::invalid_argument for bad params.
+/// std::out_of_range for a member outside the mesh, ModelError for bad params.
 [[nodiscard]] ShareCost share_along_cycles(const Mesh& mesh, std::span<const SharingCycle> cycles,
                                            const NocParams& params, ChannelLoads& loads);
 [[nodiscard]] ShareCost share_along_cycles(const Mesh& mesh, std::span<const SharingCycle> cycles,
@@ -121,7 +121,7 @@ public:
 /// Sharing sets of side x side nodes interleaved over the whole mesh (NicePIM VIII-E,
 /// Fig. 12): members of a set are rows/side apart vertically and cols/side apart
 /// horizontally, so 4 x 4 sets give one set on 4 x 4, four on 8 x 8 (members 2 apart) and
-/// sixteen on 16 x 16 (4 apart). Throws std::invalid_argument unless side divides both
+/// sixteen on 16 x 16 (4 apart). Throws ModelError unless side divides both
 /// mesh dimensions.
 [[nodiscard]] std::vector<SharingSet> interleaved_sets(const Mesh& mesh, std::int32_t side,
                                                        Bytes bytes_per_node);

@@ -35,7 +35,7 @@ struct System {
     [[nodiscard]] std::int64_t psum_bytes() const noexcept { return psum_bits / 8; }
 };
 
-/// Derives the system of one hardware point. Throws std::invalid_argument when the node
+/// Derives the system of one hardware point. Throws ModelError when the node
 /// array does not tile the bank array (hw::node_facts) or the result is malformed.
 [[nodiscard]] System make_system(const hw::Constraints& c, const hw::HardwareParams& p,
                                  const hw::Technology& t);

@@ -108,7 +108,7 @@ void add_sharing_cost(const workload::Layer& layer, const LayerMapping& m, const
 /// Costs `mapping` of `network` on `system`; every data-sharing event is costed by
 /// `scheduler` (snake ring, TSP, SHP, or the configured Data-Scheduler from
 /// sched::make_scheduler). The mapping must pass check_mapping for the
-/// system's node array (throws std::invalid_argument naming the broken rule otherwise).
+/// system's node array (throws ModelError naming the broken rule otherwise).
 /// An intra-node mapping that fits no tiling, or weights that do not fit a node's DRAM,
 /// give status infeasible with a reason, not an exception.
 [[nodiscard]] NetworkCost evaluate_mapping(const workload::Network& network,
@@ -118,7 +118,7 @@ void add_sharing_cost(const workload::Layer& layer, const LayerMapping& m, const
 
 /// NicePIM Eq. 1: sum over networks of energy^alpha x latency^beta x gamma, with energy in
 /// joules and latency in seconds. Any infeasible network makes the cost +infinity. Throws
-/// std::invalid_argument unless costs and gammas have the same size, alpha, beta >= 0 and
+/// ModelError unless costs and gammas have the same size, alpha, beta >= 0 and
 /// every gamma > 0.
 [[nodiscard]] double cost_eq1(std::span<const NetworkCost> costs, std::span<const double> gammas,
                               double alpha, double beta);

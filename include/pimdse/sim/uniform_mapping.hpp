@@ -26,7 +26,7 @@ namespace pimdse::sim {
 /// Every segment one region with all branches on it: the whole node_rows x node_cols array
 /// when every layer of the segment can be cut over it, else the largest rectangle at the
 /// array's corner (most nodes, then most rows) that every layer can. The result passes
-/// check_mapping. Throws std::invalid_argument for an empty array.
+/// check_mapping. Throws ModelError for an empty array.
 [[nodiscard]] NetworkMapping uniform_mapping(const workload::Network& network,
                                              const workload::Segmentation& seg, std::int32_t node_rows,
                                              std::int32_t node_cols);

@@ -1,0 +1,77 @@
+#pragma once
+// The memo keys of the LM search (layer_search.hpp), each a type with its own hash: what a
+// search result depends on, named field by field, so that a new layer attribute that changes
+// the cost is added in one visible place (LayerShape) rather than as a slot of an array.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "pimdse/mapper/lm_enumeration.hpp"
+#include "pimdse/sim/data_layout.hpp"
+#include "pimdse/sim/mapping.hpp"
+#include "pimdse/workload/layer.hpp"
+
+namespace pimdse::mapper {
+
+/// The attributes of a layer that the LM search reads: its kind, loop bounds, input extent,
+/// strides, padding, groups, the matmul flags, the bias and its number of operands. Two layers
+/// with equal shapes have equal options on equal regions (the name and producers do not
+/// matter; pooling, norm and activation kinds cost alike).
+struct LayerShape {
+    workload::LayerKind kind = workload::LayerKind::conv;
+    std::int64_t B = 0, K = 0, C = 0, P = 0, Q = 0, R = 0, S = 0, H = 0, W = 0;
+    std::int64_t stride_h = 0, stride_w = 0, pad_h = 0, pad_w = 0, groups = 0;
+    bool weights_are_activations = false, transpose_b = false, flatten = false, bias = false;
+    std::int64_t operands = 0;
+
+    [[nodiscard]] static LayerShape of(const workload::Layer& layer) noexcept;
+    [[nodiscard]] std::size_t hash() const noexcept;
+    friend bool operator==(const LayerShape&, const LayerShape&) = default;
+};
+
+/// One LM search: a layer shape on a region shape between two data layouts; `full` for the
+/// full-replication searches of the baseline.
+struct SearchKey {
+    LayerShape layer;
+    std::int32_t rows = 0, cols = 0;
+    sim::DataLayout in, out;
+    bool full = false;
+
+    [[nodiscard]] std::size_t hash() const noexcept;
+    friend bool operator==(const SearchKey&, const SearchKey&) = default;
+};
+
+/// The compute cycles of one partition-count vector: they depend on the region's node count
+/// only (`search.rows` holds it, `search.cols` is 0), not on the split or the order.
+struct ComputeKey {
+    SearchKey search;
+    Counts counts{};
+
+    [[nodiscard]] std::size_t hash() const noexcept;
+    friend bool operator==(const ComputeKey&, const ComputeKey&) = default;
+};
+
+/// The arrangement of one data-sharing event in the search's sharing model: the region
+/// shape, the split, the spatial order and, for the weights event, the weight groups' size
+/// (0 for the other events, which do not depend on WR). Independent of the layer.
+struct GeometryKey {
+    std::int32_t rows = 0, cols = 0;
+    Counts ph{}, pw{};
+    std::array<sim::PartDim, sim::kPartDims> order{};
+    std::int32_t shards = 0;
+    sim::SharingKind kind = sim::SharingKind::inputs;
+
+    [[nodiscard]] std::size_t hash() const noexcept;
+    friend bool operator==(const GeometryKey&, const GeometryKey&) = default;
+};
+
+/// The hasher of the keys above, for std::unordered_map.
+struct KeyHash {
+    template <class Key>
+    std::size_t operator()(const Key& key) const noexcept {
+        return key.hash();
+    }
+};
+
+}  // namespace pimdse::mapper

@@ -1,0 +1,69 @@
+// The LM search's memo keys (include/pimdse/mapper/search_keys.hpp).
+
+#include "pimdse/mapper/search_keys.hpp"
+
+namespace pimdse::mapper {
+
+namespace {
+
+/// Boost's hash_combine step.
+class Mixer {
+public:
+    explicit Mixer(std::size_t seed = 0x9E3779B97F4A7C15ULL) : h_(seed) {}
+    void add(std::uint64_t v) noexcept { h_ ^= v + 0x9E3779B97F4A7C15ULL + (h_ << 6) + (h_ >> 2); }
+    void add_pair(std::int32_t a, std::int32_t b) noexcept {
+        add(static_cast<std::uint64_t>(a) << 32 | static_cast<std::uint32_t>(b));
+    }
+    [[nodiscard]] std::size_t value() const noexcept { return h_; }
+
+private:
+    std::size_t h_;
+};
+
+}  // namespace
+
+LayerShape LayerShape::of(const workload::Layer& l) noexcept {
+    return LayerShape{l.kind,        l.B,       l.K,        l.C,
+                      l.P,           l.Q,       l.R,        l.S,
+                      l.H,           l.W,       l.stride_h, l.stride_w,
+                      l.pad_h,       l.pad_w,   l.groups,   l.weights_are_activations,
+                      l.transpose_b, l.flatten, l.bias,     static_cast<std::int64_t>(l.inputs.size())};
+}
+
+std::size_t LayerShape::hash() const noexcept {
+    Mixer m;
+    m.add(static_cast<std::uint64_t>(kind));
+    for (std::int64_t v : {B, K, C, P, Q, R, S, H, W, stride_h, stride_w, pad_h, pad_w, groups})
+        m.add(static_cast<std::uint64_t>(v));
+    for (bool flag : {weights_are_activations, transpose_b, flatten, bias}) m.add(flag ? 1U : 0U);
+    m.add(static_cast<std::uint64_t>(operands));
+    return m.value();
+}
+
+std::size_t SearchKey::hash() const noexcept {
+    Mixer m(layer.hash());
+    m.add_pair(rows, cols);
+    m.add(sim::hash_value(in));
+    m.add(sim::hash_value(out));
+    m.add(full ? 1U : 0U);
+    return m.value();
+}
+
+std::size_t ComputeKey::hash() const noexcept {
+    Mixer m(search.hash());
+    for (std::int32_t n : counts) m.add(static_cast<std::uint64_t>(n));
+    return m.value();
+}
+
+std::size_t GeometryKey::hash() const noexcept {
+    Mixer m;
+    m.add_pair(rows, cols);
+    for (std::size_t d = 0; d < sim::kPartDims; ++d) {
+        m.add_pair(ph[d], pw[d]);
+        m.add(static_cast<std::uint64_t>(order[d]));
+    }
+    m.add(static_cast<std::uint64_t>(shards) << 8 | static_cast<std::uint64_t>(kind));
+    return m.value();
+}
+
+}  // namespace pimdse::mapper

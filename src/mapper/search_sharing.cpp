@@ -1,0 +1,296 @@
+// The LM search's sharing model (include/pimdse/mapper/search_sharing.hpp; docs/mapper.md,
+// "Sharing in the search"): the LayerSearch members that cost a layer's data sharing.
+
+#include <algorithm>
+#include <functional>
+
+#include "pimdse/mapper/layer_search.hpp"
+
+namespace pimdse::mapper {
+
+using sim::kPartDims;
+using sim::PartDim;
+using sim::SharingKind;
+
+namespace {
+
+constexpr std::size_t at(PartDim d) noexcept {
+    return static_cast<std::size_t>(d);
+}
+
+/// Ungrouped compute layers get the search's model; the others the timeline's exact costing.
+bool exact_costing(const workload::Layer& l) {
+    return !l.is_compute() || (l.kind == workload::LayerKind::conv && l.groups > 1);
+}
+
+/// The group of a node in event `kind`, as sim::sharing_events keys it for an ungrouped
+/// compute layer: inputs by (B, P, Q, C parts), weights by (K, C parts, replica), partial
+/// sums by (B, P, Q, K parts). `rank` counts the nodes seen per (K, C) for the replicas.
+std::size_t group_of(SharingKind kind, const std::array<std::int32_t, kPartDims>& idx, const Counts& n,
+                     std::int32_t replicas, std::int32_t shard, std::vector<std::int32_t>& rank) {
+    const std::int32_t bpq =
+        (idx[at(PartDim::b)] * n[at(PartDim::p)] + idx[at(PartDim::p)]) * n[at(PartDim::q)] +
+        idx[at(PartDim::q)];
+    const std::int32_t k = idx[at(PartDim::k)];
+    const std::int32_t c = idx[at(PartDim::c)];
+    switch (kind) {
+        case SharingKind::inputs:
+            return static_cast<std::size_t>(bpq * n[at(PartDim::c)] + c);
+        case SharingKind::weights: {
+            const std::int32_t kc = k * n[at(PartDim::c)] + c;
+            const std::int32_t r = rank[static_cast<std::size_t>(kc)]++;
+            return static_cast<std::size_t>(kc * replicas + r / shard);
+        }
+        case SharingKind::partial_sums:
+            break;
+    }
+    return static_cast<std::size_t>(bpq * n[at(PartDim::k)] + k);
+}
+
+}  // namespace
+
+std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std::int32_t rows,
+                                                 std::int32_t cols, const sim::Mesh& mesh, SharingKind kind,
+                                                 std::int32_t shard) {
+    Counts n{};
+    for (PartDim d : sim::kAllPartDims) n[at(d)] = m.part(d).count();
+    const std::int32_t n_k = n[at(PartDim::k)], n_c = n[at(PartDim::c)];
+    const std::int32_t n_node = n[at(PartDim::b)] * n[at(PartDim::p)] * n[at(PartDim::q)];
+    const std::int32_t replicas = (n_node + shard - 1) / shard;
+    const std::int32_t groups = kind == SharingKind::inputs    ? n_node * n_c
+                                : kind == SharingKind::weights ? n_k * n_c * replicas
+                                                               : n_node * n_k;
+    std::vector<std::vector<sim::NodeId>> sets(static_cast<std::size_t>(groups));
+    std::vector<std::int32_t> rank(static_cast<std::size_t>(n_k * n_c), 0);
+    // A part index is (row digit) x Pw + (column digit): the row's and the column's
+    // contributions, computed once each.
+    std::vector<std::array<std::int32_t, kPartDims>> by_row(static_cast<std::size_t>(rows));
+    std::vector<std::array<std::int32_t, kPartDims>> by_col(static_cast<std::size_t>(cols));
+    for (std::int32_t y = 0; y < rows; ++y) by_row[static_cast<std::size_t>(y)] = sim::part_indices(m, y, 0);
+    for (std::int32_t x = 0; x < cols; ++x) by_col[static_cast<std::size_t>(x)] = sim::part_indices(m, 0, x);
+    for (std::int32_t y = 0; y < rows; ++y)
+        for (std::int32_t x = 0; x < cols; ++x) {
+            std::array<std::int32_t, kPartDims> idx{};
+            for (std::size_t d = 0; d < kPartDims; ++d)
+                idx[d] = by_row[static_cast<std::size_t>(y)][d] + by_col[static_cast<std::size_t>(x)][d];
+            sets[group_of(kind, idx, n, replicas, shard, rank)].push_back(mesh.node(y, x));
+        }
+    std::erase_if(sets, [](const auto& members) { return members.size() < 2; });
+    return sets;
+}
+
+namespace {
+
+/// The size classes of an event's sets: class 0 the largest sets, class 1 the smaller ones.
+std::array<std::int32_t, 2> size_classes(const std::vector<sim::SharingCycle>& cycles) {
+    std::array<std::int32_t, 2> size{};
+    for (const sim::SharingCycle& c : cycles) {
+        const auto members = static_cast<std::int32_t>(c.order.size());
+        if (size[0] == 0 || members == size[0]) {
+            size[0] = members;
+        } else if (members > size[0]) {
+            size[1] = size[0];
+            size[0] = members;
+        } else {
+            size[1] = members;
+        }
+    }
+    return size;
+}
+
+/// The channels of a phase reduced to the lines that can be its maximum: per distinct
+/// (class0, class1) crossing pair the longest pipeline, then only the lines no other line
+/// dominates in all three coordinates. Few distinct crossing pairs exist, so linear scans.
+std::vector<ChannelLine> dominant_lines(const sim::ChannelLoads& all,
+                                        const std::array<std::vector<std::int64_t>, 2>& cross) {
+    const auto flits = all.flits();
+    const auto before = all.min_hops_before();
+    const auto after = all.max_hops_after();
+    const auto crossings = [&](std::size_t cls, std::size_t c) {
+        return cross[cls].empty() ? std::int64_t{0} : cross[cls][c];
+    };
+    std::vector<ChannelLine> lines;
+    for (std::size_t c = 0; c < flits.size(); ++c) {
+        if (flits[c] == 0) continue;
+        const ChannelLine line{crossings(0, c), crossings(1, c), std::int64_t{before[c]} + after[c]};
+        const auto same = std::find_if(lines.begin(), lines.end(), [&](const ChannelLine& o) {
+            return o.class0 == line.class0 && o.class1 == line.class1;
+        });
+        if (same == lines.end())
+            lines.push_back(line);
+        else
+            same->pipeline = std::max(same->pipeline, line.pipeline);
+    }
+    std::sort(lines.begin(), lines.end(), std::greater<>());
+    std::vector<ChannelLine> kept;
+    for (const ChannelLine& line : lines) {
+        const bool beaten = std::any_of(kept.begin(), kept.end(), [&](const ChannelLine& o) {
+            return o.class0 >= line.class0 && o.class1 >= line.class1 && o.pipeline >= line.pipeline;
+        });
+        if (!beaten) kept.push_back(line);
+    }
+    return kept;
+}
+
+}  // namespace
+
+std::vector<SharingPhase> LayerSearch::phases_of(const std::vector<sim::SharingCycle>& cycles,
+                                                 const std::array<std::int32_t, 2>& size) {
+    const auto class_of = [&](std::size_t members) {
+        return static_cast<std::int32_t>(members) == size[0] ? 0 : 1;
+    };
+    // Phase 1: every set moves for (smallest size - 1) steps; phase 2: the larger class
+    // alone for the remaining steps.
+    const std::int32_t small = size[1] > 0 ? size[1] : size[0];
+    std::vector<SharingPhase> phases;
+    for (std::int32_t phase = 0; phase < (size[1] > 0 ? 2 : 1); ++phase) {
+        SharingPhase ph;
+        ph.repeats = phase == 0 ? small - 1 : size[0] - small;
+        std::array<std::vector<std::int64_t>, 2> cross;
+        loads_.reset(system_.mesh);
+        for (std::int32_t cls = 0; cls < 2; ++cls) {
+            if (size[static_cast<std::size_t>(cls)] == 0 || (phase == 1 && cls == 1)) continue;
+            class_loads_.reset(system_.mesh);
+            for (const sim::SharingCycle& c : cycles) {
+                if (class_of(c.order.size()) != cls) continue;
+                for (std::size_t i = 0; i < c.order.size(); ++i) {
+                    const sim::NodeId from = c.order[i];
+                    const sim::NodeId to = c.order[(i + 1) % c.order.size()];
+                    (void)class_loads_.add_route(system_.mesh, from, to, 1);
+                    (void)loads_.add_route(system_.mesh, from, to, 1);
+                }
+            }
+            const auto f = class_loads_.flits();
+            cross[static_cast<std::size_t>(cls)].assign(f.begin(), f.end());
+        }
+        ph.lines = dominant_lines(loads_, cross);
+        if (ph.repeats > 0) phases.push_back(std::move(ph));
+    }
+    return phases;
+}
+
+const EventGeometry& LayerSearch::event_geometry(const sim::LayerMapping& m, std::int32_t rows,
+                                                 std::int32_t cols, SharingKind kind, std::int32_t shard) {
+    // The inputs and partial-sum events do not depend on WR: one geometry per arrangement
+    // serves every WR; the weight event's also depends on the group size.
+    GeometryKey key;
+    key.rows = rows;
+    key.cols = cols;
+    for (std::size_t d = 0; d < kPartDims; ++d) {
+        key.ph[d] = m.parts[d].h;
+        key.pw[d] = m.parts[d].w;
+    }
+    key.order = m.order;
+    key.shards = kind == SharingKind::weights ? shard : 0;
+    key.kind = kind;
+    if (const auto it = geometry_.find(key); it != geometry_.end()) return it->second;
+    ++stats_.geometries;
+    EventGeometry eg;
+    const auto sets = event_sets(m, rows, cols, system_.mesh, kind, shard);
+    if (!sets.empty()) {
+        eg.present = true;
+        std::vector<sim::SharingSet> event;
+        for (const auto& members : sets) event.push_back(sim::SharingSet{members, Bytes(0)});
+        const std::vector<sim::SharingCycle> cycles = scheduler_.schedule(system_.mesh, event);
+        eg.size = size_classes(cycles);
+        eg.phases = phases_of(cycles, eg.size);
+    }
+    return geometry_.emplace(key, std::move(eg)).first->second;
+}
+
+PerSharingKind<std::int64_t> LayerSearch::largest_chunks(const workload::Layer& l,
+                                                         const sim::LayerMapping& m) const {
+    // sim::sharing_events' bytes of a set, maximised over the parts.
+    const auto largest = [&](PartDim d) {
+        return sim::split(sim::loop_bound(l, d), m.part(d).count(), 0).size();
+    };
+    const auto extent = [&](PartDim d, std::int64_t stride, std::int64_t pad, std::int64_t kernel,
+                            std::int64_t size) {
+        std::int64_t most = 0;
+        const std::int64_t len = sim::loop_bound(l, d);
+        for (std::int32_t i = 0; i < m.part(d).count(); ++i) {
+            const sim::Range r = sim::split(len, m.part(d).count(), i);
+            const std::int64_t lo = std::max<std::int64_t>(0, r.begin * stride - pad);
+            const std::int64_t hi = std::min<std::int64_t>(size, (r.end - 1) * stride - pad + kernel);
+            most = std::max(most, std::max<std::int64_t>(0, hi - lo));
+        }
+        return most;
+    };
+    const std::int64_t b = largest(PartDim::b);
+    const std::int64_t k = largest(PartDim::k);
+    const std::int64_t c = largest(PartDim::c);
+    PerSharingKind<std::int64_t> bytes;
+    bytes[SharingKind::inputs] = b * c * extent(PartDim::p, l.stride_h, l.pad_h, l.R, l.H) *
+                                 extent(PartDim::q, l.stride_w, l.pad_w, l.S, l.W) * system_.data_bytes();
+    bytes[SharingKind::weights] = (l.has_weights() ? k * c * l.R * l.S : k * c * b) * system_.data_bytes();
+    bytes[SharingKind::partial_sums] =
+        b * k * largest(PartDim::p) * largest(PartDim::q) * system_.psum_bytes();
+    return bytes;
+}
+
+double LayerSearch::sharing_lower_bound(const workload::Layer& l, const sim::LayerMapping& m) const {
+    // Every member of a set ejects one chunk per step through its own port, N - 1 steps; the
+    // set with the largest chunk bounds the event. Grouped and auxiliary layers: 0.
+    if (exact_costing(l)) return 0;
+    const PerSharingKind<std::int64_t> bytes = largest_chunks(l, m);
+    const auto bound = [&](std::int64_t group_bytes, std::int64_t members) {
+        const std::int64_t per_node = (group_bytes + members - 1) / members;
+        return static_cast<double>(members - 1) *
+               static_cast<double>(sim::flits_of(Bytes(per_node), system_.noc.flit_bits));
+    };
+    double total = 0;
+    const std::int32_t n_k = m.part(PartDim::k).count();
+    const std::int32_t n_c = m.part(PartDim::c).count();
+    if (n_k > 1) total += bound(bytes[SharingKind::inputs], n_k);
+    const std::int32_t n_node = sim::nodes_sharing_weights(m);
+    const std::int32_t wr = l.has_weights() ? m.wr : 1;
+    const std::int32_t shards = (n_node + wr - 1) / wr;
+    // Sets of unequal size (shards not dividing N_node) run in phases: bounded by 0.
+    if (n_node > 1 && wr < n_node && n_node % shards == 0)
+        total += bound(bytes[SharingKind::weights], shards);
+    if (n_c > 1) total += bound(bytes[SharingKind::partial_sums], n_c);
+    return total;
+}
+
+double LayerSearch::sharing_latency(const workload::Layer& l, const sim::LayerMapping& m) {
+    const auto [rows, cols] = m.shape();
+    if (exact_costing(l)) {
+        sim::LayerCost c;
+        sim::add_sharing_cost(l, m, sim::Region{0, 0, rows, cols}, system_, scheduler_, loads_, c);
+        return c.sharing.value();
+    }
+    const std::int32_t n_node = sim::nodes_sharing_weights(m);
+    const bool weighted = l.has_weights();
+    const bool gathers = weighted || (l.kind == workload::LayerKind::matmul && l.weights_are_activations);
+    const std::int32_t wr = weighted ? m.wr : 1;
+    PerSharingKind<bool> happens;
+    happens[SharingKind::inputs] = m.part(PartDim::k).count() > 1;
+    happens[SharingKind::weights] = gathers && n_node > 1 && wr < n_node;
+    happens[SharingKind::partial_sums] = m.part(PartDim::c).count() > 1;
+    const PerSharingKind<std::int64_t> bytes = largest_chunks(l, m);
+    const double hop = system_.noc.hop_cycles;
+    double total = 0;
+    for (SharingKind kind : kSharingKinds) {
+        if (!happens[kind]) continue;
+        const EventGeometry& g = event_geometry(m, rows, cols, kind, (n_node + wr - 1) / wr);
+        if (!g.present) continue;
+        std::array<double, 2> flits{};
+        for (std::size_t cls = 0; cls < 2; ++cls) {
+            const std::int64_t members = g.size[cls];
+            if (members == 0) continue;
+            flits[cls] = static_cast<double>(
+                sim::flits_of(Bytes((bytes[kind] + members - 1) / members), system_.noc.flit_bits));
+        }
+        for (const SharingPhase& ph : g.phases) {
+            double step = 0;
+            for (const ChannelLine& line : ph.lines)
+                step = std::max(step, flits[0] * static_cast<double>(line.class0) +
+                                          flits[1] * static_cast<double>(line.class1) +
+                                          static_cast<double>(line.pipeline) * hop);
+            total += step * ph.repeats;
+        }
+    }
+    return total;
+}
+
+}  // namespace pimdse::mapper
