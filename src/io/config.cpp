@@ -409,12 +409,12 @@ CostConfig read_cost(const Reader& r, const std::optional<Field>& f) {
 // `schedule:` (docs/config.md): how data-sharing events are scheduled (NicePIM VII).
 constexpr double kMaxScheduleSeconds = 86400;
 
-sched::ScheduleOptions read_schedule(const Reader& r, const std::optional<Field>& f) {
-    sched::ScheduleOptions o;
+sim::ScheduleOptions read_schedule(const Reader& r, const std::optional<Field>& f) {
+    sim::ScheduleOptions o;
     if (!f) return o;
     Map m(r, *f, {"scheduler", "time_limit", "relative_gap"});
     if (auto v = m.get("scheduler")) {
-        o.scheduler = static_cast<sched::SchedulerKind>(r.choice(*v, sched::scheduler_names()));
+        o.scheduler = static_cast<sim::SchedulerKind>(r.choice(*v, sim::scheduler_names()));
     }
     if (auto v = m.get("time_limit")) {
         o.time_limit_seconds = r.number(*v, 0.001, false, kMaxScheduleSeconds);

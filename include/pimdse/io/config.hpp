@@ -17,7 +17,7 @@
 #include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/hw/technology.hpp"
-#include "pimdse/sched/scheduler.hpp"
+#include "pimdse/sim/schedule_options.hpp"
 
 namespace pimdse::io {
 
@@ -131,7 +131,7 @@ struct Config {
     hw::DesignSpace space;
     std::vector<Workload> workloads;
     CostConfig cost;
-    sched::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
+    sim::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
     SweepConfig sweep;
     OutputConfig output;
     EngineConfig engine;
@@ -149,7 +149,7 @@ struct HardwareFile {
     hw::Constraints constraints;
     hw::Technology technology;
     hw::HardwareParams params;
-    sched::ScheduleOptions schedule;  ///< how `pimdse evaluate` schedules data sharing
+    sim::ScheduleOptions schedule;  ///< how `pimdse evaluate` schedules data sharing
 
     std::filesystem::path source_file;
     std::string source_text;

@@ -16,12 +16,14 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/io/config.hpp"
-#include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
+#include "pimdse/store/store.hpp"
 #include "shared_path.hpp"
 
-namespace pimdse::io {
+namespace pimdse::store {
 namespace {
+
+using namespace pimdse::io;  // the configuration and workloads a store is made from
 
 using testing::shared_path;
 
@@ -306,4 +308,4 @@ TEST(SweepStore, ForeignFilesAreRefusedWithTheirName) {
 }
 
 }  // namespace
-}  // namespace pimdse::io
+}  // namespace pimdse::store

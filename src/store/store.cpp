@@ -1,6 +1,6 @@
-// The sweep's HDF5 file (include/pimdse/io/store.hpp, docs/output.md).
+// The sweep's HDF5 file (include/pimdse/store/store.hpp, docs/output.md).
 
-#include "pimdse/io/store.hpp"
+#include "pimdse/store/store.hpp"
 
 #include <algorithm>
 #include <array>
@@ -19,10 +19,10 @@
 #include "pimdse/build_info.hpp"
 #include "pimdse/core/clock.hpp"
 #include "pimdse/core/error.hpp"
-#include "pimdse/io/hdf5.hpp"
 #include "pimdse/sim/mapping.hpp"
+#include "pimdse/store/hdf5.hpp"
 
-namespace pimdse::io {
+namespace pimdse::store {
 
 namespace {
 
@@ -70,7 +70,7 @@ const std::vector<std::string>& status_names() {
 const std::vector<std::string>& proposer_enum() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;
-        for (std::string_view n : proposer_names()) out.emplace_back(n);
+        for (std::string_view n : io::proposer_names()) out.emplace_back(n);
         return out;
     }();
     return names;
@@ -684,7 +684,7 @@ const std::filesystem::path& Store::path() const {
     return impl_->path;
 }
 
-Store Store::create(const std::filesystem::path& path, const Config& config,
+Store Store::create(const std::filesystem::path& path, const io::Config& config,
                     const std::vector<eval::Workload>& workloads, MPI_Comm comm) {
     const int rank = rank_of(comm);
     // Written as <path>.part and renamed once it holds an empty, committed sweep, so that
@@ -699,11 +699,11 @@ Store Store::create(const std::filesystem::path& path, const Config& config,
     f.set_attribute("/", "git_revision", std::string(build_info::git_revision));
     f.set_attribute("/", "seed", static_cast<std::int64_t>(config.sweep.seed));
     f.set_attribute("/", "created", broadcast_text(rank == 0 ? utc_now() : "", comm));
-    f.set_attribute("/", "proposer", std::string(to_string(config.sweep.proposer)));
+    f.set_attribute("/", "proposer", std::string(io::to_string(config.sweep.proposer)));
     std::string objectives;
-    for (Objective o : config.engine.objectives) {
+    for (io::Objective o : config.engine.objectives) {
         if (!objectives.empty()) objectives += ',';
-        objectives += to_string(o);
+        objectives += io::to_string(o);
     }
     f.set_attribute("/", "objectives", objectives);
     f.set_attribute("/", "ranks", std::int64_t{0});
@@ -713,7 +713,7 @@ Store Store::create(const std::filesystem::path& path, const Config& config,
     f.set_attribute("/config", "source_file", config.source_file.string());
     f.write_text("/config/source", broadcast_text(config.source_text, comm));
     f.set_attribute("/config/source", "meaning", std::string("the exact text of the configuration file"));
-    f.write_text("/config/resolved", broadcast_text(to_yaml(config), comm));
+    f.write_text("/config/resolved", broadcast_text(io::to_yaml(config), comm));
     f.set_attribute("/config/resolved", "meaning",
                     std::string("the configuration with every default filled in (pimdse config check)"));
 
@@ -778,7 +778,7 @@ Store Store::create(const std::filesystem::path& path, const Config& config,
         (void)t.append_rows<WorkloadLayerRow>(rows);
         write_docs(f, group + "/layers", layer_s, "one row per layer of the network, with the batch applied");
         f.write_text(group + "/source",
-                     broadcast_text(rank == 0 ? read_text_file(config.workloads[n].network) : "", comm));
+                     broadcast_text(rank == 0 ? io::read_text_file(config.workloads[n].network) : "", comm));
         f.set_attribute(group + "/source", "meaning", std::string("the exact text of the network file"));
     }
 
@@ -866,7 +866,7 @@ StoredSweep Store::read() const {
         CandidateRecord c;
         c.id = r.candidate;
         c.batch = r.batch;
-        c.proposer = static_cast<Proposer>(r.proposer);
+        c.proposer = static_cast<io::Proposer>(r.proposer);
         c.params = {r.node_rows, r.node_cols, r.pe_rows, r.pe_cols, r.ibuf_kib, r.wbuf_kib, r.obuf_kib};
         c.status = static_cast<eval::Status>(r.status);
         c.area_mm2 = r.area_mm2;
@@ -885,7 +885,7 @@ StoredSweep Store::read() const {
          s.tables[kBatches].read_rows<BatchRow>(0, static_cast<hsize_t>(s.commit[1 + kBatches]))) {
         BatchRecord b;
         b.batch = r.batch;
-        b.proposer = static_cast<Proposer>(r.proposer);
+        b.proposer = static_cast<io::Proposer>(r.proposer);
         b.candidates = r.candidates;
         b.evaluations = r.evaluations;
         b.ok = r.ok;
@@ -1241,7 +1241,7 @@ void BatchRows::drop_mappings_except(std::span<const std::int64_t> keep) {
     b.segment_rows = std::move(segments);
 }
 
-CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, Proposer proposer, int rank,
+CandidateRecord BatchRows::add(const eval::Evaluation& e, std::int64_t batch, io::Proposer proposer, int rank,
                                std::span<const eval::Workload> workloads) {
     Impl& b = *impl_;
     if (b.has(e.candidate)) {
@@ -1420,4 +1420,4 @@ void Store::close_and_trim() {
     s.cut_to_commit();
 }
 
-}  // namespace pimdse::io
+}  // namespace pimdse::store

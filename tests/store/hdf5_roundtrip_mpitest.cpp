@@ -14,10 +14,10 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
-#include "pimdse/io/hdf5.hpp"
+#include "pimdse/store/hdf5.hpp"
 #include "shared_path.hpp"
 
-namespace pimdse::io::h5 {
+namespace pimdse::store::h5 {
 namespace {
 
 enum class Status : std::int32_t { ok = 0, infeasible = 1, failed = 2 };
@@ -220,4 +220,4 @@ TEST(Mpi, AllReduceSumsRanks) {
 }
 
 }  // namespace
-}  // namespace pimdse::io::h5
+}  // namespace pimdse::store::h5

@@ -1,4 +1,4 @@
-#include "pimdse/io/hdf5.hpp"
+#include "pimdse/store/hdf5.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 
 #include "pimdse/core/error.hpp"
 
-namespace pimdse::io::h5 {
+namespace pimdse::store::h5 {
 
 void Handle::reset() noexcept {
     if (id_ >= 0 && closer_ != nullptr) closer_(id_);
@@ -656,4 +656,4 @@ void Table::truncate(hsize_t new_rows) {
     check(H5Dset_extent(dataset_.id(), &new_rows), context, "H5Dset_extent");
 }
 
-}  // namespace pimdse::io::h5
+}  // namespace pimdse::store::h5

@@ -1,7 +1,7 @@
 #pragma once
 // The one adapter over the parallel HDF5 C API (docs/architecture.md). Every call goes through
 // check(), which turns a failure into pimdse::IoError naming the file and the object; every
-// handle is owned by an RAII Handle. Only io includes this header.
+// handle is owned by an RAII Handle. Only store includes this header.
 //
 // Tables are 1-D, extendible, chunked datasets of a compound type. A collective append
 // gathers each rank's row count, extends the dataset once, and lets every rank write its
@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-namespace pimdse::io::h5 {
+namespace pimdse::store::h5 {
 
 /// Owns one HDF5 identifier and closes it with the matching H5*close function.
 class Handle {
@@ -208,4 +208,4 @@ private:
     std::size_t row_size_;
 };
 
-}  // namespace pimdse::io::h5
+}  // namespace pimdse::store::h5
