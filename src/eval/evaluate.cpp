@@ -21,10 +21,7 @@
 namespace pimdse::eval {
 
 std::string_view to_string(Status s) noexcept {
-    static constexpr std::array<std::string_view, kStatusCount> names{"ok", "infeasible", "failed",
-                                                                      "timeout"};
-    const auto i = static_cast<std::size_t>(s);
-    return i < names.size() ? names[i] : "unknown";
+    return name_of(kStatusNames, s);
 }
 
 namespace {

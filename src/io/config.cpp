@@ -26,33 +26,28 @@ using yaml::Field;
 using yaml::Map;
 using yaml::Reader;
 
+// A configuration's choice is read as an index into the names: every table lists 0, 1, ...
+static_assert(is_dense(kObjectiveNames) && is_dense(kProposerNames) && is_dense(kEvaluatorNames) &&
+              is_dense(kMappingRowsNames));
+
 std::string_view to_string(Objective o) {
-    static const std::array<std::string_view, 4> names{"latency", "energy", "area", "cost"};
-    return names.at(static_cast<std::size_t>(o));
+    return name_of(kObjectiveNames, o);
 }
 
 std::string_view to_string(Proposer p) {
-    return proposer_names().at(static_cast<std::size_t>(p));
+    return name_of(kProposerNames, p);
 }
 
 std::string_view to_string(Evaluator e) {
-    return e == Evaluator::synthetic ? "synthetic" : "model";
+    return name_of(kEvaluatorNames, e);
 }
 
 std::string_view to_string(MappingRows m) {
-    switch (m) {
-        case MappingRows::all:
-            return "all";
-        case MappingRows::front:
-            return "front";
-        case MappingRows::none:
-            break;
-    }
-    return "none";
+    return name_of(kMappingRowsNames, m);
 }
 
 const std::vector<std::string_view>& proposer_names() {
-    static const std::vector<std::string_view> names{"nicepim", "gp", "random", "annealing", "evolution"};
+    static const std::vector<std::string_view> names = names_of(kProposerNames);
     return names;
 }
 
@@ -82,8 +77,6 @@ const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology
 const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
                                                "wall_time", "proposer",   "samples_per_round",
                                                "lag",       "evaluator",  "synthetic_median_seconds"};
-const std::vector<std::string_view> kEvaluatorNames{"model", "synthetic"};
-const std::vector<std::string_view> kMappingRowsNames{"all", "front", "none"};
 const std::vector<std::string_view> kConstraintKeys{"technology_nm",
                                                     "bank_array",
                                                     "bank_width_bits",
@@ -442,7 +435,8 @@ SweepConfig read_sweep(const Reader& r, const Field& f) {
     if (auto v = m.get("proposer")) s.proposer = static_cast<Proposer>(r.choice(*v, proposer_names()));
     if (auto v = m.get("samples_per_round")) s.samples_per_round = to_int(r.integer(*v, 1, 1 << 24));
     if (auto v = m.get("lag")) s.lag = to_int(r.integer(*v, 1, 1024));
-    if (auto v = m.get("evaluator")) s.evaluator = static_cast<Evaluator>(r.choice(*v, kEvaluatorNames));
+    if (auto v = m.get("evaluator"))
+        s.evaluator = static_cast<Evaluator>(r.choice(*v, names_of(kEvaluatorNames)));
     if (auto v = m.get("synthetic_median_seconds")) {
         s.synthetic_median_seconds = r.number(*v, 0, true, 3600);
     }
@@ -454,14 +448,14 @@ OutputConfig read_output(const Reader& r, const Field& f, const fs::path& dir) {
     OutputConfig o;
     o.path = resolve(dir, r.string(m.require("path", "the path of the HDF5 output file")));
     if (auto v = m.get("compression")) o.compression = to_int(r.integer(*v, 0, 9));
-    if (auto v = m.get("mappings")) o.mappings = static_cast<MappingRows>(r.choice(*v, kMappingRowsNames));
+    if (auto v = m.get("mappings"))
+        o.mappings = static_cast<MappingRows>(r.choice(*v, names_of(kMappingRowsNames)));
     if (auto v = m.get("best")) o.best = to_int(r.integer(*v, 0, 1 << 20));
     return o;
 }
 
 // `engine:` (docs/config.md): per-candidate time limit, archive objectives and reference
 // point, and the testing-only fault injection.
-const std::vector<std::string_view> kObjectiveNames{"latency", "energy", "area", "cost"};
 
 EngineConfig read_engine(const Reader& r, const std::optional<Field>& f) {
     EngineConfig e;
@@ -478,7 +472,7 @@ EngineConfig read_engine(const Reader& r, const std::optional<Field>& f) {
         const std::string want = "a list of 2 or 3 distinct objectives of latency, energy, area, cost";
         e.objectives.clear();
         for (const Field& item : r.list(*v, want)) {
-            const auto o = static_cast<Objective>(r.choice(item, kObjectiveNames));
+            const auto o = static_cast<Objective>(r.choice(item, names_of(kObjectiveNames)));
             if (std::find(e.objectives.begin(), e.objectives.end(), o) != e.objectives.end()) {
                 std::string got = "'";
                 got += to_string(o);

@@ -14,21 +14,7 @@
 namespace pimdse::sched {
 
 std::string_view to_string(ScheduleStatus status) noexcept {
-    switch (status) {
-        case ScheduleStatus::optimal:
-            return "optimal";
-        case ScheduleStatus::gap_reached:
-            return "gap_reached";
-        case ScheduleStatus::time_limit_incumbent:
-            return "time_limit_incumbent";
-        case ScheduleStatus::model_too_large:
-            return "model_too_large";
-        case ScheduleStatus::failed:
-            return "failed";
-        case ScheduleStatus::baseline:
-            return "baseline";
-    }
-    return "unknown";
+    return name_of(kScheduleStatusNames, status);
 }
 
 void validate(const ScheduleOptions& options) {

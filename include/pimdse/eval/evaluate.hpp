@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pimdse/core/deadline.hpp"
+#include "pimdse/core/enum_names.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/hw/technology.hpp"
@@ -34,6 +35,10 @@ enum class Status : std::int32_t {
     timeout,     ///< the per-candidate time limit expired before every workload was costed
 };
 inline constexpr std::size_t kStatusCount = 4;
+inline constexpr EnumNames<Status, kStatusCount> kStatusNames{{{Status::ok, "ok"},
+                                                               {Status::infeasible, "infeasible"},
+                                                               {Status::failed, "failed"},
+                                                               {Status::timeout, "timeout"}}};
 [[nodiscard]] std::string_view to_string(Status s) noexcept;  ///< "ok", "infeasible", "failed", "timeout"
 
 /// One workload DNN, decomposed once per sweep.
@@ -72,6 +77,11 @@ struct Candidate {
 /// The values are stored in output files: append only.
 enum class ScheduleMethod : std::int32_t { snake, ilp, tsp, shp };
 inline constexpr std::size_t kScheduleMethodCount = 4;
+inline constexpr EnumNames<ScheduleMethod, kScheduleMethodCount> kScheduleMethodNames{
+    {{ScheduleMethod::snake, "snake"},
+     {ScheduleMethod::ilp, "ilp"},
+     {ScheduleMethod::tsp, "tsp"},
+     {ScheduleMethod::shp, "shp"}}};
 /// How its schedule was settled (the Data-Scheduler's statuses); append only.
 enum class ScheduleOutcome : std::int32_t {
     optimal,
@@ -82,6 +92,13 @@ enum class ScheduleOutcome : std::int32_t {
     baseline,
 };
 inline constexpr std::size_t kScheduleOutcomeCount = 6;
+inline constexpr EnumNames<ScheduleOutcome, kScheduleOutcomeCount> kScheduleOutcomeNames{
+    {{ScheduleOutcome::optimal, "optimal"},
+     {ScheduleOutcome::gap_reached, "gap_reached"},
+     {ScheduleOutcome::time_limit_incumbent, "time_limit_incumbent"},
+     {ScheduleOutcome::model_too_large, "model_too_large"},
+     {ScheduleOutcome::failed, "failed"},
+     {ScheduleOutcome::baseline, "baseline"}}};
 
 /// One scheduled data-sharing event of one layer (NicePIM VII), for the /schedules table.
 /// The evaluation records none today (docs/output.md, "Why /schedules is empty"); the

@@ -41,6 +41,14 @@ enum class ScheduleStatus : std::uint8_t {
     failed,                ///< ILP: the solver failed; the best cycles found (always valid)
     baseline,              ///< TSP or SHP: a fixed rule, no optimality claim
 };
+/// The statuses' names (reports, the sweep file's `/schedules` `outcome`), declared once.
+inline constexpr EnumNames<ScheduleStatus, 6> kScheduleStatusNames{
+    {{ScheduleStatus::optimal, "optimal"},
+     {ScheduleStatus::gap_reached, "gap_reached"},
+     {ScheduleStatus::time_limit_incumbent, "time_limit_incumbent"},
+     {ScheduleStatus::model_too_large, "model_too_large"},
+     {ScheduleStatus::failed, "failed"},
+     {ScheduleStatus::baseline, "baseline"}}};
 
 [[nodiscard]] std::string_view to_string(ScheduleStatus status) noexcept;
 

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "pimdse/core/enum_names.hpp"
+
 namespace pimdse::sim {
 
 /// How data-sharing events are scheduled (NicePIM Fig. 12 compares the three).
@@ -18,6 +20,9 @@ enum class SchedulerKind : std::uint8_t {
     tsp,  ///< Hamilton cycles of fewest hops, link loads ignored (DDAM [47])
     shp,  ///< every member sends its chunk to every other member along its XY route
 };
+/// The `schedule.scheduler` choices and the sweep file's `/schedules` `method`, declared once.
+inline constexpr EnumNames<SchedulerKind, 3> kSchedulerKindNames{
+    {{SchedulerKind::ilp, "ilp"}, {SchedulerKind::tsp, "tsp"}, {SchedulerKind::shp, "shp"}}};
 
 [[nodiscard]] std::string_view to_string(SchedulerKind kind) noexcept;
 /// "ilp", "tsp", "shp", in enum order.
