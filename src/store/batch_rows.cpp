@@ -90,29 +90,45 @@ void BatchRows::append_bytes(std::span<const char> bytes) {
     }
 }
 
+namespace {
+
+// Appends rows [at, at + n) of `from` to `to`.
+template <class Row>
+void keep_rows(const std::vector<Row>& from, std::size_t at, std::size_t n, std::vector<Row>& to) {
+    const auto first = from.begin() + static_cast<std::ptrdiff_t>(at);
+    to.insert(to.end(), first, first + static_cast<std::ptrdiff_t>(n));
+}
+
+}  // namespace
+
 void BatchRows::drop_mappings_except(std::span<const std::int64_t> keep) {
     Impl& b = *impl_;
     std::vector<LayerRow> layers;
     std::vector<SegmentRow> segments;
+    std::vector<ScheduleRow> schedules;
     std::size_t layer_at = 0;
     std::size_t segment_at = 0;
+    std::size_t schedule_at = 0;
     for (CandidateRow& r : b.cand_rows) {
         const auto nl = static_cast<std::size_t>(r.layer_rows);
         const auto ns = static_cast<std::size_t>(r.segment_rows);
+        const auto ne = static_cast<std::size_t>(r.schedule_rows);
         if (std::binary_search(keep.begin(), keep.end(), r.candidate)) {
-            layers.insert(layers.end(), b.layer_rows.begin() + static_cast<std::ptrdiff_t>(layer_at),
-                          b.layer_rows.begin() + static_cast<std::ptrdiff_t>(layer_at + nl));
-            segments.insert(segments.end(), b.segment_rows.begin() + static_cast<std::ptrdiff_t>(segment_at),
-                            b.segment_rows.begin() + static_cast<std::ptrdiff_t>(segment_at + ns));
+            keep_rows(b.layer_rows, layer_at, nl, layers);
+            keep_rows(b.segment_rows, segment_at, ns, segments);
+            keep_rows(b.schedule_rows, schedule_at, ne, schedules);
         } else {
             r.layer_rows = 0;
             r.segment_rows = 0;
+            r.schedule_rows = 0;
         }
         layer_at += nl;
         segment_at += ns;
+        schedule_at += ne;
     }
     b.layer_rows = std::move(layers);
     b.segment_rows = std::move(segments);
+    b.schedule_rows = std::move(schedules);
 }
 
 }  // namespace pimdse::store

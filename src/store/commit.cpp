@@ -72,6 +72,12 @@ struct Placement {
     std::array<std::vector<h5::Table::Run>, kPerCandidate> runs;
 };
 
+// A candidate's /schedules rows go with its mapping rows (output.mappings): a layout entry
+// whose layer rows were dropped has none (BatchRows::drop_mappings_except drops them all).
+std::int64_t kept_schedule_rows(const CandidateRecord& c) {
+    return c.layer_rows == 0 ? 0 : c.schedule_rows;
+}
+
 // `mine` holds this rank's rows sorted by id; throws IoError (naming `file`) when they are
 // not exactly this rank's candidates of `layout` with the layout's row counts.
 Placement place(const std::vector<CandidateRow>& mine, std::span<const CandidateRecord> layout, int rank,
@@ -79,9 +85,10 @@ Placement place(const std::vector<CandidateRow>& mine, std::span<const Candidate
     Placement p;
     std::size_t k = 0;
     for (const CandidateRecord& c : layout) {
+        const std::int64_t schedule_rows = kept_schedule_rows(c);
         const std::array<hsize_t, kPerCandidate> counts{
             1, static_cast<hsize_t>(c.metric_rows), static_cast<hsize_t>(c.layer_rows),
-            static_cast<hsize_t>(c.segment_rows), static_cast<hsize_t>(c.schedule_rows)};
+            static_cast<hsize_t>(c.segment_rows), static_cast<hsize_t>(schedule_rows)};
         if (c.rank == rank) {
             if (k >= mine.size() || mine[k].candidate != c.id) {
                 throw IoError(file + ": rank " + std::to_string(rank) + " lacks the rows of candidate " +
@@ -89,7 +96,7 @@ Placement place(const std::vector<CandidateRow>& mine, std::span<const Candidate
             }
             const CandidateRow& r = mine[k];
             if (r.metric_rows != c.metric_rows || r.layer_rows != c.layer_rows ||
-                r.segment_rows != c.segment_rows || r.schedule_rows != c.schedule_rows) {
+                r.segment_rows != c.segment_rows || r.schedule_rows != schedule_rows) {
                 throw IoError(file + ": the row counts of candidate " + std::to_string(c.id) +
                               " differ from the batch's layout");
             }

@@ -1,6 +1,7 @@
 // An evaluation as table rows (include/pimdse/store/store.hpp, BatchRows::add): one
 // function per table, each filling the row struct of rows.hpp field by field.
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <vector>
@@ -166,32 +167,35 @@ void add_segment_rows(std::int64_t candidate, std::int32_t network, const eval::
 
 void add_schedule_rows(std::int64_t candidate, std::int32_t network, const eval::NetworkResult& nr,
                        std::vector<ScheduleRow>& schedules) {
-    for (const eval::ScheduleEntry& se : nr.schedules) {
+    for (const eval::EventSchedule& es : nr.schedules) {
+        const sched::ScheduleRecord& rec = es.record;
         ScheduleRow r{};
         r.candidate = candidate;
         r.network = network;
-        r.layer = se.layer;
-        r.event = se.event;
-        r.kind = static_cast<std::int32_t>(se.kind);
-        r.method = static_cast<std::int32_t>(se.method);
-        r.outcome = static_cast<std::int32_t>(se.outcome);
-        r.sets = se.sets;
-        r.members = se.members;
-        r.bytes_per_node = se.bytes_per_node;
-        r.max_link_flits = se.cost.max_link_flits;
-        r.max_channel_flits = se.cost.max_channel_flits;
-        r.steps = se.cost.steps;
-        r.max_hops = se.cost.max_hops;
-        r.flit_hops = se.cost.flit_hops;
-        r.latency_cycles = se.cost.latency.value();
-        r.energy_pj = se.cost.energy.value();
-        r.tsp_max_link_flits = se.tsp_max_link_flits;
-        r.shp_max_link_flits = se.shp_max_link_flits;
-        r.bound_flits = se.bound_flits;
-        r.gap = se.gap;
-        r.solve_seconds = se.solve_seconds;
-        put(r.members_text, se.members_text);
-        put(r.reason, se.reason);
+        r.layer = to_i32(es.layer);
+        r.event = es.event;
+        r.kind = static_cast<std::int32_t>(es.kind);
+        r.method = static_cast<std::int32_t>(rec.scheduler);
+        r.outcome = static_cast<std::int32_t>(rec.status);
+        r.sets = to_i32(static_cast<std::int64_t>(rec.sets.size()));
+        for (const sim::SharingSet& set : rec.sets) {
+            r.members = std::max(r.members, to_i32(static_cast<std::int64_t>(set.members.size())));
+            r.bytes_per_node = std::max(r.bytes_per_node, set.bytes_per_node.value());
+        }
+        r.max_link_flits = rec.cost.max_link_flits;
+        r.max_channel_flits = rec.cost.max_channel_flits;
+        r.steps = rec.cost.steps;
+        r.max_hops = rec.cost.max_hops;
+        r.flit_hops = rec.cost.flit_hops;
+        r.latency_cycles = rec.cost.latency.value();
+        r.energy_pj = rec.cost.energy.value();
+        r.tsp_max_link_flits = rec.tsp_max_link_flits;
+        r.shp_max_link_flits = rec.shp_max_link_flits;
+        r.bound_flits = rec.bound_flits;
+        r.gap = rec.gap;
+        r.solve_seconds = rec.solve_seconds;
+        put(r.members_text, sched::sets_text(rec.sets));
+        put(r.reason, rec.reason);
         schedules.push_back(r);
     }
 }

@@ -16,13 +16,6 @@ namespace pimdse::store {
 
 namespace {
 
-// Why /schedules is empty in this version (docs/output.md).
-constexpr const char* kSchedulesNote =
-    "empty in this version: the evaluation schedules each data-sharing event with the configured "
-    "Data-Scheduler inside the network timeline but records no per-event schedule (a record's TSP and "
-    "SHP comparison columns cost more than the evaluation); rows appear once a sweep asks for the "
-    "records (eval::NetworkResult::schedules)";
-
 void write_root_attributes(File& f, const io::Config& config) {
     const int rank = rank_of(f.comm());
     f.set_attribute("/", "format", std::string(kStoreFormatName));
@@ -158,7 +151,6 @@ Store Store::create(const std::filesystem::path& path, const io::Config& config,
         write_docs(f, spec.path(), spec.schema());
     }
     impl->note_filters();
-    f.set_attribute("/schedules", "note", std::string(kSchedulesNote));
     impl->commit.assign(kCommitSize, 0);
     impl->write_commit();
     f.set_attribute(kCommit, "meaning",

@@ -79,8 +79,10 @@ public:
     [[nodiscard]] std::vector<char> to_bytes() const;
     /// Appends rows that to_bytes() gave (of other candidates); IoError if malformed.
     void append_bytes(std::span<const char> bytes);
-    /// Drops the /mappings/layers and /mappings/segments rows of every candidate whose id is
-    /// not in `keep` (ascending); their candidate rows then count none (output.mappings).
+    /// Drops the /mappings/layers, /mappings/segments and /schedules rows of every candidate
+    /// whose id is not in `keep` (ascending); their candidate rows then count none
+    /// (output.mappings). A layout entry (write_batch) with no layer rows has no schedule
+    /// rows either: the three tables are kept or dropped together.
     void drop_mappings_except(std::span<const std::int64_t> keep);
 
 private:
