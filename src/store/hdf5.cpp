@@ -10,6 +10,8 @@
 #include <cstring>
 #include <numeric>
 
+#include "hdf5_detail.hpp"
+
 #include "pimdse/core/error.hpp"
 
 namespace pimdse::store::h5 {
@@ -26,15 +28,39 @@ hid_t check(hid_t status, const std::string& context, const char* what) {
         const int err = errno;
         const bool system_reason =
             err == ENOSPC || err == EDQUOT || err == EIO || err == EROFS || err == EFBIG || err == ESTALE;
-        throw IoError(context + ": " + what + " failed" +
-                      (system_reason ? std::string(": ") + std::strerror(err) : ""));
+        std::string message = context + ": " + what + " failed";
+        if (system_reason) message += std::string(": ") + std::strerror(err);
+        const std::string cause = detail::error_stack_cause();
+        if (!cause.empty()) message += " (HDF5: " + cause + ")";
+        throw IoError(message);
     }
     return status;
 }
 
+namespace detail {
+
 namespace {
 
-// HDF5 prints its error stack to stderr by default; we report through IoError instead.
+// One error record's "function(): description", innermost first (H5E_WALK_UPWARD).
+herr_t describe(unsigned n, const H5E_error2_t* e, void* data) {
+    auto& out = *static_cast<std::string*>(data);
+    if (n >= 3) return 0;  // the innermost three say why; the rest is the call chain
+    if (!out.empty()) out += "; ";
+    out += e->func_name != nullptr ? e->func_name : "?";
+    out += "(): ";
+    out += e->desc != nullptr ? e->desc : "?";
+    return 0;
+}
+
+}  // namespace
+
+std::string error_stack_cause() {
+    std::string out;
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, describe, &out);
+    H5Eclear2(H5E_DEFAULT);
+    return out;
+}
+
 void silence_hdf5_error_stack() {
     static const bool done = [] {
         if (std::getenv("PIMDSE_HDF5_ERRORS") == nullptr) H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
@@ -74,6 +100,10 @@ void set_compression(const Handle& dcpl, int level, const std::string& context) 
     check(H5Pset_deflate(dcpl.id(), static_cast<unsigned>(level)), context, "H5Pset_deflate");
 }
 
+void apply_checksum(hid_t dcpl, const std::string& context) {
+    check(H5Pset_fletcher32(dcpl), context, "H5Pset_fletcher32");
+}
+
 Handle string_type(std::size_t length, const std::string& context) {
     Handle t(check(H5Tcopy(H5T_C_S1), context, "H5Tcopy"), H5Tclose);
     check(H5Tset_size(t.id(), length), context, "H5Tset_size");
@@ -82,7 +112,9 @@ Handle string_type(std::size_t length, const std::string& context) {
     return t;
 }
 
-}  // namespace
+}  // namespace detail
+
+using namespace detail;
 
 CompoundType::CompoundType(std::size_t row_size)
     : type_(check(H5Tcreate(H5T_COMPOUND, row_size), "compound type", "H5Tcreate"), H5Tclose) {}
@@ -251,25 +283,6 @@ void File::set_attribute(const std::string& object, const std::string& key, doub
     write_attribute(file_.id(), name_, object, key, H5T_NATIVE_DOUBLE, &value);
 }
 
-namespace {
-
-// The text of a fixed-length string attribute or dataset whose stored type is `stored`;
-// `read(memory type, buffer)` reads it.
-template <class Read>
-std::string read_fixed_string(hid_t stored, const std::string& context, Read read) {
-    if (H5Tget_class(stored) != H5T_STRING || H5Tis_variable_str(stored) > 0) {
-        throw IoError(context + ": expected a fixed-length string");
-    }
-    const std::size_t size = H5Tget_size(stored);
-    Handle mem = string_type(size, context);
-    std::string out(size, '\0');
-    read(mem.id(), out.data());
-    out.resize(out.find('\0') == std::string::npos ? out.size() : out.find('\0'));
-    return out;
-}
-
-}  // namespace
-
 std::string File::string_attribute(const std::string& object, const std::string& key) const {
     const std::string context = name_ + ":" + object + "@" + key;
     Handle attr = open_attribute(file_.id(), context, object, key);
@@ -355,93 +368,6 @@ void File::create_groups(const std::string& path) {
              H5Gclose);
 }
 
-void File::write_text(const std::string& path, const std::string& text) {
-    const std::string context = name_ + ":" + path;
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
-    // One fixed-length string (at least one byte: HDF5 has no zero-length strings).
-    Handle type = string_type(std::max<std::size_t>(text.size(), 1), context);
-    Handle space(check(H5Screate(H5S_SCALAR), context, "H5Screate"), H5Sclose);
-    Handle lcpl = property_list(H5P_LINK_CREATE, context);
-    check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
-    Handle ds(check(H5Dcreate2(file_.id(), path.c_str(), type.id(), space.id(), lcpl.id(), H5P_DEFAULT,
-                               H5P_DEFAULT),
-                    context, "H5Dcreate2"),
-              H5Dclose);
-    // Collective transfer; rank 0 writes the bytes, the others select nothing.
-    Handle file_space(check(H5Dget_space(ds.id()), context, "H5Dget_space"), H5Sclose);
-    Handle mem_space(check(H5Screate(H5S_SCALAR), context, "H5Screate"), H5Sclose);
-    if (rank != 0) {
-        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
-        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
-    }
-    std::string padded = text;
-    padded.resize(std::max<std::size_t>(text.size(), 1), '\0');
-    Handle dxpl = collective_transfer(context);
-    check(H5Dwrite(ds.id(), type.id(), mem_space.id(), file_space.id(), dxpl.id(), padded.data()), context,
-          "H5Dwrite");
-}
-
-void File::write_int64s(const std::string& path, std::span<const std::int64_t> values) {
-    const std::string context = name_ + ":" + path;
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
-    const hsize_t n = values.size();
-    hid_t id = H5I_INVALID_HID;
-    if (H5Lexists(file_.id(), path.c_str(), H5P_DEFAULT) > 0) {
-        id = check(H5Dopen2(file_.id(), path.c_str(), H5P_DEFAULT), context, "H5Dopen2");
-    } else {
-        Handle space(check(H5Screate_simple(1, &n, nullptr), context, "H5Screate_simple"), H5Sclose);
-        id = check(H5Dcreate2(file_.id(), path.c_str(), H5T_STD_I64LE, space.id(), H5P_DEFAULT, H5P_DEFAULT,
-                              H5P_DEFAULT),
-                   context, "H5Dcreate2");
-    }
-    Handle ds(id, H5Dclose);
-    Handle file_space(check(H5Dget_space(ds.id()), context, "H5Dget_space"), H5Sclose);
-    if (H5Sget_simple_extent_npoints(file_space.id()) != static_cast<hssize_t>(n)) {
-        throw IoError(context + ": an integer array of another length");
-    }
-    Handle mem_space(check(H5Screate_simple(1, &n, nullptr), context, "H5Screate_simple"), H5Sclose);
-    if (rank != 0) {
-        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
-        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
-    }
-    Handle dxpl = collective_transfer(context);
-    check(H5Dwrite(ds.id(), H5T_NATIVE_INT64, mem_space.id(), file_space.id(), dxpl.id(), values.data()),
-          context, "H5Dwrite");
-}
-
-std::vector<std::int64_t> File::read_int64s(const std::string& path) const {
-    const std::string context = name_ + ":" + path;
-    hid_t id = H5Dopen2(file_.id(), path.c_str(), H5P_DEFAULT);
-    if (id < 0) throw IoError(context + ": no such dataset");
-    Handle ds(id, H5Dclose);
-    Handle stored(check(H5Dget_type(ds.id()), context, "H5Dget_type"), H5Tclose);
-    if (H5Tget_class(stored.id()) != H5T_INTEGER) throw IoError(context + ": expected integers");
-    Handle space(check(H5Dget_space(ds.id()), context, "H5Dget_space"), H5Sclose);
-    const hssize_t n = H5Sget_simple_extent_npoints(space.id());
-    if (n < 0) throw IoError(context + ": H5Sget_simple_extent_npoints failed");
-    std::vector<std::int64_t> out(static_cast<std::size_t>(n));
-    Handle dxpl = collective_transfer(context);
-    if (n > 0) {
-        check(H5Dread(ds.id(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, dxpl.id(), out.data()), context,
-              "H5Dread");
-    }
-    return out;
-}
-
-std::string File::read_text(const std::string& path) const {
-    const std::string context = name_ + ":" + path;
-    hid_t id = H5Dopen2(file_.id(), path.c_str(), H5P_DEFAULT);
-    if (id < 0) throw IoError(context + ": no such dataset");
-    Handle ds(id, H5Dclose);
-    Handle stored(check(H5Dget_type(ds.id()), context, "H5Dget_type"), H5Tclose);
-    Handle dxpl = collective_transfer(context);
-    return read_fixed_string(stored.id(), context, [&](hid_t mem, char* buffer) {
-        check(H5Dread(ds.id(), mem, H5S_ALL, H5S_ALL, dxpl.id(), buffer), context, "H5Dread");
-    });
-}
-
 bool File::exists(const std::string& path) const {
     // H5Lexists needs every parent to exist, so walk the path one component at a time.
     std::string prefix;
@@ -456,204 +382,6 @@ bool File::exists(const std::string& path) const {
         start = end + 1;
     }
     return true;
-}
-
-Table::Table(File& file, std::string path, Handle dataset, hid_t type, std::size_t row_size)
-    : file_(&file), path_(std::move(path)), dataset_(std::move(dataset)), type_(type), row_size_(row_size) {}
-
-namespace {
-
-// Fletcher32 on every chunk: a flipped byte in a table is then an error naming the dataset
-// when it is read ("checksum error"), not data. It composes with other filters.
-void apply_checksum(hid_t dcpl, const std::string& context) {
-    check(H5Pset_fletcher32(dcpl), context, "H5Pset_fletcher32");
-}
-
-}  // namespace
-
-Table Table::create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows,
-                    int deflate) {
-    const std::string context = file.name() + ":" + path;
-    const hsize_t initial = 0;
-    const hsize_t unlimited = H5S_UNLIMITED;
-    Handle space(check(H5Screate_simple(1, &initial, &unlimited), context, "H5Screate_simple"), H5Sclose);
-    Handle dcpl = property_list(H5P_DATASET_CREATE, context);
-    const hsize_t chunk = std::max<hsize_t>(chunk_rows, 1);
-    check(H5Pset_chunk(dcpl.id(), 1, &chunk), context, "H5Pset_chunk");
-    // Every row is written right after the table grows, so new chunks need no fill value.
-    // HDF5 refuses filters (Fletcher32 is always on) with the fill time "never"; "if set"
-    // writes no fill either, as no fill value is set.
-    check(H5Pset_fill_time(dcpl.id(), H5D_FILL_TIME_IFSET), context, "H5Pset_fill_time");
-    // Shuffle groups the bytes of each field across rows, which deflate then finds runs in.
-    if (deflate > 0) set_compression(dcpl, deflate, context);
-    apply_checksum(dcpl.id(), context);
-    Handle lcpl = property_list(H5P_LINK_CREATE, context);
-    check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
-    Handle ds(
-        check(H5Dcreate2(file.id(), path.c_str(), type.id(), space.id(), lcpl.id(), dcpl.id(), H5P_DEFAULT),
-              context, "H5Dcreate2"),
-        H5Dclose);
-    return Table(file, path, std::move(ds), type.id(), H5Tget_size(type.id()));
-}
-
-Table Table::open(File& file, const std::string& path, const CompoundType& type) {
-    const std::string context = file.name() + ":" + path;
-    hid_t id = H5Dopen2(file.id(), path.c_str(), H5P_DEFAULT);
-    if (id < 0) throw IoError(context + ": no such dataset");
-    return Table(file, path, Handle(id, H5Dclose), type.id(), H5Tget_size(type.id()));
-}
-
-bool Table::compressed() const {
-    const std::string context = file_->name() + ":" + path_;
-    Handle dcpl(check(H5Dget_create_plist(dataset_.id()), context, "H5Dget_create_plist"), H5Pclose);
-    return check(H5Pget_nfilters(dcpl.id()), context, "H5Pget_nfilters") > 0;
-}
-
-hsize_t Table::rows() const {
-    const std::string context = file_->name() + ":" + path_;
-    Handle space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
-    hsize_t n = 0;
-    check(H5Sget_simple_extent_dims(space.id(), &n, nullptr), context, "H5Sget_simple_extent_dims");
-    return n;
-}
-
-hsize_t Table::append(std::span<const std::byte> bytes) {
-    const std::string context = file_->name() + ":" + path_;
-    if (bytes.size() % row_size_ != 0) throw IoError(context + ": append of a partial row");
-    const auto mine = static_cast<std::uint64_t>(bytes.size() / row_size_);
-
-    int size = 0;
-    int rank = 0;
-    MPI_Comm_size(file_->comm(), &size);
-    MPI_Comm_rank(file_->comm(), &rank);
-    std::vector<std::uint64_t> counts(static_cast<std::size_t>(size));
-    MPI_Allgather(&mine, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, file_->comm());
-
-    const hsize_t before = rows();
-    const std::uint64_t offset = std::accumulate(counts.begin(), counts.begin() + rank, std::uint64_t{0});
-    const std::uint64_t total = std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
-    if (total == 0) return before;
-    const hsize_t after = before + total;
-    check(H5Dset_extent(dataset_.id(), &after), context, "H5Dset_extent");
-
-    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
-    const hsize_t start = before + offset;
-    const hsize_t count = mine;
-    const hsize_t one = 1;
-    Handle mem_space(
-        check(H5Screate_simple(1, mine > 0 ? &count : &one, nullptr), context, "H5Screate_simple"), H5Sclose);
-    if (mine > 0) {
-        check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), context,
-              "H5Sselect_hyperslab");
-    } else {
-        // A rank without rows still takes part in the collective write, selecting nothing.
-        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
-        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
-    }
-    write_selected(dataset_.id(), type_, mem_space, file_space, mine > 0 ? bytes.data() : nullptr, context);
-    return start;
-}
-
-bool Table::reserve(hsize_t rows_needed) {
-    const std::string context = file_->name() + ":" + path_;
-    const hsize_t now = rows();
-    if (rows_needed <= now) return false;
-    hsize_t chunk = 1;
-    Handle dcpl(check(H5Dget_create_plist(dataset_.id()), context, "H5Dget_create_plist"), H5Pclose);
-    check(H5Pget_chunk(dcpl.id(), 1, &chunk), context, "H5Pget_chunk");
-    const hsize_t grown = std::max(rows_needed, chunk);
-    check(H5Dset_extent(dataset_.id(), &grown), context, "H5Dset_extent");
-    return true;
-}
-
-void Table::write_at(hsize_t first, hsize_t added, std::span<const Run> runs,
-                     std::span<const std::byte> bytes) {
-    const std::string context = file_->name() + ":" + path_;
-    if (bytes.size() % row_size_ != 0) throw IoError(context + ": a write of a partial row");
-    hsize_t mine = 0;
-    for (const Run& r : runs) {
-        if (r.offset + r.count > added) throw IoError(context + ": a run past the rows written");
-        mine += r.count;
-    }
-    if (mine != bytes.size() / row_size_) throw IoError(context + ": runs and rows disagree");
-    if (added == 0) return;
-    if (first + added > rows()) throw IoError(context + ": a write past the table's extent (reserve first)");
-
-    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
-    const hsize_t one = 1;
-    Handle mem_space(
-        check(H5Screate_simple(1, mine > 0 ? &mine : &one, nullptr), context, "H5Screate_simple"), H5Sclose);
-    check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
-    if (mine > 0) {
-        // Adjacent runs merged first: HDF5 builds an OR of many hyperslabs slowly.
-        std::vector<Run> merged;
-        for (const Run& r : runs) {
-            if (r.count == 0) continue;
-            if (!merged.empty() && merged.back().offset + merged.back().count == r.offset) {
-                merged.back().count += r.count;
-            } else {
-                merged.push_back(r);
-            }
-        }
-        for (const Run& r : merged) {
-            const hsize_t start = first + r.offset;
-            check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_OR, &start, nullptr, &r.count, nullptr),
-                  context, "H5Sselect_hyperslab");
-        }
-    } else {
-        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
-    }
-    write_selected(dataset_.id(), type_, mem_space, file_space, mine > 0 ? bytes.data() : nullptr, context);
-}
-
-void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
-    const std::string context = file_->name() + ":" + path_;
-    if (out.size() != count * row_size_) throw IoError(context + ": read buffer has the wrong size");
-    if (first + count > rows()) throw IoError(context + ": read past the last row");
-    Handle file_space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);
-    const hsize_t one = 1;
-    Handle mem_space(
-        check(H5Screate_simple(1, count > 0 ? &count : &one, nullptr), context, "H5Screate_simple"),
-        H5Sclose);
-    if (count > 0) {
-        check(H5Sselect_hyperslab(file_space.id(), H5S_SELECT_SET, &first, nullptr, &count, nullptr), context,
-              "H5Sselect_hyperslab");
-    } else {
-        check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
-        check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
-    }
-    Handle dxpl = collective_transfer(context);
-    std::byte dummy{};
-    check(H5Dread(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
-                  count > 0 ? static_cast<void*>(out.data()) : &dummy),
-          context, "H5Dread");
-}
-
-void Table::verify(hsize_t rows) const {
-    const hsize_t block = std::max<hsize_t>(1, (hsize_t{4} << 20) / std::max<std::size_t>(row_size_, 1));
-    std::vector<std::byte> buffer;
-    for (hsize_t first = 0; first < rows; first += block) {
-        const hsize_t count = std::min(block, rows - first);
-        buffer.resize(count * row_size_);
-        try {
-            read(first, count, buffer);
-        } catch (const IoError&) {
-            throw IoError(file_->name() + ":" + path_ + ": rows " + std::to_string(first) + " to " +
-                          std::to_string(first + count - 1) +
-                          " cannot be read: the file is damaged there (a Fletcher32 checksum mismatch)");
-        }
-    }
-}
-
-void Table::truncate(hsize_t new_rows) {
-    const std::string context = file_->name() + ":" + path_;
-    int size = 0;
-    MPI_Comm_size(file_->comm(), &size);
-    // HDF5 1.10 shrinks a chunked dataset on rank 0's metadata cache only, which leaves the
-    // other ranks' caches stale (MPI_ERR_TRUNCATE in a later collective): serial files only.
-    if (size != 1) throw IoError(context + ": truncate needs a file opened by one process");
-    if (new_rows > rows()) throw IoError(context + ": truncate cannot grow a table");
-    check(H5Dset_extent(dataset_.id(), &new_rows), context, "H5Dset_extent");
 }
 
 }  // namespace pimdse::store::h5

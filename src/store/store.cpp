@@ -12,6 +12,21 @@
 
 namespace pimdse::store {
 
+void Store::Impl::verify_fixed_datasets() {
+    (void)file.read_text("/config/source");
+    (void)file.read_text("/config/resolved");
+    const h5::CompoundType net_type = compound_type(schema(TableId::networks));
+    const h5::CompoundType layer_type = compound_type(schema(TableId::workload_layers));
+    const Table networks = Table::open(file, "/workloads/networks", net_type);
+    networks.verify(networks.rows());
+    for (const NetworkRow& r : networks.read_rows<NetworkRow>(0, networks.rows())) {
+        const std::string group = "/workloads/" + get(r.group);
+        const Table layers = Table::open(file, group + "/layers", layer_type);
+        layers.verify(layers.rows());
+        (void)file.read_text(group + "/source");
+    }
+}
+
 Store::Store(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;
@@ -26,6 +41,7 @@ Store Store::open_read_only(const std::filesystem::path& path, MPI_Comm comm) {
     impl->check_sweep_file();
     impl->open_tables();
     impl->check_rows_cover_commit();
+    impl->verify_fixed_datasets();
     impl->verify_checksums();
     return Store(std::move(impl));
 }
@@ -33,6 +49,7 @@ Store Store::open_read_only(const std::filesystem::path& path, MPI_Comm comm) {
 void Store::repair_for_resume(const std::filesystem::path& path) {
     Impl s(path, File::Mode::read_write, MPI_COMM_SELF);
     s.check_sweep_file();
+    s.verify_fixed_datasets();
     s.open_tables();
     s.check_rows_cover_commit();
     s.cut_to_commit();

@@ -49,7 +49,8 @@ inline constexpr std::size_t kCommitSize = 1 + kTables.size();
 // file, which a killed process cannot undo); the file is synced to disk at least this often.
 inline constexpr std::chrono::seconds kSyncInterval{60};
 
-// The commit record: a small raw-data dataset, so that writing it is one pwrite of 64 bytes
+// The commit record: a small dataset of one checksummed chunk that a rewrite leaves in place,
+// so that writing it is one pwrite of its 64 bytes (and checksum)
 // that needs no flush of its own (store.hpp).
 inline constexpr const char* kCommit = "/commit";
 
@@ -110,6 +111,11 @@ struct Store::Impl {
                 throw IoError(name + ": " + spec.path() + " is missing (a broken sweep file)");
         }
     }
+
+    /// Reads every dataset besides the batch tables whole: the configuration texts, the
+    /// workloads' tables and network texts. Each is checksummed (Fletcher32), so damage is an
+    /// IoError naming the dataset here, at opening, rather than later (store.cpp).
+    void verify_fixed_datasets();
 
     // Every table holds at least its committed rows.
     void check_rows_cover_commit() {

@@ -1,6 +1,7 @@
 #pragma once
 // The one adapter over the parallel HDF5 C API (docs/architecture.md). Every call goes through
-// check(), which turns a failure into pimdse::IoError naming the file and the object; every
+// check(), which turns a failure into pimdse::IoError naming the file and the object, with
+// the innermost records of HDF5's error stack as the cause; every
 // handle is owned by an RAII Handle. Only store includes this header.
 //
 // Tables are 1-D, extendible, chunked datasets of a compound type. A collective append
@@ -48,7 +49,8 @@ private:
     Closer closer_ = nullptr;
 };
 
-/// Throws IoError("<context>: <what> failed") if `status` is negative; returns it otherwise.
+/// Throws IoError("<context>: <what> failed (HDF5: <cause>)") if `status` is negative, the
+/// cause read from HDF5's error stack (which HDF5 does not print); returns `status` otherwise.
 hid_t check(hid_t status, const std::string& context, const char* what);
 
 /// Compound datatype built field by field; `offset` is offsetof(Row, field).
@@ -107,14 +109,16 @@ public:
     void create_groups(const std::string& path);
     [[nodiscard]] bool exists(const std::string& path) const;
 
-    /// Collective: a scalar fixed-length string dataset at `path` (parents created) holding
-    /// `text`, which must be the same on every rank; rank 0 writes it.
+    /// Collective: a fixed-length string dataset of one element at `path` (parents created)
+    /// holding `text`, which must be the same on every rank; rank 0 writes it. Chunked, so
+    /// that its Fletcher32 checksum is checked whenever it is read.
     void write_text(const std::string& path, const std::string& text);
     [[nodiscard]] std::string read_text(const std::string& path) const;
 
-    /// Collective: a fixed 1-D int64 dataset at `path`, created on first use and overwritten in
-    /// place after (same length); rank 0's values are written. Raw data, not metadata, so the
-    /// write reaches the file at once, without a flush.
+    /// Collective: a fixed 1-D int64 dataset at `path` (one chunk, Fletcher32), created on
+    /// first use and overwritten in place after (same length); rank 0's values are written.
+    /// Raw data, not metadata (the chunk keeps its place), so the write reaches the file at
+    /// once, without a flush.
     void write_int64s(const std::string& path, std::span<const std::int64_t> values);
     [[nodiscard]] std::vector<std::int64_t> read_int64s(const std::string& path) const;
 
