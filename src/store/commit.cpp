@@ -6,8 +6,12 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <limits>
 #include <span>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -111,6 +115,27 @@ Placement place(const std::vector<CandidateRow>& mine, std::span<const Candidate
     return p;
 }
 
+// HDF5 1.10 does not always survive a write that runs out of space part way through: the
+// file's close (or HDF5's own at MPI_Finalize) can then crash. So a batch starts only when
+// the file system has room for all of its rows uncompressed (an upper bound of what the
+// batch adds); otherwise the run stops before any HDF5 call of the batch, with the file
+// consistent at its last commit. The same answer on every rank (rank 0's).
+void check_room(const std::string& file, std::uintmax_t bytes, MPI_Comm comm) {
+    std::uintmax_t available = 0;
+    if (rank_of(comm) == 0) {
+        std::error_code ec;
+        const std::filesystem::path dir = std::filesystem::path(file).parent_path();
+        const std::filesystem::space_info space = std::filesystem::space(dir.empty() ? "." : dir, ec);
+        available = ec ? std::numeric_limits<std::uintmax_t>::max() : space.available;
+    }
+    auto room = static_cast<std::uint64_t>(available);
+    MPI_Bcast(&room, 1, MPI_UINT64_T, 0, comm);
+    if (room < bytes) {
+        throw IoError(file + ": the next batch's rows need up to " + std::to_string(bytes / 1024) +
+                      " KiB, and " + std::to_string(room / 1024) + " KiB are free");
+    }
+}
+
 BatchRow batch_row(const BatchRecord& tuner, double write_seconds) {
     BatchRow b{};
     b.batch = tuner.batch;
@@ -171,6 +196,9 @@ void Store::write_batch(BatchRows& mine, std::span<const CandidateRecord> layout
     for (std::size_t t = 0; t < kPerCandidate; ++t) this_batch[t] = p.added[t];
     this_batch[kBatches] = 1;
     this_batch[kPareto] = pareto_count - std::min(pareto_count, static_cast<hsize_t>(s.commit[1 + kPareto]));
+    std::uintmax_t bytes = 0;
+    for (std::size_t t = 0; t < kTables.size(); ++t) bytes += this_batch[t] * kTables[t].schema().row_size;
+    check_room(s.file.name(), bytes, s.file.comm());
     const bool grew = s.grow_for(this_batch, pareto_count);
 
     const auto at = [&](TableIndex t) { return static_cast<hsize_t>(s.commit[1 + t]); };

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <span>
 #include <string>
@@ -222,8 +223,15 @@ TEST(ParallelHdf5, SmallDatasetsAreChecksummedAndRewrittenInPlace) {
     for (std::int64_t b = 1; b <= 5; ++b) {
         const std::vector<std::int64_t> rows(world.rank() == 0 ? 3 : 0, b);
         (void)t.append_rows<std::int64_t>(rows);
-        file.write_int64s("/commit", std::vector<std::int64_t>{b, 3 * b, b});
+        const std::vector<std::int64_t> commit{b, 3 * b, b};
+        file.write_int64s("/commit", commit);
         EXPECT_EQ(chunk_address("/commit"), first) << "batch " << b;
+        // The bytes are in the file at once (no chunk cache holds them back), before any flush.
+        std::vector<std::int64_t> on_disk(commit.size());
+        std::ifstream raw(path, std::ios::binary);
+        raw.seekg(static_cast<std::streamoff>(first));
+        raw.read(reinterpret_cast<char*>(on_disk.data()), static_cast<std::streamsize>(8 * on_disk.size()));
+        EXPECT_EQ(on_disk, commit) << "batch " << b << ": the commit record is not in the file yet";
     }
     EXPECT_EQ(file.read_int64s("/commit"), (std::vector<std::int64_t>{5, 15, 5}));
     world.barrier();
