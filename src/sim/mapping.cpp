@@ -330,6 +330,84 @@ void add_sets(std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>>& group
     }
 }
 
+std::int32_t at(const NodePart& n, PartDim d) {
+    return n.idx[static_cast<std::size_t>(d)];
+}
+Range range(const NodePart& n, PartDim d) {
+    return n.ranges[static_cast<std::size_t>(d)];
+}
+
+// Inputs (VII): nodes that differ only in their K part read the same input slice when
+// the slice does not depend on K, which holds unless the layer is grouped or elementwise.
+void add_input_event(const Layer& layer, const std::vector<NodePart>& nodes, std::int64_t data_bytes,
+                     std::vector<SharingEvent>& events) {
+    using Key = std::array<std::int64_t, 6>;  // B, P, Q, C parts and the channel range
+    std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>> groups;
+    for (const NodePart& n : nodes) {
+        const Range ch = needed_input_channels(layer, range(n, PartDim::k), range(n, PartDim::c));
+        const Key key{at(n, PartDim::b), at(n, PartDim::p), at(n, PartDim::q),
+                      at(n, PartDim::c), ch.begin,          ch.end};
+        const Range rows = input_extent(range(n, PartDim::p), layer.stride_h, layer.pad_h, layer.R, layer.H);
+        const Range cols = input_extent(range(n, PartDim::q), layer.stride_w, layer.pad_w, layer.S, layer.W);
+        auto& g = groups[key];
+        g.first.push_back(n.node);
+        g.second = range(n, PartDim::b).size() * ch.size() * rows.size() * cols.size() * data_bytes;
+    }
+    SharingEvent e{SharingKind::inputs, {}};
+    add_sets(groups, e);
+    if (!e.sets.empty()) events.push_back(std::move(e));
+}
+
+// Weights (III-D, VII): the N_node nodes with equal K and C parts need the same weights;
+// WR copies exist, so they form WR groups of ceil(N_node / WR) nodes that gather the
+// parts each member stores. Activation x activation matmuls store no weights: their
+// second operand is spread over the same nodes and gathered the same way (WR = 1).
+void add_weight_event(const Layer& layer, const LayerMapping& m, const std::vector<NodePart>& nodes,
+                      std::int64_t data_bytes, std::vector<SharingEvent>& events) {
+    const std::int32_t n_node = nodes_sharing_weights(m);
+    const bool weighted = layer.has_weights();
+    const bool activation_operand = layer.kind == LayerKind::matmul && layer.weights_are_activations;
+    const std::int32_t wr = weighted ? m.wr : 1;
+    if (!(weighted || activation_operand) || n_node <= 1 || wr >= n_node) return;
+    const std::int32_t shard = (n_node + wr - 1) / wr;
+    using Key = std::array<std::int64_t, 3>;  // K part, C part, replica
+    std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>> groups;
+    // Rank of a node among those with its (K, C) parts, in node order.
+    std::map<std::pair<std::int32_t, std::int32_t>, std::int32_t> rank;
+    for (const NodePart& n : nodes) {
+        const std::pair<std::int32_t, std::int32_t> kc{at(n, PartDim::k), at(n, PartDim::c)};
+        const std::int32_t r = rank[kc]++;
+        const Key key{kc.first, kc.second, r / shard};
+        const std::int64_t k = range(n, PartDim::k).size();
+        const std::int64_t c = layer.groups > 1 ? layer.C / layer.groups : range(n, PartDim::c).size();
+        auto& g = groups[key];
+        g.first.push_back(n.node);
+        // The second operand of an activation matmul is C x (its rows): K here.
+        g.second = (weighted ? k * c * layer.R * layer.S : k * c * range(n, PartDim::b).size()) * data_bytes;
+    }
+    SharingEvent e{SharingKind::weights, {}};
+    add_sets(groups, e);
+    if (!e.sets.empty()) events.push_back(std::move(e));
+}
+
+// Partial sums (VII): nodes that differ only in their C part hold partial sums of the
+// same outputs, reduced around the cycle (a reduce-scatter: N-1 steps of 1/N each).
+void add_partial_sum_event(const std::vector<NodePart>& nodes, std::int64_t psum_bytes,
+                           std::vector<SharingEvent>& events) {
+    using Key = std::array<std::int64_t, 4>;  // B, P, Q, K parts
+    std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>> groups;
+    for (const NodePart& n : nodes) {
+        const Key key{at(n, PartDim::b), at(n, PartDim::p), at(n, PartDim::q), at(n, PartDim::k)};
+        auto& g = groups[key];
+        g.first.push_back(n.node);
+        g.second = range(n, PartDim::b).size() * range(n, PartDim::k).size() * range(n, PartDim::p).size() *
+                   range(n, PartDim::q).size() * psum_bytes;
+    }
+    SharingEvent e{SharingKind::partial_sums, {}};
+    add_sets(groups, e);
+    if (!e.sets.empty()) events.push_back(std::move(e));
+}
+
 }  // namespace
 
 std::vector<SharingEvent> sharing_events(const Layer& layer, const LayerMapping& m, const Region& region,
@@ -340,79 +418,11 @@ std::vector<SharingEvent> sharing_events(const Layer& layer, const LayerMapping&
         for (std::int32_t x = 0; x < region.cols; ++x)
             nodes.push_back(NodePart{mesh.node(region.row + y, region.col + x), part_indices(m, y, x),
                                      part_ranges(layer, m, y, x)});
-    const auto at = [](const NodePart& n, PartDim d) { return n.idx[static_cast<std::size_t>(d)]; };
-    const auto range = [](const NodePart& n, PartDim d) { return n.ranges[static_cast<std::size_t>(d)]; };
     std::vector<SharingEvent> events;
-
-    // Inputs (VII): nodes that differ only in their K part read the same input slice when
-    // the slice does not depend on K, which holds unless the layer is grouped or elementwise.
-    if (m.part(PartDim::k).count() > 1) {
-        using Key = std::array<std::int64_t, 6>;  // B, P, Q, C parts and the channel range
-        std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>> groups;
-        for (const NodePart& n : nodes) {
-            const Range ch = needed_input_channels(layer, range(n, PartDim::k), range(n, PartDim::c));
-            const Key key{at(n, PartDim::b), at(n, PartDim::p), at(n, PartDim::q),
-                          at(n, PartDim::c), ch.begin,          ch.end};
-            const Range rows =
-                input_extent(range(n, PartDim::p), layer.stride_h, layer.pad_h, layer.R, layer.H);
-            const Range cols =
-                input_extent(range(n, PartDim::q), layer.stride_w, layer.pad_w, layer.S, layer.W);
-            auto& g = groups[key];
-            g.first.push_back(n.node);
-            g.second = range(n, PartDim::b).size() * ch.size() * rows.size() * cols.size() * data_bytes;
-        }
-        SharingEvent e{SharingKind::inputs, {}};
-        add_sets(groups, e);
-        if (!e.sets.empty()) events.push_back(std::move(e));
-    }
-
-    // Weights (III-D, VII): the N_node nodes with equal K and C parts need the same weights;
-    // WR copies exist, so they form WR groups of ceil(N_node / WR) nodes that gather the
-    // parts each member stores. Activation x activation matmuls store no weights: their
-    // second operand is spread over the same nodes and gathered the same way (WR = 1).
-    const std::int32_t n_node = nodes_sharing_weights(m);
-    const bool weighted = layer.has_weights();
-    const bool activation_operand = layer.kind == LayerKind::matmul && layer.weights_are_activations;
-    const std::int32_t wr = weighted ? m.wr : 1;
-    if ((weighted || activation_operand) && n_node > 1 && wr < n_node) {
-        const std::int32_t shard = (n_node + wr - 1) / wr;
-        using Key = std::array<std::int64_t, 3>;  // K part, C part, replica
-        std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>> groups;
-        // Rank of a node among those with its (K, C) parts, in node order.
-        std::map<std::pair<std::int32_t, std::int32_t>, std::int32_t> rank;
-        for (const NodePart& n : nodes) {
-            const std::pair<std::int32_t, std::int32_t> kc{at(n, PartDim::k), at(n, PartDim::c)};
-            const std::int32_t r = rank[kc]++;
-            const Key key{kc.first, kc.second, r / shard};
-            const std::int64_t k = range(n, PartDim::k).size();
-            const std::int64_t c = layer.groups > 1 ? layer.C / layer.groups : range(n, PartDim::c).size();
-            auto& g = groups[key];
-            g.first.push_back(n.node);
-            // The second operand of an activation matmul is C x (its rows): K here.
-            g.second =
-                (weighted ? k * c * layer.R * layer.S : k * c * range(n, PartDim::b).size()) * data_bytes;
-        }
-        SharingEvent e{SharingKind::weights, {}};
-        add_sets(groups, e);
-        if (!e.sets.empty()) events.push_back(std::move(e));
-    }
-
-    // Partial sums (VII): nodes that differ only in their C part hold partial sums of the
-    // same outputs, reduced around the cycle (a reduce-scatter: N-1 steps of 1/N each).
-    if (layer.is_compute() && m.part(PartDim::c).count() > 1) {
-        using Key = std::array<std::int64_t, 4>;  // B, P, Q, K parts
-        std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>> groups;
-        for (const NodePart& n : nodes) {
-            const Key key{at(n, PartDim::b), at(n, PartDim::p), at(n, PartDim::q), at(n, PartDim::k)};
-            auto& g = groups[key];
-            g.first.push_back(n.node);
-            g.second = range(n, PartDim::b).size() * range(n, PartDim::k).size() *
-                       range(n, PartDim::p).size() * range(n, PartDim::q).size() * psum_bytes;
-        }
-        SharingEvent e{SharingKind::partial_sums, {}};
-        add_sets(groups, e);
-        if (!e.sets.empty()) events.push_back(std::move(e));
-    }
+    if (m.part(PartDim::k).count() > 1) add_input_event(layer, nodes, data_bytes, events);
+    add_weight_event(layer, m, nodes, data_bytes, events);
+    if (layer.is_compute() && m.part(PartDim::c).count() > 1)
+        add_partial_sum_event(nodes, psum_bytes, events);
     return events;
 }
 

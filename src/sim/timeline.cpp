@@ -434,6 +434,70 @@ PartLayer part_layer_of(const Layer& l, const std::array<Range, kPartDims>& r, c
     return part_layer(l, r, sys);
 }
 
+namespace {
+
+// Nodes with the same part-layer cost the same: each distinct shape with its node count.
+struct PartShapes {
+    std::vector<PartLayer> shapes;
+    std::vector<std::int64_t> nodes;
+    void add(const PartLayer& p, std::int64_t n) {
+        const auto it = std::find(shapes.begin(), shapes.end(), p);
+        if (it == shapes.end()) {
+            shapes.push_back(p);
+            nodes.push_back(n);
+        } else {
+            nodes[static_cast<std::size_t>(it - shapes.begin())] += n;
+        }
+    }
+};
+
+// The partitions fill the region, so its nodes are exactly the tuples of part indices, and a
+// part-layer depends on each loop's range separately (its size, and for P and Q its input
+// extent): per loop, the distinct ranges with how many parts have them, then their products.
+void add_filled_region_shapes(const Layer& l, const LayerMapping& m, const System& sys, PartShapes& out) {
+    std::array<std::vector<std::pair<Range, std::int64_t>>, kPartDims> distinct;
+    for (PartDim d : kAllPartDims) {
+        const auto i = static_cast<std::size_t>(d);
+        const std::int32_t count = m.parts[i].count();
+        for (std::int32_t j = 0; j < count; ++j) {
+            const Range r = split(loop_bound(l, d), count, j);
+            const auto same = [&](const std::pair<Range, std::int64_t>& o) {
+                if (o.first.size() != r.size()) return false;
+                if (d == PartDim::p)
+                    return input_extent(o.first, l.stride_h, l.pad_h, l.R, l.H).size() ==
+                           input_extent(r, l.stride_h, l.pad_h, l.R, l.H).size();
+                if (d == PartDim::q)
+                    return input_extent(o.first, l.stride_w, l.pad_w, l.S, l.W).size() ==
+                           input_extent(r, l.stride_w, l.pad_w, l.S, l.W).size();
+                return true;
+            };
+            const auto it = std::find_if(distinct[i].begin(), distinct[i].end(), same);
+            if (it == distinct[i].end())
+                distinct[i].emplace_back(r, 1);
+            else
+                ++it->second;
+        }
+    }
+    std::array<std::size_t, kPartDims> idx{};
+    for (;;) {
+        std::array<Range, kPartDims> ranges{};
+        std::int64_t nodes = 1;
+        for (std::size_t i = 0; i < kPartDims; ++i) {
+            ranges[i] = distinct[i][idx[i]].first;
+            nodes *= distinct[i][idx[i]].second;
+        }
+        out.add(part_layer(l, ranges, sys), nodes);
+        std::size_t i = 0;
+        for (; i < kPartDims; ++i) {
+            if (++idx[i] < distinct[i].size()) break;
+            idx[i] = 0;
+        }
+        if (i == kPartDims) break;
+    }
+}
+
+}  // namespace
+
 void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, std::int32_t cols,
                       const System& sys, IntraNodeMapper& mapper, LayerCost& out) {
     if (!l.is_compute()) {
@@ -447,67 +511,15 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
     }
     // Nodes with the same part-layer cost the same: map each distinct shape once. The shapes
     // depend only on each loop's partition count, not on the order or the (Ph, Pw) split.
-    std::vector<PartLayer> shapes;
-    std::vector<std::int64_t> shape_nodes;
-    const auto add_shape = [&](const PartLayer& p, std::int64_t nodes) {
-        const auto it = std::find(shapes.begin(), shapes.end(), p);
-        if (it == shapes.end()) {
-            shapes.push_back(p);
-            shape_nodes.push_back(nodes);
-        } else {
-            shape_nodes[static_cast<std::size_t>(it - shapes.begin())] += nodes;
-        }
-    };
+    PartShapes p;
     if (m.shape() == std::pair{rows, cols}) {
-        // The partitions fill the region, so its nodes are exactly the tuples of part indices,
-        // and a part-layer depends on each loop's range separately (its size, and for P and
-        // Q its input extent): per loop, the distinct ranges with how many parts have them,
-        // then their products.
-        std::array<std::vector<std::pair<Range, std::int64_t>>, kPartDims> distinct;
-        for (PartDim d : kAllPartDims) {
-            const auto i = static_cast<std::size_t>(d);
-            const std::int32_t count = m.parts[i].count();
-            for (std::int32_t j = 0; j < count; ++j) {
-                const Range r = split(loop_bound(l, d), count, j);
-                const auto same = [&](const std::pair<Range, std::int64_t>& o) {
-                    if (o.first.size() != r.size()) return false;
-                    if (d == PartDim::p)
-                        return input_extent(o.first, l.stride_h, l.pad_h, l.R, l.H).size() ==
-                               input_extent(r, l.stride_h, l.pad_h, l.R, l.H).size();
-                    if (d == PartDim::q)
-                        return input_extent(o.first, l.stride_w, l.pad_w, l.S, l.W).size() ==
-                               input_extent(r, l.stride_w, l.pad_w, l.S, l.W).size();
-                    return true;
-                };
-                const auto it = std::find_if(distinct[i].begin(), distinct[i].end(), same);
-                if (it == distinct[i].end())
-                    distinct[i].emplace_back(r, 1);
-                else
-                    ++it->second;
-            }
-        }
-        std::array<std::size_t, kPartDims> idx{};
-        for (;;) {
-            std::array<Range, kPartDims> ranges{};
-            std::int64_t nodes = 1;
-            for (std::size_t i = 0; i < kPartDims; ++i) {
-                ranges[i] = distinct[i][idx[i]].first;
-                nodes *= distinct[i][idx[i]].second;
-            }
-            add_shape(part_layer(l, ranges, sys), nodes);
-            std::size_t i = 0;
-            for (; i < kPartDims; ++i) {
-                if (++idx[i] < distinct[i].size()) break;
-                idx[i] = 0;
-            }
-            if (i == kPartDims) break;
-        }
+        add_filled_region_shapes(l, m, sys, p);
     } else {
         for (std::int32_t y = 0; y < rows; ++y)
-            for (std::int32_t x = 0; x < cols; ++x) add_shape(part_layer(l, part_ranges(l, m, y, x), sys), 1);
+            for (std::int32_t x = 0; x < cols; ++x) p.add(part_layer(l, part_ranges(l, m, y, x), sys), 1);
     }
-    for (std::size_t i = 0; i < shapes.size(); ++i) {
-        const IntraNodeCost c = mapper.map(shapes[i], sys.node, m.dl_in, m.dl_out);
+    for (std::size_t i = 0; i < p.shapes.size(); ++i) {
+        const IntraNodeCost c = mapper.map(p.shapes[i], sys.node, m.dl_in, m.dl_out);
         if (c.status != MapStatus::ok) {
             out.status = EvalStatus::infeasible;
             out.reason = "layer '";
@@ -517,8 +529,8 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
             return;
         }
         out.compute = std::max(out.compute, c.total_cycles);
-        const IntraNodeEnergy e = intra_node_energy_split(c, shapes[i].macs(), sys.energy);
-        const auto n = static_cast<double>(shape_nodes[i]);
+        const IntraNodeEnergy e = intra_node_energy_split(c, p.shapes[i].macs(), sys.energy);
+        const auto n = static_cast<double>(p.nodes[i]);
         out.energy.add(e, n);
     }
     const double pes = static_cast<double>(sys.node.pe_rows) * sys.node.pe_cols * rows * cols;
