@@ -1,4 +1,4 @@
-// `pimdse export`'s work, io::export_csv: every table of a sweep file as CSV, read block by
+// `pimdse export`'s work, store::export_csv: every table of a sweep file as CSV, read block by
 // block through the file's own description and formatted cell by cell. Measured on a file
 // of N copies of one real evaluation (the default sweep's five DNNs on 4x4 nodes, about
 // 2,000 rows per candidate over the row tables), written by the store as a sweep writes it.
@@ -12,9 +12,9 @@
 
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/io/config.hpp"
-#include "pimdse/io/store.hpp"
-#include "pimdse/io/store_export.hpp"
 #include "pimdse/io/workloads.hpp"
+#include "pimdse/store/store.hpp"
+#include "pimdse/store/store_export.hpp"
 
 namespace {
 
@@ -48,17 +48,17 @@ std::pair<fs::path, std::int64_t> sweep_file(std::int64_t n) {
     eval::Evaluation e =
         eval::evaluate(ctx, {0, hw::HardwareParams{4, 4, 16, 16, 256, 256, 256}}, Deadline());
     const fs::path path = fs::temp_directory_path() / ("pimdse_export_bench_" + std::to_string(n) + ".h5");
-    io::Store store = io::Store::create(path, config, ctx.workloads, MPI_COMM_SELF);
-    io::BatchRows rows;
-    std::vector<io::CandidateRecord> layout;
+    store::Store store = store::Store::create(path, config, ctx.workloads, MPI_COMM_SELF);
+    store::BatchRows rows;
+    std::vector<store::CandidateRecord> layout;
     std::int64_t total = 0;
     for (std::int64_t k = 0; k < n; ++k) {
         e.candidate = k;
         layout.push_back(rows.add(e, 0, io::Proposer::random, 0, ctx.workloads));
-        const io::CandidateRecord& c = layout.back();
+        const store::CandidateRecord& c = layout.back();
         total += 1 + c.metric_rows + c.layer_rows + c.segment_rows + c.schedule_rows;
     }
-    io::BatchRecord tuner;
+    store::BatchRecord tuner;
     tuner.candidates = n;
     tuner.evaluations = n;
     store.write_batch(rows, layout, tuner, {});
@@ -69,7 +69,7 @@ std::pair<fs::path, std::int64_t> sweep_file(std::int64_t n) {
 void BM_ExportCsv(benchmark::State& state) {
     const auto [path, rows] = sweep_file(state.range(0));
     const fs::path dir = fs::temp_directory_path() / "pimdse_export_bench_csv";
-    for (auto _ : state) benchmark::DoNotOptimize(io::export_csv(path, dir));
+    for (auto _ : state) benchmark::DoNotOptimize(store::export_csv(path, dir));
     state.counters["rows/s"] =
         benchmark::Counter(static_cast<double>(rows), benchmark::Counter::kIsIterationInvariantRate);
     fs::remove_all(dir);

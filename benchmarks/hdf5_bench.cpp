@@ -1,5 +1,5 @@
 // The batch write's core: rows written at reserved places of a chunked table
-// (io::h5::Table::write_at) and flushed, as Store::write_batch does, with the Fletcher32
+// (store::h5::Table::write_at) and flushed, as Store::write_batch does, with the Fletcher32
 // checksum that every table carries since issue 18 (its cost is what this measures against
 // the earlier numbers of the same benchmark). One process, MPI_COMM_SELF, a 64-byte row.
 #include <benchmark/benchmark.h>
@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "pimdse/io/hdf5.hpp"
+#include "pimdse/store/hdf5.hpp"
 
 namespace {
 
-using namespace pimdse::io;
+using namespace pimdse::store;
 
 void ensure_mpi() {
     static const bool done = [] {

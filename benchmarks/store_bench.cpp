@@ -1,4 +1,4 @@
-// A worker's rows of one batch (io::BatchRows), added as its evaluations finish. Slowest-first
+// A worker's rows of one batch (store::BatchRows), added as its evaluations finish. Slowest-first
 // dispatch makes them finish out of id order; BatchRows keeps them in arrival order and the
 // batch's write puts them in id order in one pass. This measures adding a batch of N copies
 // of one real evaluation (the default sweep's five DNNs on 4x4 nodes, about 2,000 rows per
@@ -11,8 +11,8 @@
 
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/io/config.hpp"
-#include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
+#include "pimdse/store/store.hpp"
 
 namespace {
 
@@ -46,7 +46,7 @@ const Setup& setup() {
 void add_batch(benchmark::State& state, bool reverse) {
     const Setup& s = setup();
     const auto n = static_cast<std::int64_t>(state.range(0));
-    io::BatchRows rows;
+    store::BatchRows rows;
     eval::Evaluation e = s.evaluation;
     for (auto _ : state) {
         rows.clear();
@@ -78,14 +78,14 @@ void BM_RowsFromBytesAndFrontDrop(benchmark::State& state) {
     std::vector<std::vector<char>> messages;
     eval::Evaluation e = s.evaluation;
     for (std::int64_t k = 0; k < n; ++k) {
-        io::BatchRows one;
+        store::BatchRows one;
         e.candidate = k;
         (void)one.add(e, 0, io::Proposer::random, 1, s.ctx.workloads);
         messages.push_back(one.to_bytes());
     }
     std::vector<std::int64_t> keep;
     for (std::int64_t k = 0; k < n; k += 8) keep.push_back(k);
-    io::BatchRows rows;
+    store::BatchRows rows;
     for (auto _ : state) {
         rows.clear();
         for (const std::vector<char>& m : messages) rows.append_bytes(m);

@@ -215,7 +215,9 @@ class Sweep:
         key = "config/resolved" if resolved else "config/source"
         if key not in self._file:
             raise SweepError(f"{self.path}: no /{key}")
-        return _text(self._file[key][()])
+        ds = self._file[key]
+        # One string: a 1-element dataset (chunked, so checksummed) or, in older files, a scalar.
+        return _text(ds[()] if ds.shape == () else ds[0])
 
     def cost_unit(self):
         """The unit of the cost fields for this sweep's alpha and beta ("J s" for EDP)."""

@@ -1,7 +1,7 @@
 // `pimdse compare A.h5 B.h5 [--target COST]`: two sweeps side by side (docs/cli.md): best
 // cost, Pareto front size, hypervolume against one reference point for both (1.1 x the
 // nadir of the union of the two fronts), and the evaluations each needed to reach a cost.
-// Reads only the committed part of each file (io::Store::read).
+// Reads only the committed part of each file (store::Store::read).
 
 #include <CLI/CLI.hpp>
 #include <boost/mpi/communicator.hpp>
@@ -18,7 +18,7 @@
 
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
-#include "pimdse/io/store.hpp"
+#include "pimdse/store/store.hpp"
 #include "pimdse/tuner/pareto.hpp"
 #include "report.hpp"
 
@@ -30,7 +30,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct Side {
     std::string path;
-    io::StoredSweep s;
+    store::StoredSweep s;
     std::string objectives;
     std::vector<tuner::ParetoPoint> front;
     double best_cost = kInf;
@@ -38,14 +38,14 @@ struct Side {
     std::int64_t ok = 0;
 };
 
-std::string info(const io::StoredSweep& s, const std::string& key) {
+std::string info(const store::StoredSweep& s, const std::string& key) {
     for (const auto& [k, v] : s.info) {
         if (k == key) return v;
     }
     return "?";
 }
 
-double objective(const io::ParetoRecord& p, const std::string& name, const std::string& path) {
+double objective(const store::ParetoRecord& p, const std::string& name, const std::string& path) {
     if (name == "latency") return p.latency_seconds;
     if (name == "energy") return p.energy_joules;
     if (name == "area") return p.area_mm2;
@@ -56,20 +56,20 @@ double objective(const io::ParetoRecord& p, const std::string& name, const std::
 Side load(const std::string& path) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path + ": no such file");
-    Side d{path, io::Store::open_read_only(path, MPI_COMM_SELF).read(), {}, {}, kInf, -1, 0};
+    Side d{path, store::Store::open_read_only(path, MPI_COMM_SELF).read(), {}, {}, kInf, -1, 0};
     d.objectives = info(d.s, "objectives");
     std::vector<std::string> names;
     for (std::size_t i = 0, j; i <= d.objectives.size(); i = j + 1) {
         j = std::min(d.objectives.find(',', i), d.objectives.size());
         names.push_back(d.objectives.substr(i, j - i));
     }
-    for (const io::ParetoRecord& p : d.s.pareto) {
+    for (const store::ParetoRecord& p : d.s.pareto) {
         if (p.left_batch >= 0 && p.left_batch < d.s.batches) continue;  // off the front
         tuner::ParetoPoint point{p.candidate, {}};
         for (const std::string& n : names) point.objectives.push_back(objective(p, n, path));
         d.front.push_back(std::move(point));
     }
-    for (const io::CandidateRecord& c : d.s.candidates) {
+    for (const store::CandidateRecord& c : d.s.candidates) {
         if (c.status != eval::Status::ok) continue;
         ++d.ok;
         if (c.cost < d.best_cost) d.best_cost = c.cost, d.best_candidate = c.id;
@@ -81,7 +81,7 @@ Side load(const std::string& path) {
 std::int64_t evaluations_to(const Side& d, double target) {
     double best = kInf;
     for (std::size_t i = 0; i < d.s.candidates.size(); ++i) {
-        const io::CandidateRecord& c = d.s.candidates[i];
+        const store::CandidateRecord& c = d.s.candidates[i];
         if (c.status == eval::Status::ok) best = std::min(best, c.cost);
         if (best <= target) return static_cast<std::int64_t>(i) + 1;
     }

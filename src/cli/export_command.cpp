@@ -1,5 +1,5 @@
 // `pimdse export OUT.h5 --csv DIR`: every table of a sweep file as a CSV file, its committed
-// rows, units in the headers (docs/cli.md). The work is io::export_csv.
+// rows, units in the headers (docs/cli.md). The work is store::export_csv.
 
 #include <CLI/CLI.hpp>
 #include <boost/mpi/communicator.hpp>
@@ -12,7 +12,7 @@
 
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
-#include "pimdse/io/store_export.hpp"
+#include "pimdse/store/store_export.hpp"
 
 namespace pimdse::cli {
 
@@ -24,7 +24,7 @@ int run_export(const std::string& path, const std::string& dir) {
     if (world.rank() != 0) return 0;
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path + ": no such file");
-    for (const io::ExportedTable& t : io::export_csv(path, dir)) {
+    for (const store::ExportedTable& t : store::export_csv(path, dir)) {
         std::cout << t.file.string() << ": /" << t.table << ", " << t.rows << " rows, " << t.columns
                   << " columns\n";
     }

@@ -10,7 +10,7 @@
 #include "pimdse/build_info.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
-#include "pimdse/io/hdf5.hpp"
+#include "pimdse/store/hdf5.hpp"
 
 namespace {
 
@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
     // in the process instead; the peak footprint is unchanged.
     mallopt(M_MMAP_THRESHOLD, 256 << 20);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
-    pimdse::io::h5::start_library_before_mpi();
+    pimdse::store::h5::start_library_before_mpi();
     CLI::App app{
         "pimdse: design-space exploration of processing-in-memory DNN accelerators "
         "on 3-D-stacked DRAM"};

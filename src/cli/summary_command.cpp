@@ -20,7 +20,7 @@
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/params.hpp"
-#include "pimdse/io/store.hpp"
+#include "pimdse/store/store.hpp"
 
 namespace pimdse::cli {
 
@@ -50,8 +50,8 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) throw IoError(path + ": no such file");
     if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path + ": not a regular file");
-    const io::Store store = io::Store::open_read_only(path, MPI_COMM_SELF);
-    const io::StoredSweep s = store.read();
+    const store::Store store = store::Store::open_read_only(path, MPI_COMM_SELF);
+    const store::StoredSweep s = store.read();
 
     std::cout << "sweep file " << path << '\n';
     for (const auto& [key, value] : s.info) std::cout << "  " << key << ": " << value << '\n';
@@ -62,7 +62,7 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
     std::cout << '\n';
 
     std::map<eval::Status, std::int64_t> by_status;
-    for (const io::CandidateRecord& c : s.candidates) ++by_status[c.status];
+    for (const store::CandidateRecord& c : s.candidates) ++by_status[c.status];
     std::cout << "\n" << s.batches << " committed batches, " << s.candidates.size() << " candidates:";
     for (std::size_t i = 0; i < eval::kStatusCount; ++i) {
         const auto st = static_cast<eval::Status>(i);
@@ -70,8 +70,8 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
     }
     std::cout << '\n';
 
-    std::vector<io::CandidateRecord> ok;
-    for (const io::CandidateRecord& c : s.candidates) {
+    std::vector<store::CandidateRecord> ok;
+    for (const store::CandidateRecord& c : s.candidates) {
         if (c.status == eval::Status::ok) ok.push_back(c);
     }
     std::sort(ok.begin(), ok.end(),
@@ -80,7 +80,7 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
               << format_line("  %9s %6s %13s %12s %12s %9s  %s\n", "candidate", "batch", "cost", "latency ms",
                              "energy mJ", "area mm2", "hardware");
     for (std::size_t i = 0; i < ok.size() && static_cast<int>(i) < best_count; ++i) {
-        const io::CandidateRecord& c = ok[i];
+        const store::CandidateRecord& c = ok[i];
         std::cout << format_line("  %9lld %6lld %13.6g %12.5g %12.5g %9.3f  %s\n",
                                  static_cast<long long>(c.id), static_cast<long long>(c.batch), c.cost,
                                  c.latency_seconds * 1e3, c.energy_joules * 1e3, c.area_mm2,
@@ -88,8 +88,8 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
     }
     if (ok.empty()) std::cout << "  (no candidate evaluated ok)\n";
 
-    std::vector<io::ParetoRecord> front;
-    for (const io::ParetoRecord& p : s.pareto) {
+    std::vector<store::ParetoRecord> front;
+    for (const store::ParetoRecord& p : s.pareto) {
         if (p.left_batch < 0) front.push_back(p);
     }
     std::string objectives = "?";
@@ -106,7 +106,7 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
     std::cout << "):\n"
               << format_line("  %9s %6s %12s %12s %9s %13s\n", "candidate", "joined", "latency ms",
                              "energy mJ", "area mm2", "cost");
-    for (const io::ParetoRecord& p : front) {
+    for (const store::ParetoRecord& p : front) {
         std::cout << format_line("  %9lld %6lld %12.5g %12.5g %9.3f %13.6g\n",
                                  static_cast<long long>(p.candidate), static_cast<long long>(p.joined_batch),
                                  p.latency_seconds * 1e3, p.energy_joules * 1e3, p.area_mm2, p.cost);
@@ -118,7 +118,7 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
               << format_line("  %5s %11s %4s %13s %9s %13s %6s %9s %9s\n", "batch", "evaluations", "ok",
                              "best cost", "best cand", "hypervolume", "front", "eval s", "wall s");
     for (std::size_t i : rows_to_show(s.tuner.size(), static_cast<std::size_t>(batch_rows))) {
-        const io::BatchRecord& b = s.tuner[i];
+        const store::BatchRecord& b = s.tuner[i];
         std::cout << format_line("  %5lld %11lld %4lld %13.6g %9lld %13.6g %6lld %9.2f %9.2f\n",
                                  static_cast<long long>(b.batch), static_cast<long long>(b.evaluations),
                                  static_cast<long long>(b.ok), b.best_cost,

@@ -37,7 +37,7 @@ struct Work {
     std::int64_t batch;
     hw::HardwareParams params;
 };
-static_assert(std::is_trivially_copyable_v<Work> && std::is_trivially_copyable_v<io::CandidateRecord>);
+static_assert(std::is_trivially_copyable_v<Work> && std::is_trivially_copyable_v<store::CandidateRecord>);
 
 // Waits for a message without burning a core: MPI's blocking receive busy-polls in Open MPI,
 // so poll with iprobe and sleep, backing off to 2 ms.
@@ -51,7 +51,7 @@ boost::mpi::status wait_for(const boost::mpi::communicator& world, int source, i
 }
 
 // A result as one message: the record, then the rows (BatchRows::to_bytes).
-std::vector<char> result_message(const io::CandidateRecord& r, const io::BatchRows& rows) {
+std::vector<char> result_message(const store::CandidateRecord& r, const store::BatchRows& rows) {
     std::vector<char> out(sizeof r);
     std::memcpy(out.data(), &r, sizeof r);
     const std::vector<char> bytes = rows.to_bytes();
@@ -61,11 +61,11 @@ std::vector<char> result_message(const io::CandidateRecord& r, const io::BatchRo
 
 // One evaluation into `rows` (cleared first); under output.mappings: none the mapping rows
 // are dropped at once, so they never travel.
-io::CandidateRecord evaluate_into(const io::Config& config, const eval::EvalContext& ctx, const Work& w,
-                                  int rank, io::BatchRows& rows) {
+store::CandidateRecord evaluate_into(const io::Config& config, const eval::EvalContext& ctx, const Work& w,
+                                     int rank, store::BatchRows& rows) {
     rows.clear();
     const eval::Evaluation e = evaluate_candidate(config, ctx, w.id, w.params);
-    io::CandidateRecord r = rows.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
+    store::CandidateRecord r = rows.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
     if (config.output.mappings == io::MappingRows::none) {
         rows.drop_mappings_except({});
         r.layer_rows = 0;
@@ -79,8 +79,8 @@ struct Pending {
     std::int64_t first_id = 0;
     std::size_t size = 0;
     tuner::ProposalStats stats;
-    std::vector<io::CandidateRecord> results;
-    io::BatchRows rows;
+    std::vector<store::CandidateRecord> results;
+    store::BatchRows rows;
     std::optional<Clock::time_point> first_dispatch;
     bool stored = false;  ///< replayed from the file: observed, not written
 };
@@ -224,7 +224,7 @@ private:
             queue_.pop_front();
             Pending& p = pending_.at(w.batch);
             if (!p.first_dispatch) p.first_dispatch = Clock::now();
-            io::CandidateRecord r = evaluate_into(in_.config, in_.ctx, w, 0, scratch_);
+            store::CandidateRecord r = evaluate_into(in_.config, in_.ctx, w, 0, scratch_);
             add_result(r, scratch_.to_bytes());
             return;
         }
@@ -232,13 +232,13 @@ private:
         std::vector<char> bytes;
         world_.recv(st.source(), kTagResult, bytes);
         idle_.push_back(st.source());
-        if (bytes.size() < sizeof(io::CandidateRecord)) throw Error("a malformed result message");
-        io::CandidateRecord r;
+        if (bytes.size() < sizeof(store::CandidateRecord)) throw Error("a malformed result message");
+        store::CandidateRecord r;
         std::memcpy(&r, bytes.data(), sizeof r);
         add_result(r, std::span<const char>(bytes).subspan(sizeof r));
     }
 
-    void add_result(const io::CandidateRecord& r, std::span<const char> rows) {
+    void add_result(const store::CandidateRecord& r, std::span<const char> rows) {
         Pending& p = pending_.at(r.batch);
         p.results.push_back(r);
         p.rows.append_bytes(rows);
@@ -270,8 +270,9 @@ private:
         auto it = pending_.begin();
         const std::int64_t batch = it->first;
         Pending& p = it->second;
-        std::sort(p.results.begin(), p.results.end(),
-                  [](const io::CandidateRecord& a, const io::CandidateRecord& b) { return a.id < b.id; });
+        std::sort(
+            p.results.begin(), p.results.end(),
+            [](const store::CandidateRecord& a, const store::CandidateRecord& b) { return a.id < b.id; });
         in_.tuner.observe(batch, p.results);
         observed_ = batch;
         if (p.stored) {
@@ -286,8 +287,8 @@ private:
 
     void write(std::int64_t batch, Pending& p) {
         const std::vector<std::int64_t> keep = in_.tuner.kept_mappings(p.results);
-        std::vector<io::CandidateRecord> layout = p.results;
-        for (io::CandidateRecord& c : layout) {
+        std::vector<store::CandidateRecord> layout = p.results;
+        for (store::CandidateRecord& c : layout) {
             c.rank = 0;  // rank 0 writes every row
             if (!std::binary_search(keep.begin(), keep.end(), c.id)) c.layer_rows = 0, c.segment_rows = 0;
         }
@@ -295,7 +296,7 @@ private:
 
         const auto now = Clock::now();
         const double span = std::chrono::duration<double>(now - p.first_dispatch.value_or(now)).count();
-        io::BatchRecord row;
+        store::BatchRecord row;
         row.batch = batch;
         row.proposer = in_.config.sweep.proposer;
         row.candidates = static_cast<std::int64_t>(p.results.size());
@@ -325,7 +326,7 @@ private:
     std::map<std::int64_t, Pending> pending_;  // by batch: proposed, not yet written
     std::deque<Work> queue_;                   // not yet handed out, oldest batch first
     std::deque<int> idle_;                     // workers without a candidate
-    io::BatchRows scratch_;
+    store::BatchRows scratch_;
     std::int64_t next_propose_ = 0;
     std::int64_t observed_ = -1;  // the last batch observed
     std::int64_t proposed_ = 0;   // candidates proposed (ids handed out)
@@ -358,7 +359,7 @@ RootOutcome run_root(const RootInputs& in, const boost::mpi::communicator& world
 
 void run_worker(const io::Config& config, const eval::EvalContext& ctx,
                 const boost::mpi::communicator& world) {
-    io::BatchRows rows;
+    store::BatchRows rows;
     for (;;) {
         const boost::mpi::status st = wait_for(world, 0, boost::mpi::any_tag);
         if (st.tag() != kTagWork) {
@@ -371,7 +372,7 @@ void run_worker(const io::Config& config, const eval::EvalContext& ctx,
         Work w{};
         if (bytes.size() != sizeof w) throw Error("a malformed work message");
         std::memcpy(&w, bytes.data(), sizeof w);
-        const io::CandidateRecord r = evaluate_into(config, ctx, w, world.rank(), rows);
+        const store::CandidateRecord r = evaluate_into(config, ctx, w, world.rank(), rows);
         world.send(0, kTagResult, result_message(r, rows));
     }
 }

@@ -24,9 +24,9 @@
 #include "pimdse/engine/signals.hpp"
 #include "pimdse/engine/write_failure.hpp"
 #include "pimdse/io/config_diff.hpp"
-#include "pimdse/io/output_lock.hpp"
-#include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
+#include "pimdse/store/output_lock.hpp"
+#include "pimdse/store/store.hpp"
 #include "pimdse/tuner/pareto.hpp"
 #include "pimdse/tuner/proposers.hpp"
 #include "sweep_loop.hpp"
@@ -43,6 +43,8 @@ eval::EvalContext make_context(const io::Config& config) {
     ctx.alpha = config.cost.alpha;
     ctx.beta = config.cost.beta;
     ctx.schedule = config.schedule;
+    // /schedules is kept with the mappings (output.mappings): none kept, none computed.
+    ctx.record_schedules = config.output.mappings != io::MappingRows::none;
     for (io::LoadedWorkload& w : io::load_workloads(config)) {
         eval::Workload e{std::move(w.network), {}, w.spec.weight};
         e.segmentation = workload::decompose(e.network);
@@ -141,7 +143,7 @@ double cpu_seconds() {
 
 // Rank 0 of a resumed run: the stored sweep must be this configuration's, and its workload
 // files must be unchanged (the loop then replays the stored batches).
-void check_stored(const io::StoredSweep& stored, const io::Config& config, const ExploreOptions& options,
+void check_stored(const store::StoredSweep& stored, const io::Config& config, const ExploreOptions& options,
                   const fs::path& out) {
     std::vector<std::string> diffs = io::config_differences(stored.resolved_config, io::to_yaml(config));
     for (std::size_t n = 0; n < stored.workloads.size() && n < config.workloads.size(); ++n) {
@@ -194,13 +196,13 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         options.wall_time ? options.wall_time : config.sweep.wall_time;
 
     // ---- the output file: rank 0's alone (docs/engine.md, "One writer") ----------------------
-    // Rank 0 holds the output's lock for the whole run (io/output_lock.hpp); a fresh run's
+    // Rank 0 holds the output's lock for the whole run (store/output_lock.hpp); a fresh run's
     // .part is created exclusively, and a resumed file is checked read-only before anything
     // repairs it, so that a refused run changes nothing.
     install_stop_handlers(out, rank == 0, options.resume);
-    io::OutputLock lock;
-    io::PartFile part_file;
-    std::optional<io::Store> store;
+    store::OutputLock lock;
+    store::PartFile part_file;
+    std::optional<store::Store> store;
     // A fresh run that fails before its first batch leaves no file behind.
     const auto discard_fresh_file = [&] {
         if (options.resume || rank != 0) return;
@@ -213,7 +215,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
         fs::remove(part, ec);
         if (made) fs::remove(out, ec);
     };
-    io::StoredSweep stored;
+    store::StoredSweep stored;
     try {
         if (options.resume) {
             agree(world, true, [&] {
@@ -222,28 +224,29 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
                     throw IoError(out.string() +
                                   ": no such file to resume (start the sweep without --resume)");
                 }
-                lock = io::OutputLock::acquire(out, !io::OutputLock::locking_disabled_by_environment());
+                lock = store::OutputLock::acquire(out, !store::OutputLock::locking_disabled_by_environment());
                 if (!fs::is_regular_file(out, ec)) throw IoError(out.string() + ": not a regular file");
                 {
                     // Refused before anything is repaired: the file stays byte for byte.
-                    const io::StoredSweep committed = io::Store::open_read_only(out, MPI_COMM_SELF).read();
+                    const store::StoredSweep committed =
+                        store::Store::open_read_only(out, MPI_COMM_SELF).read();
                     check_stored(committed, config, options, out);
                 }
-                io::Store::repair_for_resume(out);
-                store.emplace(io::Store::open_for_resume(out, MPI_COMM_SELF));
+                store::Store::repair_for_resume(out);
+                store.emplace(store::Store::open_for_resume(out, MPI_COMM_SELF));
                 stored = store->read();
             });
         } else {
             agree(world, true, [&] {
                 check_output_directory(out);  // the clearest message, before the lock file is made
-                lock = io::OutputLock::acquire(out, !io::OutputLock::locking_disabled_by_environment());
+                lock = store::OutputLock::acquire(out, !store::OutputLock::locking_disabled_by_environment());
                 check_output_for_fresh_run(out, options.force);
                 fs::path part = out;
                 part += ".part";
-                part_file = io::PartFile::create(part);
+                part_file = store::PartFile::create(part);
                 const HoldStopSignals hold;  // no half-made .part: a signal waits for the whole file
                 try {
-                    store.emplace(io::Store::create(out, config, ctx.workloads, MPI_COMM_SELF));
+                    store.emplace(store::Store::create(out, config, ctx.workloads, MPI_COMM_SELF));
                 } catch (const IoError& e) {
                     // errno is often gone by the time HDF5 gives up: ask the file system.
                     throw IoError(explain_write_failure(e.what(), part));

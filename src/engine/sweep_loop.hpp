@@ -19,7 +19,7 @@
 #include "pimdse/engine/progress.hpp"
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/io/config.hpp"
-#include "pimdse/io/store.hpp"
+#include "pimdse/store/store.hpp"
 #include "sweep_state.hpp"
 
 namespace pimdse::engine::detail {
@@ -28,10 +28,10 @@ struct RootInputs {
     const io::Config& config;
     const eval::EvalContext& ctx;
     Tuner& tuner;
-    io::Store& store;
+    store::Store& store;
     /// The committed sweep (resume): replayed in the loop, which proposes the batches that
     /// were in flight at the same points of the replay as the interrupted run did.
-    std::vector<io::CandidateRecord> stored;
+    std::vector<store::CandidateRecord> stored;
     std::int64_t stored_batches = 0;
     double wall_before = 0;  ///< the stored sweep's wall seconds
     std::optional<std::chrono::seconds> wall_time;

@@ -17,7 +17,7 @@
 
 #include "pimdse/engine/dispatch.hpp"
 #include "pimdse/io/config.hpp"
-#include "pimdse/io/store.hpp"
+#include "pimdse/store/store.hpp"
 #include "pimdse/tuner/pareto.hpp"
 #include "pimdse/tuner/proposer.hpp"
 
@@ -25,7 +25,7 @@ namespace pimdse::engine::detail {
 
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-inline double objective(const io::CandidateRecord& c, io::Objective o) {
+inline double objective(const store::CandidateRecord& c, io::Objective o) {
     switch (o) {
         case io::Objective::latency:
             return c.latency_seconds;
@@ -68,10 +68,10 @@ public:
     [[nodiscard]] const EvalTimeModel& times() const { return times_; }
 
     /// Tells the proposer and the archive batch `batch`'s results (sorted by id).
-    void observe(std::int64_t batch, const std::vector<io::CandidateRecord>& results) {
+    void observe(std::int64_t batch, const std::vector<store::CandidateRecord>& results) {
         ok_in_last_ = 0;
         std::vector<tuner::Observation> obs;
-        for (const io::CandidateRecord& c : results) {
+        for (const store::CandidateRecord& c : results) {
             tuner::Observation o;
             o.candidate = c.id;
             o.params = c.params;
@@ -133,9 +133,9 @@ public:
     /// best output.best by cost after this batch. Decided once, when the batch is written, from
     /// the state every run reaches at that point: deterministic and resumable.
     [[nodiscard]] std::vector<std::int64_t> kept_mappings(
-        const std::vector<io::CandidateRecord>& batch) const {
+        const std::vector<store::CandidateRecord>& batch) const {
         std::vector<std::int64_t> keep;
-        for (const io::CandidateRecord& c : batch) {
+        for (const store::CandidateRecord& c : batch) {
             const bool kept = config_.output.mappings == io::MappingRows::all ||
                               (config_.output.mappings == io::MappingRows::front &&
                                (on_front(c.id) || best_ids_.count(c.id) > 0));
@@ -145,7 +145,7 @@ public:
     }
 
     /// Every candidate that joined the front, in joining order (the /pareto table).
-    [[nodiscard]] const std::vector<io::ParetoRecord>& history() const { return history_; }
+    [[nodiscard]] const std::vector<store::ParetoRecord>& history() const { return history_; }
 
 private:
     [[nodiscard]] bool on_front(std::int64_t id) const {
@@ -156,7 +156,7 @@ private:
                                   });
     }
     // The best output.best candidates by cost (ties: lower id).
-    void remember_best(const io::CandidateRecord& c) {
+    void remember_best(const store::CandidateRecord& c) {
         const auto limit = static_cast<std::size_t>(config_.output.best);
         if (limit == 0) return;
         best_set_.insert({c.cost, c.id});
@@ -171,7 +171,7 @@ private:
     void update_history(std::int64_t batch) {
         std::map<std::int64_t, bool> now;
         for (const tuner::ParetoPoint& p : archive_.front()) now[p.candidate] = false;
-        for (io::ParetoRecord& h : history_) {
+        for (store::ParetoRecord& h : history_) {
             if (h.left_batch >= 0) continue;
             auto it = now.find(h.candidate);
             if (it == now.end()) {
@@ -182,7 +182,7 @@ private:
         }
         for (const auto& [id, kept] : now) {
             if (kept) continue;
-            const io::CandidateRecord& c = records_.at(id);
+            const store::CandidateRecord& c = records_.at(id);
             history_.push_back({c.id, batch, -1, c.latency_seconds, c.energy_joules, c.area_mm2, c.cost});
         }
     }
@@ -192,8 +192,8 @@ private:
     tuner::ParetoArchive archive_;
     EvalTimeModel times_;
     std::vector<double> reference_;
-    std::map<std::int64_t, io::CandidateRecord> records_;
-    std::vector<io::ParetoRecord> history_;
+    std::map<std::int64_t, store::CandidateRecord> records_;
+    std::vector<store::ParetoRecord> history_;
     double best_cost_ = kInfinity;
     std::int64_t best_ = -1;
     std::int64_t evaluations_ = 0;

@@ -21,10 +21,7 @@
 namespace pimdse::eval {
 
 std::string_view to_string(Status s) noexcept {
-    static constexpr std::array<std::string_view, kStatusCount> names{"ok", "infeasible", "failed",
-                                                                      "timeout"};
-    const auto i = static_cast<std::size_t>(s);
-    return i < names.size() ? names[i] : "unknown";
+    return name_of(kStatusNames, s);
 }
 
 namespace {
@@ -73,6 +70,9 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
         r.mapping = map_network(w.network, w.segmentation, system, *scheduler, deadline);
         sim::AnalyticIntraNodeMapper intra;
         r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, intra, *scheduler);
+        if (ctx.record_schedules) {
+            r.schedules = schedule_events(w.network, w.segmentation, r.mapping, r.cost, system, *scheduler);
+        }
         const std::array<double, 1> gamma{w.weight};
         r.cost_term = sim::cost_eq1(std::span(&r.cost, 1), gamma, ctx.alpha, ctx.beta);
         e.latency_seconds += r.cost.seconds;

@@ -103,9 +103,9 @@ void write_technology(std::ostream& out, const hw::Technology& t) {
         << "  noc_hop_cycles: " << t.noc_hop_cycles << '\n';
 }
 
-void write_schedule(std::ostream& out, const sched::ScheduleOptions& o) {
+void write_schedule(std::ostream& out, const sim::ScheduleOptions& o) {
     out << "schedule:  # NicePIM VII: how data-sharing events are scheduled\n"
-        << "  scheduler: " << sched::to_string(o.scheduler) << '\n'
+        << "  scheduler: " << sim::to_string(o.scheduler) << '\n'
         << "  time_limit: " << num(o.time_limit_seconds) << "  # seconds per event (ilp)\n"
         << "  relative_gap: " << num(o.relative_gap) << "  # ilp: stop at this gap; 0 proves optimality\n";
 }

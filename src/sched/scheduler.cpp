@@ -13,46 +13,8 @@
 
 namespace pimdse::sched {
 
-std::string_view to_string(SchedulerKind kind) noexcept {
-    switch (kind) {
-        case SchedulerKind::ilp:
-            return "ilp";
-        case SchedulerKind::tsp:
-            return "tsp";
-        case SchedulerKind::shp:
-            return "shp";
-    }
-    return "unknown";
-}
-
-const std::vector<std::string_view>& scheduler_names() {
-    static const std::vector<std::string_view> names{"ilp", "tsp", "shp"};
-    return names;
-}
-
-std::optional<SchedulerKind> parse_scheduler_kind(std::string_view name) noexcept {
-    for (const SchedulerKind k : {SchedulerKind::ilp, SchedulerKind::tsp, SchedulerKind::shp}) {
-        if (to_string(k) == name) return k;
-    }
-    return std::nullopt;
-}
-
 std::string_view to_string(ScheduleStatus status) noexcept {
-    switch (status) {
-        case ScheduleStatus::optimal:
-            return "optimal";
-        case ScheduleStatus::gap_reached:
-            return "gap_reached";
-        case ScheduleStatus::time_limit_incumbent:
-            return "time_limit_incumbent";
-        case ScheduleStatus::model_too_large:
-            return "model_too_large";
-        case ScheduleStatus::failed:
-            return "failed";
-        case ScheduleStatus::baseline:
-            return "baseline";
-    }
-    return "unknown";
+    return name_of(kScheduleStatusNames, status);
 }
 
 void validate(const ScheduleOptions& options) {

@@ -11,20 +11,16 @@ bool is_valid(DataLayout layout) noexcept {
 }
 
 std::string to_string(DataLayout layout) {
-    std::string s = layout.order == LayoutOrder::bchw ? "BCHW" : "BHWC";
+    std::string s(name_of(kLayoutOrderNames, layout.order));
     if (layout.group != 1) s += "[C" + std::to_string(layout.group) + "]";
     return s;
 }
 
 std::optional<DataLayout> parse_data_layout(std::string_view text) noexcept {
     DataLayout l;
-    if (text.substr(0, 4) == "BCHW") {
-        l.order = LayoutOrder::bchw;
-    } else if (text.substr(0, 4) == "BHWC") {
-        l.order = LayoutOrder::bhwc;
-    } else {
-        return std::nullopt;
-    }
+    const std::optional<LayoutOrder> order = value_of(kLayoutOrderNames, text.substr(0, 4));
+    if (!order) return std::nullopt;
+    l.order = *order;
     std::string_view rest = text.substr(4);
     if (!rest.empty()) {
         if (rest.size() < 4 || rest.substr(0, 2) != "[C" || rest.back() != ']') return std::nullopt;

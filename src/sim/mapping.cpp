@@ -87,15 +87,7 @@ std::string_view to_string(MappingRule rule) noexcept {
 }
 
 std::string_view to_string(SharingKind kind) noexcept {
-    switch (kind) {
-        case SharingKind::inputs:
-            return "inputs";
-        case SharingKind::weights:
-            return "weights";
-        case SharingKind::partial_sums:
-            return "partial_sums";
-    }
-    return "?";
+    return name_of(kSharingKindNames, kind, "?");
 }
 
 const Region& layer_region(const workload::Segmentation& seg, const NetworkMapping& mapping,

@@ -18,7 +18,7 @@ using workload::LayerIndex;
 using workload::LayerKind;
 
 std::string_view to_string(EvalStatus s) noexcept {
-    return s == EvalStatus::ok ? "ok" : "infeasible";
+    return name_of(kEvalStatusNames, s);
 }
 
 namespace {

@@ -18,23 +18,13 @@ constexpr std::int64_t kOpsPerElementSoftmax = 4;        // max, exponent, sum, 
 constexpr std::int64_t kOpsPerElementActivation = 1;
 constexpr std::int64_t kOpsPerElementConcat = 1;  // one copy
 
-template <class Enum, std::size_t N>
-using NameTable = std::array<std::pair<Enum, std::string_view>, N>;
-
-constexpr NameTable<LayerKind, 8> kKindNames{{{LayerKind::conv, "conv"},
-                                              {LayerKind::matmul, "matmul"},
-                                              {LayerKind::pool, "pool"},
-                                              {LayerKind::add, "add"},
-                                              {LayerKind::concat, "concat"},
-                                              {LayerKind::norm, "norm"},
-                                              {LayerKind::softmax, "softmax"},
-                                              {LayerKind::activation, "activation"}}};
-constexpr NameTable<Pooling, 2> kPoolingNames{{{Pooling::max, "max"}, {Pooling::avg, "avg"}}};
-constexpr NameTable<Normalization, 4> kNormNames{{{Normalization::none, "none"},
+constexpr const EnumNames<LayerKind, 8>& kKindNames = kLayerKindNames;
+constexpr EnumNames<Pooling, 2> kPoolingNames{{{Pooling::max, "max"}, {Pooling::avg, "avg"}}};
+constexpr EnumNames<Normalization, 4> kNormNames{{{Normalization::none, "none"},
                                                   {Normalization::batch, "batch"},
                                                   {Normalization::layer, "layer"},
                                                   {Normalization::local_response, "local_response"}}};
-constexpr NameTable<Activation, 8> kActivationNames{{{Activation::none, "none"},
+constexpr EnumNames<Activation, 8> kActivationNames{{{Activation::none, "none"},
                                                      {Activation::relu, "relu"},
                                                      {Activation::relu6, "relu6"},
                                                      {Activation::leaky_relu, "leaky_relu"},
@@ -43,22 +33,15 @@ constexpr NameTable<Activation, 8> kActivationNames{{{Activation::none, "none"},
                                                      {Activation::tanh, "tanh"},
                                                      {Activation::swish, "swish"}}};
 
+// "none" is the absence of a key in a network file, never written as a value.
 template <class Enum, std::size_t N>
-std::string_view name_of(const NameTable<Enum, N>& table, Enum value) noexcept {
-    for (const auto& [e, name] : table)
-        if (e == value) return name;
-    return "?";
+std::optional<Enum> parse(const EnumNames<Enum, N>& table, std::string_view text) noexcept {
+    if (text == "none") return std::nullopt;
+    return value_of(table, text);
 }
 
 template <class Enum, std::size_t N>
-std::optional<Enum> parse(const NameTable<Enum, N>& table, std::string_view text, bool allow_none) noexcept {
-    for (const auto& [e, name] : table)
-        if (name == text && (allow_none || name != "none")) return e;
-    return std::nullopt;
-}
-
-template <class Enum, std::size_t N>
-std::string names_of(const NameTable<Enum, N>& table) {
+std::string list_names(const EnumNames<Enum, N>& table) {
     std::string out;
     for (const auto& [e, name] : table) {
         if (name == "none") continue;
@@ -172,42 +155,42 @@ std::int64_t Layer::input_elements() const noexcept {
 }
 
 std::string_view to_string(LayerKind kind) noexcept {
-    return name_of(kKindNames, kind);
+    return name_of(kKindNames, kind, "?");
 }
 std::string_view to_string(Pooling pooling) noexcept {
-    return name_of(kPoolingNames, pooling);
+    return name_of(kPoolingNames, pooling, "?");
 }
 std::string_view to_string(Normalization norm) noexcept {
-    return name_of(kNormNames, norm);
+    return name_of(kNormNames, norm, "?");
 }
 std::string_view to_string(Activation activation) noexcept {
-    return name_of(kActivationNames, activation);
+    return name_of(kActivationNames, activation, "?");
 }
 
 std::optional<LayerKind> parse_layer_kind(std::string_view text) noexcept {
-    return parse(kKindNames, text, false);
+    return parse(kKindNames, text);
 }
 std::optional<Pooling> parse_pooling(std::string_view text) noexcept {
-    return parse(kPoolingNames, text, false);
+    return parse(kPoolingNames, text);
 }
 std::optional<Normalization> parse_normalization(std::string_view text) noexcept {
-    return parse(kNormNames, text, false);
+    return parse(kNormNames, text);
 }
 std::optional<Activation> parse_activation(std::string_view text) noexcept {
-    return parse(kActivationNames, text, false);
+    return parse(kActivationNames, text);
 }
 
 std::string layer_kind_names() {
-    return names_of(kKindNames);
+    return list_names(kKindNames);
 }
 std::string pooling_names() {
-    return names_of(kPoolingNames);
+    return list_names(kPoolingNames);
 }
 std::string normalization_names() {
-    return names_of(kNormNames);
+    return list_names(kNormNames);
 }
 std::string activation_names() {
-    return names_of(kActivationNames);
+    return list_names(kActivationNames);
 }
 
 }  // namespace pimdse::workload

@@ -210,7 +210,10 @@ def scenario_tables(s):
             check(key in f.attrs, f"root attribute {key}")
             check(f"`{key}`" in docs, f"root attribute {key} is not in docs/output.md")
         check(f.attrs["format"] == b"pimdse sweep", "format attribute")
-        check(open(s.data("faults.yaml")).read() == f["config/source"][()].decode(), "config text")
+        # A one-element dataset, chunked so that Fletcher32 covers it (docs/output.md).
+        check(open(s.data("faults.yaml")).read() == f["config/source"][0].decode(), "config text")
+        for name in ("commit", "config/source", "config/resolved", "workloads/tiny/source"):
+            check(f[name].fletcher32, f"/{name} has no Fletcher32 checksum")
         tables = []
         f.visititems(lambda name, obj: tables.append(name)
                      if isinstance(obj, h5py.Dataset) and obj.dtype.names else None)
@@ -238,7 +241,15 @@ def scenario_tables(s):
         check(len(m) == c["metric_rows"].sum(), "metrics rows")
         check(len(lay) == c["layer_rows"].sum(), "layer rows")
         check(len(seg) == c["segment_rows"].sum(), "segment rows")
-        check(len(f["schedules"]) == 0 and "note" in f["schedules"].attrs, "schedules: empty with a note")
+        sch = pd.DataFrame(f["schedules"][()])
+        check(len(sch) == c["schedule_rows"].sum() and len(sch) > 0, "schedule rows")
+        # A layer's sharing latency is the sum of its events' schedules: the rows are the
+        # events the timeline costed, scheduled by the configured Data-Scheduler.
+        kept = lay.set_index(["candidate", "network", "layer"])["sharing_cycles"]
+        per_layer = sch.groupby(["candidate", "network", "layer"])["latency_cycles"].sum()
+        both = kept.to_frame().join(per_layer, how="left").fillna(0.0)
+        check(np.allclose(both["sharing_cycles"], both["latency_cycles"], rtol=1e-12), "schedules sum to sharing")
+        check(((sch.bound_flits <= sch.max_link_flits) & (sch.members >= 2)).all(), "schedule bounds and sets")
         b = pd.DataFrame(f["tuner/batches"][()])
         check(len(b) == 3 and (b["hypervolume"] > 0).all(), "tuner rows with a hypervolume")
         p = pd.DataFrame(f["pareto"][()])

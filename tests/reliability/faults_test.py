@@ -184,6 +184,32 @@ def scenario_resume_refused(s):
     check(digest(damaged) == before, "a refused resume changed the damaged file")
 
 
+def scenario_damaged_datasets(s):
+    # Every dataset carries Fletcher32, the small ones too: a flipped byte in the commit
+    # record, a configuration text or a network text is refused by summary and --resume
+    # with the dataset's name and HDF5's reason, and the file is left as it was.
+    import h5py
+    ref = reference(s, "damaged_datasets")
+    with h5py.File(ref, "r") as f:
+        group = f["workloads/networks"][0]["group"].decode()
+    for name in ("commit", "config/source", "config/resolved", f"workloads/{group}/source"):
+        damaged = s.fresh("rel_damaged_" + name.replace("/", "_") + ".h5")
+        shutil.copy(ref, damaged)
+        with h5py.File(damaged, "r") as f:
+            info = f[name].id.get_chunk_info(0)
+        with open(damaged, "r+b") as f:
+            f.seek(info.byte_offset + min(4, info.size - 5))
+            byte = f.read(1)
+            f.seek(info.byte_offset + min(4, info.size - 5))
+            f.write(bytes([byte[0] ^ 0x5A]))
+        before = digest(damaged)
+        for args in (["explore", s.data("faults.yaml"), "-o", damaged, "--resume"], ["summary", damaged]):
+            q = s.run(args, np_=0, expect=4)
+            check(f"{damaged}:/{name}" in q.stderr, f"/{name}: the damage is reported with the dataset's name")
+            check("Fletcher32" in q.stderr, f"/{name}: HDF5's reason is kept: {q.stderr.strip()}")
+        check(digest(damaged) == before, f"/{name}: a refused resume changed the damaged file")
+
+
 def scenario_disk_full(s):
     if os.geteuid() != 0:
         print("SKIPPED: mounting a small tmpfs needs root")

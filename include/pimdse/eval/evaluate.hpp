@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pimdse/core/deadline.hpp"
+#include "pimdse/core/enum_names.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/hw/technology.hpp"
@@ -34,6 +35,10 @@ enum class Status : std::int32_t {
     timeout,     ///< the per-candidate time limit expired before every workload was costed
 };
 inline constexpr std::size_t kStatusCount = 4;
+inline constexpr EnumNames<Status, kStatusCount> kStatusNames{{{Status::ok, "ok"},
+                                                               {Status::infeasible, "infeasible"},
+                                                               {Status::failed, "failed"},
+                                                               {Status::timeout, "timeout"}}};
 [[nodiscard]] std::string_view to_string(Status s) noexcept;  ///< "ok", "infeasible", "failed", "timeout"
 
 /// One workload DNN, decomposed once per sweep.
@@ -60,6 +65,9 @@ struct EvalContext {
     double alpha = 1.0;               ///< energy exponent of Eq. 1
     double beta = 1.0;                ///< latency exponent of Eq. 1
     sched::ScheduleOptions schedule;  ///< how data-sharing events are scheduled (`schedule:`)
+    /// Keep each data-sharing event's schedule (NetworkResult::schedules, the /schedules
+    /// table): costs a TSP and an SHP baseline per event of the costed mapping.
+    bool record_schedules = false;
     FaultInjection faults;
 };
 
@@ -68,49 +76,28 @@ struct Candidate {
     hw::HardwareParams params;
 };
 
-/// How a data-sharing event was scheduled, as the /schedules table stores it (docs/output.md).
-/// The values are stored in output files: append only.
-enum class ScheduleMethod : std::int32_t { snake, ilp, tsp, shp };
-inline constexpr std::size_t kScheduleMethodCount = 4;
-/// How its schedule was settled (the Data-Scheduler's statuses); append only.
-enum class ScheduleOutcome : std::int32_t {
-    optimal,
-    gap_reached,
-    time_limit_incumbent,
-    model_too_large,
-    failed,
-    baseline,
-};
-inline constexpr std::size_t kScheduleOutcomeCount = 6;
-
-/// One scheduled data-sharing event of one layer (NicePIM VII), for the /schedules table.
-/// The evaluation records none today (docs/output.md, "Why /schedules is empty"); the
-/// Data-Scheduler's records fill them once a sweep asks for them.
-struct ScheduleEntry {
+/// One data-sharing event of the costed mapping (NicePIM VII) and how the configured
+/// Data-Scheduler settled it: a row of the sweep file's /schedules (docs/output.md).
+struct EventSchedule {
     workload::LayerIndex layer = 0;
-    std::int32_t event = 0;  ///< index among the layer's events
+    std::int32_t event = 0;  ///< index among the layer's events, in the order they run
     sim::SharingKind kind = sim::SharingKind::inputs;
-    ScheduleMethod method = ScheduleMethod::snake;
-    ScheduleOutcome outcome = ScheduleOutcome::baseline;
-    std::int32_t sets = 0;     ///< sharing sets moved at once
-    std::int32_t members = 0;  ///< members of the largest set
-    std::int64_t bytes_per_node = 0;
-    std::string members_text;  ///< "0,1,4,5;2,3,6,7": each set's node ids, in cycle order if any
-    sim::ShareCost cost;
-    std::int64_t tsp_max_link_flits = 0;  ///< the TSP baseline on the same event
-    std::int64_t shp_max_link_flits = 0;  ///< the SHP baseline on the same event
-    std::int64_t bound_flits = 0;         ///< proven lower bound of the heaviest link
-    double gap = 0;                       ///< relative gap of the ILP
-    double solve_seconds = 0;             ///< timing: depends on the machine and the cache
-    std::string reason;                   ///< why not optimal
+    sched::ScheduleRecord record;  ///< sets, chosen cycles' cost, solver status, baselines
 };
+
+/// The events of every layer of `mapping` whose cost is ok, each scheduled with
+/// `scheduler`'s record (DataScheduler::schedule: the cached ILP answer of the costing,
+/// plus the TSP and SHP baselines of the same event).
+[[nodiscard]] std::vector<EventSchedule> schedule_events(
+    const workload::Network& network, const workload::Segmentation& seg, const sim::NetworkMapping& mapping,
+    const sim::NetworkCost& cost, const sim::System& system, sched::DataScheduler& scheduler);
 
 /// One workload's result: its mapping and the timeline's cost of it.
 struct NetworkResult {
     sim::NetworkMapping mapping;
     sim::NetworkCost cost;
     double cost_term = 0;                  ///< this network's term of Eq. 1 (+inf when infeasible)
-    std::vector<ScheduleEntry> schedules;  ///< per data-sharing event, when recorded (none today)
+    std::vector<EventSchedule> schedules;  ///< per data-sharing event, when EvalContext::record_schedules
 };
 
 struct Evaluation {

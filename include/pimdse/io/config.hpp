@@ -13,11 +13,12 @@
 #include <variant>
 #include <vector>
 
+#include "pimdse/core/enum_names.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/hw/technology.hpp"
-#include "pimdse/sched/scheduler.hpp"
+#include "pimdse/sim/schedule_options.hpp"
 
 namespace pimdse::io {
 
@@ -29,6 +30,13 @@ enum class Proposer {
     annealing,  ///< simulated annealing (VIII-C)
     evolution,  ///< an evolutionary algorithm
 };
+/// `sweep.proposer`'s choices, in enum order (the values are stored in sweep files: append
+/// only); each is a name tuner::make_proposer accepts.
+inline constexpr EnumNames<Proposer, 5> kProposerNames{{{Proposer::nicepim, "nicepim"},
+                                                        {Proposer::gp, "gp"},
+                                                        {Proposer::random, "random"},
+                                                        {Proposer::annealing, "annealing"},
+                                                        {Proposer::evolution, "evolution"}}};
 
 [[nodiscard]] std::string_view to_string(Proposer p);
 /// Every proposer's name, in enum order.
@@ -54,6 +62,8 @@ struct CostConfig {
 /// Who evaluates a candidate: the cost model (PIM-Mapper + timeline), or, as a test facility
 /// of the engine's dispatch and write path, a seeded heavy-tailed sleep (docs/config.md).
 enum class Evaluator { model, synthetic };
+inline constexpr EnumNames<Evaluator, 2> kEvaluatorNames{
+    {{Evaluator::model, "model"}, {Evaluator::synthetic, "synthetic"}}};
 [[nodiscard]] std::string_view to_string(Evaluator e);
 
 struct SweepConfig {
@@ -95,6 +105,10 @@ enum class Objective {
     area,     ///< NN-engine area of all nodes, mm2
     cost,     ///< NicePIM Eq. 1
 };
+inline constexpr EnumNames<Objective, 4> kObjectiveNames{{{Objective::latency, "latency"},
+                                                          {Objective::energy, "energy"},
+                                                          {Objective::area, "area"},
+                                                          {Objective::cost, "cost"}}};
 [[nodiscard]] std::string_view to_string(Objective o);
 
 /// `engine:` how the sweep engine runs candidates and keeps its archive (docs/config.md).
@@ -112,6 +126,8 @@ struct EngineConfig {
 
 /// Which candidates keep their per-layer and per-segment rows (docs/output.md).
 enum class MappingRows { all, front, none };
+inline constexpr EnumNames<MappingRows, 3> kMappingRowsNames{
+    {{MappingRows::all, "all"}, {MappingRows::front, "front"}, {MappingRows::none, "none"}}};
 [[nodiscard]] std::string_view to_string(MappingRows m);
 
 struct OutputConfig {
@@ -131,7 +147,7 @@ struct Config {
     hw::DesignSpace space;
     std::vector<Workload> workloads;
     CostConfig cost;
-    sched::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
+    sim::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
     SweepConfig sweep;
     OutputConfig output;
     EngineConfig engine;
@@ -149,7 +165,7 @@ struct HardwareFile {
     hw::Constraints constraints;
     hw::Technology technology;
     hw::HardwareParams params;
-    sched::ScheduleOptions schedule;  ///< how `pimdse evaluate` schedules data sharing
+    sim::ScheduleOptions schedule;  ///< how `pimdse evaluate` schedules data sharing
 
     std::filesystem::path source_file;
     std::string source_text;

@@ -17,31 +17,17 @@
 #include "pimdse/sched/ilp_scheduler.hpp"
 #include "pimdse/sched/tsp_scheduler.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/schedule_options.hpp"
 
 namespace pimdse::sched {
 
-/// How data-sharing events are scheduled (NicePIM Fig. 12 compares the three).
-enum class SchedulerKind : std::uint8_t {
-    ilp,  ///< Hamilton cycles minimising the heaviest link (Eq. 2-4)
-    tsp,  ///< Hamilton cycles of fewest hops, link loads ignored (DDAM [47])
-    shp,  ///< every member sends its chunk to every other member along its XY route
-};
-
-[[nodiscard]] std::string_view to_string(SchedulerKind kind) noexcept;
-/// "ilp", "tsp", "shp", in enum order.
-[[nodiscard]] const std::vector<std::string_view>& scheduler_names();
-[[nodiscard]] std::optional<SchedulerKind> parse_scheduler_kind(std::string_view name) noexcept;
-
-/// The `schedule:` configuration section.
-struct ScheduleOptions {
-    SchedulerKind scheduler = SchedulerKind::ilp;
-    /// ILP wall-clock limit per event, seconds (> 0); the best cycles found are used after it.
-    double time_limit_seconds = 1.0;
-    /// ILP: stop once (incumbent - bound) / incumbent <= this (>= 0; 0 = prove optimality).
-    double relative_gap = 0.0;
-
-    friend bool operator==(const ScheduleOptions&, const ScheduleOptions&) = default;
-};
+// The scheduler's choice and limits are plain values in sim (sim/schedule_options.hpp), so
+// that the configuration reader fills them in without depending on sched.
+using sim::parse_scheduler_kind;
+using sim::ScheduleOptions;
+using sim::scheduler_names;
+using sim::SchedulerKind;
+using sim::to_string;
 
 /// Throws std::invalid_argument naming the field when an option is out of range.
 void validate(const ScheduleOptions& options);
@@ -55,6 +41,14 @@ enum class ScheduleStatus : std::uint8_t {
     failed,                ///< ILP: the solver failed; the best cycles found (always valid)
     baseline,              ///< TSP or SHP: a fixed rule, no optimality claim
 };
+/// The statuses' names (reports, the sweep file's `/schedules` `outcome`), declared once.
+inline constexpr EnumNames<ScheduleStatus, 6> kScheduleStatusNames{
+    {{ScheduleStatus::optimal, "optimal"},
+     {ScheduleStatus::gap_reached, "gap_reached"},
+     {ScheduleStatus::time_limit_incumbent, "time_limit_incumbent"},
+     {ScheduleStatus::model_too_large, "model_too_large"},
+     {ScheduleStatus::failed, "failed"},
+     {ScheduleStatus::baseline, "baseline"}}};
 
 [[nodiscard]] std::string_view to_string(ScheduleStatus status) noexcept;
 

@@ -10,12 +10,17 @@
 #include <string>
 #include <string_view>
 
+#include "pimdse/core/enum_names.hpp"
+
 namespace pimdse::sim {
 
 enum class LayoutOrder : std::uint8_t {
     bchw,  ///< W fastest, then H, then C, then B ("W-H-C-B", NicePIM Fig. 6)
     bhwc,  ///< C fastest, then W, then H, then B
 };
+/// The orders' names (mapping files, the sweep file's `dl_in_order`), declared once.
+inline constexpr EnumNames<LayoutOrder, 2> kLayoutOrderNames{
+    {{LayoutOrder::bchw, "BCHW"}, {LayoutOrder::bhwc, "BHWC"}}};
 
 /// A data layout pattern (DL_i or DL_o of NicePIM III-E).
 struct DataLayout {

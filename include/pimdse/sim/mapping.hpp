@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "pimdse/core/enum_names.hpp"
+
 #include "pimdse/sim/data_layout.hpp"
 #include "pimdse/sim/noc.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
@@ -175,6 +177,9 @@ enum class SharingKind : std::uint8_t {
     weights,       ///< B/P/Q-partitioned layers with WR below N_node: weight parts are gathered
     partial_sums,  ///< C-partitioned layers: partial sums are reduced around the cycle
 };
+inline constexpr EnumNames<SharingKind, 3> kSharingKindNames{{{SharingKind::inputs, "inputs"},
+                                                              {SharingKind::weights, "weights"},
+                                                              {SharingKind::partial_sums, "partial_sums"}}};
 [[nodiscard]] std::string_view to_string(SharingKind kind) noexcept;
 
 /// One data-sharing event: simultaneous sharing sets (mesh node ids) of one kind.

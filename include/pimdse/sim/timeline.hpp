@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "pimdse/core/enum_names.hpp"
 #include "pimdse/core/units.hpp"
 #include "pimdse/sim/intra_node.hpp"
 #include "pimdse/sim/mapping.hpp"
@@ -59,6 +60,8 @@ enum class EvalStatus : std::uint8_t {
     ok,
     infeasible,  ///< a part-layer fits no tiling, or the stored weights exceed a node's DRAM
 };
+inline constexpr EnumNames<EvalStatus, 2> kEvalStatusNames{
+    {{EvalStatus::ok, "ok"}, {EvalStatus::infeasible, "infeasible"}}};
 [[nodiscard]] std::string_view to_string(EvalStatus s) noexcept;  ///< "ok", "infeasible"
 
 struct LayerCost {

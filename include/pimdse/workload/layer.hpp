@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "pimdse/core/enum_names.hpp"
+
 namespace pimdse::workload {
 
 /// Position of a layer in its network (topological order); producers always come first.
@@ -28,6 +30,15 @@ enum class LayerKind : std::uint8_t {
     softmax,     ///< softmax along channels
     activation,  ///< an elementwise non-linearity as its own layer
 };
+/// The kinds' names (network files, the sweep file's `kind`), declared once.
+inline constexpr EnumNames<LayerKind, 8> kLayerKindNames{{{LayerKind::conv, "conv"},
+                                                          {LayerKind::matmul, "matmul"},
+                                                          {LayerKind::pool, "pool"},
+                                                          {LayerKind::add, "add"},
+                                                          {LayerKind::concat, "concat"},
+                                                          {LayerKind::norm, "norm"},
+                                                          {LayerKind::softmax, "softmax"},
+                                                          {LayerKind::activation, "activation"}}};
 
 enum class Pooling : std::uint8_t { max, avg };
 

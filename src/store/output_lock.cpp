@@ -1,6 +1,6 @@
-// Exclusive use of a sweep's output (include/pimdse/io/output_lock.hpp).
+// Exclusive use of a sweep's output (include/pimdse/store/output_lock.hpp).
 
-#include "pimdse/io/output_lock.hpp"
+#include "pimdse/store/output_lock.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -16,7 +16,7 @@
 #include "pimdse/core/clock.hpp"
 #include "pimdse/core/error.hpp"
 
-namespace pimdse::io {
+namespace pimdse::store {
 
 namespace fs = std::filesystem;
 
@@ -180,4 +180,4 @@ void PartFile::check_same_file(const fs::path& path) const {
     }
 }
 
-}  // namespace pimdse::io
+}  // namespace pimdse::store

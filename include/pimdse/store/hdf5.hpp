@@ -1,7 +1,8 @@
 #pragma once
 // The one adapter over the parallel HDF5 C API (docs/architecture.md). Every call goes through
-// check(), which turns a failure into pimdse::IoError naming the file and the object; every
-// handle is owned by an RAII Handle. Only io includes this header.
+// check(), which turns a failure into pimdse::IoError naming the file and the object, with
+// the innermost records of HDF5's error stack as the cause; every
+// handle is owned by an RAII Handle. Only store includes this header.
 //
 // Tables are 1-D, extendible, chunked datasets of a compound type. A collective append
 // gathers each rank's row count, extends the dataset once, and lets every rank write its
@@ -18,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-namespace pimdse::io::h5 {
+namespace pimdse::store::h5 {
 
 /// Owns one HDF5 identifier and closes it with the matching H5*close function.
 class Handle {
@@ -55,7 +56,8 @@ private:
 /// closed by its Handle before MPI_Finalize, so the library has nothing left to do at exit.
 void start_library_before_mpi();
 
-/// Throws IoError("<context>: <what> failed") if `status` is negative; returns it otherwise.
+/// Throws IoError("<context>: <what> failed (HDF5: <cause>)") if `status` is negative, the
+/// cause read from HDF5's error stack (which HDF5 does not print); returns `status` otherwise.
 hid_t check(hid_t status, const std::string& context, const char* what);
 
 /// Compound datatype built field by field; `offset` is offsetof(Row, field).
@@ -114,14 +116,16 @@ public:
     void create_groups(const std::string& path);
     [[nodiscard]] bool exists(const std::string& path) const;
 
-    /// Collective: a scalar fixed-length string dataset at `path` (parents created) holding
-    /// `text`, which must be the same on every rank; rank 0 writes it.
+    /// Collective: a fixed-length string dataset of one element at `path` (parents created)
+    /// holding `text`, which must be the same on every rank; rank 0 writes it. Chunked, so
+    /// that its Fletcher32 checksum is checked whenever it is read.
     void write_text(const std::string& path, const std::string& text);
     [[nodiscard]] std::string read_text(const std::string& path) const;
 
-    /// Collective: a fixed 1-D int64 dataset at `path`, created on first use and overwritten in
-    /// place after (same length); rank 0's values are written. Raw data, not metadata, so the
-    /// write reaches the file at once, without a flush.
+    /// Collective: a fixed 1-D int64 dataset at `path` (one chunk, Fletcher32), created on
+    /// first use and overwritten in place after (same length); rank 0's values are written.
+    /// Raw data, not metadata (the chunk keeps its place), so the write reaches the file at
+    /// once, without a flush.
     void write_int64s(const std::string& path, std::span<const std::int64_t> values);
     [[nodiscard]] std::vector<std::int64_t> read_int64s(const std::string& path) const;
 
@@ -215,4 +219,4 @@ private:
     std::size_t row_size_;
 };
 
-}  // namespace pimdse::io::h5
+}  // namespace pimdse::store::h5

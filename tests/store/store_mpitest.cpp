@@ -16,12 +16,14 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/io/config.hpp"
-#include "pimdse/io/store.hpp"
 #include "pimdse/io/workloads.hpp"
+#include "pimdse/store/store.hpp"
 #include "shared_path.hpp"
 
-namespace pimdse::io {
+namespace pimdse::store {
 namespace {
+
+using namespace pimdse::io;  // the configuration and workloads a store is made from
 
 using testing::shared_path;
 
@@ -50,17 +52,14 @@ eval::Evaluation evaluation(const eval::EvalContext& ctx, std::int64_t id) {
     p.ibuf_kib += static_cast<int>(8 * id);
     eval::Evaluation e = eval::evaluate(ctx, {id, p}, Deadline());
     if (id == 1) {
-        eval::ScheduleEntry s;
+        eval::EventSchedule s;
         s.layer = 0;
         s.event = 0;
         s.kind = sim::SharingKind::weights;
-        s.method = eval::ScheduleMethod::ilp;
-        s.outcome = eval::ScheduleOutcome::optimal;
-        s.sets = 1;
-        s.members = 4;
-        s.bytes_per_node = 64;
-        s.members_text = "0,1,3,2";
-        s.cost.max_link_flits = 12;
+        s.record.scheduler = sched::SchedulerKind::ilp;
+        s.record.status = sched::ScheduleStatus::optimal;
+        s.record.sets = {sim::SharingSet{{0, 1, 3, 2}, Bytes{64}}};
+        s.record.cost.max_link_flits = 12;
         e.networks.at(0).schedules.push_back(s);
     }
     return e;
@@ -306,4 +305,4 @@ TEST(SweepStore, ForeignFilesAreRefusedWithTheirName) {
 }
 
 }  // namespace
-}  // namespace pimdse::io
+}  // namespace pimdse::store

@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <string>
 
-namespace pimdse::io {
+namespace pimdse::store {
 
 /// The advisory lock on `output`'s lock file, held until destruction (or process exit: the
 /// kernel releases it, so a killed run never leaves a stale lock, only the small lock file).
@@ -67,4 +67,4 @@ private:
     int fd_ = -1;
 };
 
-}  // namespace pimdse::io
+}  // namespace pimdse::store

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-namespace pimdse::io::testing {
+namespace pimdse::store::testing {
 
 /// <tmp>/<stem>_<pid>_np<size>.h5, chosen by rank 0 (removed if present) and broadcast.
 inline std::filesystem::path shared_path(const boost::mpi::communicator& world, const std::string& stem) {
@@ -23,4 +23,4 @@ inline std::filesystem::path shared_path(const boost::mpi::communicator& world, 
     return name;
 }
 
-}  // namespace pimdse::io::testing
+}  // namespace pimdse::store::testing

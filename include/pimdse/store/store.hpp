@@ -1,6 +1,6 @@
 #pragma once
 // The sweep's HDF5 file (docs/output.md): one self-describing file per sweep, written
-// collectively batch by batch and resumable. Built on the h5 adapter (io/hdf5.hpp); every
+// collectively batch by batch and resumable. Built on the h5 adapter (store/hdf5.hpp); every
 // rank writes its own candidates' rows of a batch, placed in candidate-id order whichever
 // rank computed them, so the file is the same for any number of ranks (timing fields and
 // the evaluating rank aside).
@@ -28,7 +28,7 @@
 #include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
 
-namespace pimdse::io {
+namespace pimdse::store {
 
 /// Format of the sweep file; bumped on any incompatible schema change.
 inline constexpr std::int64_t kStoreFormatVersion = 2;
@@ -39,7 +39,7 @@ inline constexpr const char* kStoreFormatName = "pimdse sweep";
 struct CandidateRecord {
     std::int64_t id = 0;
     std::int64_t batch = 0;
-    Proposer proposer = Proposer::random;  ///< who proposed it
+    io::Proposer proposer = io::Proposer::random;  ///< who proposed it
     hw::HardwareParams params;
     eval::Status status = eval::Status::ok;
     double area_mm2 = 0;
@@ -69,7 +69,7 @@ public:
 
     /// Adds the rows of `e` (of `workloads`, in order) and returns its record for rank 0.
     /// Throws IoError if its id was added since the last clear().
-    CandidateRecord add(const eval::Evaluation& e, std::int64_t batch, Proposer proposer, int rank,
+    CandidateRecord add(const eval::Evaluation& e, std::int64_t batch, io::Proposer proposer, int rank,
                         std::span<const eval::Workload> workloads);
     void clear();
     [[nodiscard]] std::size_t candidates() const;
@@ -79,8 +79,10 @@ public:
     [[nodiscard]] std::vector<char> to_bytes() const;
     /// Appends rows that to_bytes() gave (of other candidates); IoError if malformed.
     void append_bytes(std::span<const char> bytes);
-    /// Drops the /mappings/layers and /mappings/segments rows of every candidate whose id is
-    /// not in `keep` (ascending); their candidate rows then count none (output.mappings).
+    /// Drops the /mappings/layers, /mappings/segments and /schedules rows of every candidate
+    /// whose id is not in `keep` (ascending); their candidate rows then count none
+    /// (output.mappings). A layout entry (write_batch) with no layer rows has no schedule
+    /// rows either: the three tables are kept or dropped together.
     void drop_mappings_except(std::span<const std::int64_t> keep);
 
 private:
@@ -93,7 +95,7 @@ private:
 /// One row of /tuner/batches (written by rank 0).
 struct BatchRecord {
     std::int64_t batch = 0;
-    Proposer proposer = Proposer::random;
+    io::Proposer proposer = io::Proposer::random;
     std::int64_t candidates = 0;   ///< candidates in this batch
     std::int64_t evaluations = 0;  ///< evaluations done after this batch
     std::int64_t ok = 0;           ///< candidates of this batch with status ok
@@ -149,7 +151,7 @@ public:
     /// Collective. Writes the file attributes, the configuration, the workloads and the empty
     /// tables to `<path>.part`, then renames it to `path` (replacing any file there: the caller
     /// decides whether that is allowed).
-    static Store create(const std::filesystem::path& path, const Config& config,
+    static Store create(const std::filesystem::path& path, const io::Config& config,
                         const std::vector<eval::Workload>& workloads, MPI_Comm comm);
     /// One process (no MPI communicator involved): checks that `path` is a sweep file and
     /// drops the rows past its commit record (an interrupted batch). Run before open_for_resume.
@@ -193,4 +195,4 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace pimdse::io
+}  // namespace pimdse::store

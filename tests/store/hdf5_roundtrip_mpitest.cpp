@@ -8,16 +8,17 @@
 #include <cstddef>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "pimdse/core/error.hpp"
-#include "pimdse/io/hdf5.hpp"
+#include "pimdse/store/hdf5.hpp"
 #include "shared_path.hpp"
 
-namespace pimdse::io::h5 {
+namespace pimdse::store::h5 {
 namespace {
 
 enum class Status : std::int32_t { ok = 0, infeasible = 1, failed = 2 };
@@ -188,6 +189,55 @@ TEST(ParallelHdf5, TextDatasetsAndInPlaceAttributes) {
     if (world.rank() == 0) std::filesystem::remove(path);
 }
 
+// The small datasets are chunked with Fletcher32, and the commit record's one chunk stays
+// where it is when it is rewritten, with rows appended to a table in between: a rewrite is
+// raw data only, which the store's commit protocol relies on (docs/output.md).
+TEST(ParallelHdf5, SmallDatasetsAreChecksummedAndRewrittenInPlace) {
+    boost::mpi::communicator world;
+    const auto path = shared_path(world, "pimdse_inplace");
+    File file(path, File::Mode::create_truncate, MPI_COMM_WORLD);
+    file.write_text("/config/source", "seed: 1\n");
+    file.write_int64s("/commit", std::vector<std::int64_t>{0, 0, 0});
+    const auto chunk_address = [&](const char* name) {
+        const hid_t d = H5Dopen2(file.id(), name, H5P_DEFAULT);
+        const hid_t dcpl = H5Dget_create_plist(d);
+        EXPECT_EQ(H5Pget_layout(dcpl), H5D_CHUNKED) << name;
+        EXPECT_GE(
+            H5Pget_filter_by_id2(dcpl, H5Z_FILTER_FLETCHER32, nullptr, nullptr, nullptr, 0, nullptr, nullptr),
+            0)
+            << name;
+        const hsize_t origin = 0;
+        haddr_t address = HADDR_UNDEF;
+        EXPECT_GE(H5Dget_chunk_info_by_coord(d, &origin, nullptr, &address, nullptr), 0) << name;
+        H5Pclose(dcpl);
+        H5Dclose(d);
+        return address;
+    };
+    (void)chunk_address("/config/source");
+    file.flush();
+    const haddr_t first = chunk_address("/commit");
+    ASSERT_NE(first, HADDR_UNDEF);
+    CompoundType type(sizeof(std::int64_t));
+    type.add("v", 0, H5T_NATIVE_INT64);
+    Table t = Table::create(file, "/t", type, 4, 4);
+    for (std::int64_t b = 1; b <= 5; ++b) {
+        const std::vector<std::int64_t> rows(world.rank() == 0 ? 3 : 0, b);
+        (void)t.append_rows<std::int64_t>(rows);
+        const std::vector<std::int64_t> commit{b, 3 * b, b};
+        file.write_int64s("/commit", commit);
+        EXPECT_EQ(chunk_address("/commit"), first) << "batch " << b;
+        // The bytes are in the file at once (no chunk cache holds them back), before any flush.
+        std::vector<std::int64_t> on_disk(commit.size());
+        std::ifstream raw(path, std::ios::binary);
+        raw.seekg(static_cast<std::streamoff>(first));
+        raw.read(reinterpret_cast<char*>(on_disk.data()), static_cast<std::streamsize>(8 * on_disk.size()));
+        EXPECT_EQ(on_disk, commit) << "batch " << b << ": the commit record is not in the file yet";
+    }
+    EXPECT_EQ(file.read_int64s("/commit"), (std::vector<std::int64_t>{5, 15, 5}));
+    world.barrier();
+    if (world.rank() == 0) std::filesystem::remove(path);
+}
+
 TEST(ParallelHdf5, ErrorsNameTheFileAndObject) {
     boost::mpi::communicator world;
     const auto path = shared_path(world, "pimdse_errors");
@@ -220,4 +270,4 @@ TEST(Mpi, AllReduceSumsRanks) {
 }
 
 }  // namespace
-}  // namespace pimdse::io::h5
+}  // namespace pimdse::store::h5

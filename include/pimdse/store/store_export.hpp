@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace pimdse::io {
+namespace pimdse::store {
 
 /// One exported table.
 struct ExportedTable {
@@ -29,4 +29,4 @@ std::vector<ExportedTable> export_csv(const std::filesystem::path& h5, const std
 /// The unit at the end of a field's meaning, "latency summed [s]" -> "s"; empty if none.
 [[nodiscard]] std::string unit_of(const std::string& meaning);
 
-}  // namespace pimdse::io
+}  // namespace pimdse::store

@@ -1,9 +1,9 @@
-// A sweep file's tables as CSV files (io/store_export.hpp): read through the file's own
+// A sweep file's tables as CSV files (store/store_export.hpp): read through the file's own
 // description (compound fields, enum types, meaning attributes, the commit record), so that
 // this file knows no table of the schema by heart; only /pareto's left_batch rule
 // (docs/output.md, "Consistency") is applied by name.
 
-#include "pimdse/io/store_export.hpp"
+#include "pimdse/store/store_export.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,10 +15,10 @@
 #include <system_error>
 
 #include "pimdse/core/error.hpp"
-#include "pimdse/io/hdf5.hpp"
-#include "pimdse/io/store.hpp"
+#include "pimdse/store/hdf5.hpp"
+#include "pimdse/store/store.hpp"
 
-namespace pimdse::io {
+namespace pimdse::store {
 
 namespace {
 
@@ -254,4 +254,4 @@ std::vector<ExportedTable> export_csv(const std::filesystem::path& h5, const std
     return out;
 }
 
-}  // namespace pimdse::io
+}  // namespace pimdse::store

@@ -1,0 +1,63 @@
+#pragma once
+// The sweep file's tables, declared once (docs/output.md, "Tables"): for every table its
+// path and meaning, for every field its name, storage type, unit and meaning, in the order
+// of the file. The HDF5 compound types, the attributes that describe the fields in the
+// file, and the test that checks docs/output.md's field tables (tests/store/schema_test.cpp)
+// are all derived from this one declaration (src/store/schema.cpp).
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pimdse::store {
+
+/// How a field is stored: a native integer or float, or a fixed-length string.
+enum class FieldKind : std::uint8_t { int8, int16, int32, int64, float64, text };
+
+struct Field {
+    std::string_view name;              ///< the field's name in the file (the row struct's member)
+    std::size_t offset = 0;             ///< of the member in the row struct
+    FieldKind kind = FieldKind::int64;  ///< an enum field's integer base type
+    std::size_t length = 0;             ///< text: bytes of the NUL-padded string
+    /// An HDF5 enum when not empty: names[i] is the value i (the owning enum's name table).
+    std::vector<std::string_view> enum_names;
+    std::string_view unit;     ///< empty when the field has none
+    std::string_view meaning;  ///< without the unit
+
+    /// The field's attribute in the file and its meaning in docs/output.md: "<meaning> [<unit>]".
+    [[nodiscard]] std::string description() const;
+    /// "int64", "float64", "string[64]", "enum: ok, infeasible" (docs/output.md's type column).
+    [[nodiscard]] std::string type_name() const;
+    /// Bytes of the field in the row.
+    [[nodiscard]] std::size_t size() const;
+};
+
+/// The sweep file's tables, in the order of docs/output.md.
+enum class TableId : std::uint8_t {
+    candidates,
+    metrics,
+    layers,
+    segments,
+    schedules,
+    batches,
+    pareto,
+    networks,
+    workload_layers,
+};
+
+struct TableSchema {
+    TableId id = TableId::candidates;
+    /// "/candidates"; the per-network layer table is "/workloads/<net>/layers".
+    std::string_view path;
+    std::string_view meaning;  ///< the table's `meaning` attribute
+    std::size_t row_size = 0;  ///< sizeof the row struct
+    std::vector<Field> fields;
+};
+
+/// Every table, in TableId order.
+[[nodiscard]] const std::vector<TableSchema>& declared_tables();
+[[nodiscard]] const TableSchema& schema(TableId id);
+
+}  // namespace pimdse::store

@@ -1,0 +1,302 @@
+// The hardware sections of a configuration or hardware file (docs/config.md): constraints,
+// technology and design space, checked against each other (src/io/config_sections.hpp).
+
+#include <algorithm>
+#include <limits>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+#include "config_sections.hpp"
+#include "pimdse/core/error.hpp"
+#include "pimdse/hw/legality.hpp"
+
+namespace pimdse::io::detail {
+
+using yaml::Field;
+using yaml::Map;
+using yaml::Reader;
+
+namespace {
+
+// Upper bound of the technology's floating-point keys (docs/config.md): far above any real
+// value, low enough that no product of the cost model overflows or underflows to 0.
+constexpr double kMaxTechnologyValue = 1e6;  // pJ, mm², um², ns
+
+const std::vector<std::string_view> kConstraintKeys{"technology_nm",
+                                                    "bank_array",
+                                                    "bank_width_bits",
+                                                    "bank_capacity_mib",
+                                                    "area_budget_mm2",
+                                                    "clock_mhz",
+                                                    "data_width_bits",
+                                                    "psum_width_bits",
+                                                    "node_rows",
+                                                    "node_cols",
+                                                    "pe_rows",
+                                                    "pe_cols",
+                                                    "buffer_kib",
+                                                    "dram_energy_pj_per_bit",
+                                                    "noc_energy_pj_per_bit_hop",
+                                                    "noc_virtual_channels"};
+
+// (Appended piece by piece: GCC 12's -Wrestrict misfires on "[" + to_string(...) here.)
+std::string interval(std::int64_t lo, std::int64_t hi) {
+    std::string out = "[";
+    out += std::to_string(lo);
+    out += ", ";
+    out += std::to_string(hi);
+    out += ']';
+    return out;
+}
+
+// A list of exactly two integers, e.g. `bank_array: [16, 16]`; each within [lo, hi].
+std::pair<int, int> read_pair(const Reader& r, const Field& f, std::int64_t lo, std::int64_t hi) {
+    const std::string want = "a list of two integers [rows, columns]";
+    std::vector<Field> items = r.list(f, want);
+    if (items.size() != 2) r.value_error(f, want, "a list of " + std::to_string(items.size()));
+    return {to_int(r.integer(items[0], lo, hi)), to_int(r.integer(items[1], lo, hi))};
+}
+
+// `{min: a, max: b}` within [lo, hi]; either key may be left out and keeps `fallback`'s.
+hw::Bounds read_bounds(const Reader& r, const std::optional<Field>& f, std::int64_t lo, std::int64_t hi,
+                       hw::Bounds fallback) {
+    if (!f) return fallback;
+    Map m(r, *f, {"min", "max"});
+    hw::Bounds b = fallback;
+    std::optional<Field> min_field = m.get("min");
+    if (min_field) b.min = to_int(r.integer(*min_field, lo, hi));
+    if (auto max_field = m.get("max")) b.max = to_int(r.integer(*max_field, lo, hi));
+    if (b.min > b.max) {
+        // Point at whichever of the two was written.
+        if (min_field) {
+            r.value_error(*min_field, "at most max (" + std::to_string(b.max) + ")", std::to_string(b.min));
+        }
+        r.value_error(*m.get("max"), "at least min (" + std::to_string(b.min) + ", the default)",
+                      std::to_string(b.max));
+    }
+    return b;
+}
+
+std::optional<int> required_divisor(hw::Param p, const hw::Constraints& c) {
+    if (p == hw::Param::node_rows) return c.bank_rows;
+    if (p == hw::Param::node_cols) return c.bank_cols;
+    return std::nullopt;
+}
+
+std::string divisor_text(hw::Param p, int extent) {
+    return "a divisor of the bank array's " + std::to_string(extent) +
+           (p == hw::Param::node_rows ? " rows" : " columns");
+}
+
+hw::ParamRange read_range(const Reader& r, const Field& f, hw::Param p, const hw::Constraints& c) {
+    Map m(r, f, {"min", "max", "spacing", "step", "values"});
+    const hw::Bounds& b = hw::bounds_of(p, c);
+    const std::optional<int> divisor = required_divisor(p, c);
+
+    if (auto values_field = m.get("values")) {
+        for (std::string_view k : {"min", "max", "spacing", "step"}) {
+            if (auto other = m.get(k)) {
+                r.value_error(*other, "either 'values' or 'min', 'max', 'spacing' (and 'step'), not both",
+                              "'" + std::string(k) + "' next to 'values'");
+            }
+        }
+        std::vector<Field> items = r.list(*values_field, "a non-empty list of integers");
+        if (items.empty()) r.value_error(*values_field, "a non-empty list of integers", "an empty list");
+        std::vector<int> values;
+        for (const Field& item : items) {
+            const int v = to_int(r.integer(item, b.min, b.max));
+            if (divisor && *divisor % v != 0)
+                r.value_error(item, divisor_text(p, *divisor), std::to_string(v));
+            for (std::size_t j = 0; j < values.size(); ++j) {
+                if (values[j] == v) {
+                    r.value_error(item, "distinct values",
+                                  std::to_string(v) + " again (as " + items[j].path + ")");
+                }
+            }
+            values.push_back(v);
+        }
+        return hw::ParamRange::list(std::move(values));
+    }
+
+    const int lo =
+        to_int(r.integer(m.require("min", "an integer in " + interval(b.min, b.max)), b.min, b.max));
+    const Field max_field = m.require("max", "an integer in " + interval(b.min, b.max));
+    const int hi = to_int(r.integer(max_field, b.min, b.max));
+    if (lo > hi) r.value_error(max_field, "at least min (" + std::to_string(lo) + ")", std::to_string(hi));
+    const Field spacing_field = m.require("spacing", "linear or log2 (or give 'values' instead of a range)");
+    const std::size_t spacing = r.choice(spacing_field, {"linear", "log2"});
+
+    std::optional<hw::ParamRange> range;
+    if (spacing == 0) {
+        const Field step = m.require("step", "an integer >= 1 with spacing linear");
+        range = hw::ParamRange::linear(lo, hi, to_int(r.integer(step, 1, kIntMax, "an integer >= 1")));
+    } else {
+        if (auto step = m.get("step")) {
+            r.value_error(*step, "no step with spacing log2 (its values are the powers of two in [min, max])",
+                          yaml::describe(step->node));
+        }
+        bool any = false;
+        for (long long v = 1; v <= hi; v *= 2) any = any || v >= lo;
+        if (!any) r.value_error(f, "a log2 range containing a power of two", interval(lo, hi));
+        range = hw::ParamRange::log2(lo, hi);
+    }
+    if (divisor) {
+        for (int v : range->values()) {
+            if (*divisor % v != 0) {
+                r.value_error(f, "only values that are " + divisor_text(p, *divisor),
+                              std::to_string(v) + " in " + range->str());
+            }
+        }
+    }
+    return *range;
+}
+
+}  // namespace
+
+hw::Constraints read_constraints(const Reader& r, const std::optional<Field>& f) {
+    hw::Constraints c;  // NicePIM Table II
+    if (!f) {
+        return c;
+    }
+    Map m(r, *f, kConstraintKeys);
+    if (auto v = m.get("technology_nm")) c.technology_nm = to_int(r.integer(*v, 1, 1000));
+    if (auto v = m.get("bank_array")) std::tie(c.bank_rows, c.bank_cols) = read_pair(r, *v, 1, 1024);
+    if (auto v = m.get("bank_width_bits")) c.bank_width_bits = to_int(r.integer(*v, 1, 65536));
+    if (auto v = m.get("bank_capacity_mib")) c.bank_capacity = mebibytes(r.integer(*v, 1, 1 << 20));
+    // A node holding every bank binds them into one port (III-A): its width must stay an int.
+    const std::int64_t widest_port =
+        static_cast<std::int64_t>(c.bank_rows) * c.bank_cols * static_cast<std::int64_t>(c.bank_width_bits);
+    if (widest_port > kIntMax) {
+        const std::optional<Field> at =
+            m.get("bank_width_bits") ? m.get("bank_width_bits") : m.get("bank_array");
+        r.value_error(at ? at->line : m.self().line, at ? at->path : m.self().path,
+                      "bank_array rows x columns x bank_width_bits of at most 2147483647 (the DRAM port of a "
+                      "node holding every bank)",
+                      std::to_string(widest_port));
+    }
+    if (auto v = m.get("area_budget_mm2")) c.area_budget = SquareMillimetres(r.number(*v, 0.001, false, 1e6));
+    if (auto v = m.get("clock_mhz")) c.clock_mhz = r.number(*v, 1, false, 1e5);
+    if (auto v = m.get("data_width_bits")) c.data_width_bits = to_int(r.integer(*v, 1, 64));
+    // Partial sums are at least as wide as the data they accumulate.
+    if (auto v = m.get("psum_width_bits")) c.psum_width_bits = to_int(r.integer(*v, c.data_width_bits, 128));
+    if (c.psum_width_bits < c.data_width_bits) {
+        r.value_error(m.self().line, m.path("psum_width_bits"),
+                      "at least data_width_bits (" + std::to_string(c.data_width_bits) + ")",
+                      std::to_string(c.psum_width_bits) + " (the default)");
+    }
+
+    // A node owns at least one bank, so the node array is at most the bank array (VIII-B);
+    // unless given, the maximum follows the bank array.
+    const auto node_bounds = [&](std::string_view key, int extent, const char* dim) {
+        hw::Bounds b = read_bounds(r, m.get(key), 1, extent, {std::min(2, extent), extent});
+        bool tiles = false;
+        for (int d = b.min; d <= b.max; ++d) tiles = tiles || extent % d == 0;
+        if (!tiles) {
+            r.value_error(
+                m.get(key)->line, m.path(key),
+                "bounds containing a divisor of the bank array's " + std::to_string(extent) + " " + dim,
+                interval(b.min, b.max));
+        }
+        return b;
+    };
+    c.node_rows = node_bounds("node_rows", c.bank_rows, "rows");
+    c.node_cols = node_bounds("node_cols", c.bank_cols, "columns");
+    c.pe_rows = read_bounds(r, m.get("pe_rows"), 1, 65536, c.pe_rows);
+    c.pe_cols = read_bounds(r, m.get("pe_cols"), 1, 65536, c.pe_cols);
+    c.buffer_kib = read_bounds(r, m.get("buffer_kib"), 1, 1 << 20, c.buffer_kib);
+
+    if (auto v = m.get("dram_energy_pj_per_bit"))
+        c.dram_energy_per_bit = Picojoules(r.number(*v, 0, false, kMaxTechnologyValue));
+    if (auto v = m.get("noc_energy_pj_per_bit_hop"))
+        c.noc_energy_per_bit_hop = Picojoules(r.number(*v, 0, false, kMaxTechnologyValue));
+    if (auto v = m.get("noc_virtual_channels")) c.noc_virtual_channels = to_int(r.integer(*v, 1, 64));
+    return c;
+}
+
+// `technology:` (docs/config.md): every key optional, defaults from hw::Technology.
+hw::Technology read_technology(const Reader& r, const std::optional<Field>& f) {
+    hw::Technology t;
+    if (!f) return t;
+    Map m(r, *f,
+          {"pe_area_um2",
+           "sram_area_mm2_per_kib",
+           "sram_area_mm2_per_buffer",
+           "router_area_mm2_base",
+           "router_buffer_area_um2_per_bit",
+           "router_buffer_depth_flits",
+           "dram_controller_area_mm2_per_bank",
+           "mac_energy_pj",
+           "register_energy_pj_per_bit",
+           "sram_read_energy_pj_per_bit_1kib",
+           "sram_write_energy_pj_per_bit_1kib",
+           "dram_activation_energy_pj",
+           "dram_trcd_ns",
+           "dram_trp_ns",
+           "dram_tras_ns",
+           "dram_tccd_ns",
+           "dram_trfc_ns",
+           "dram_trefi_ns",
+           "dram_background_mw_per_bank",
+           "dram_refresh_mw_per_bank",
+           "dram_row_buffer_bytes",
+           "noc_hop_cycles"});
+    const auto non_negative = [&](std::string_view key, auto& into) {
+        if (auto v = m.get(key))
+            into = std::decay_t<decltype(into)>(r.number(*v, 0, false, kMaxTechnologyValue));
+    };
+    non_negative("pe_area_um2", t.pe_area_um2);
+    non_negative("sram_area_mm2_per_kib", t.sram_area_per_kib);
+    non_negative("sram_area_mm2_per_buffer", t.sram_area_per_buffer);
+    non_negative("router_area_mm2_base", t.router_area_base);
+    non_negative("router_buffer_area_um2_per_bit", t.router_buffer_area_um2_per_bit);
+    if (auto v = m.get("router_buffer_depth_flits"))
+        t.router_buffer_depth_flits = to_int(r.integer(*v, 1, 1024));
+    non_negative("dram_controller_area_mm2_per_bank", t.dram_controller_area_per_bank);
+    non_negative("mac_energy_pj", t.mac_energy);
+    non_negative("sram_read_energy_pj_per_bit_1kib", t.sram_read_energy_per_bit_1kib);
+    non_negative("sram_write_energy_pj_per_bit_1kib", t.sram_write_energy_per_bit_1kib);
+    non_negative("dram_activation_energy_pj", t.dram_activation_energy);
+    non_negative("dram_trcd_ns", t.dram_trcd_ns);
+    non_negative("dram_trp_ns", t.dram_trp_ns);
+    non_negative("dram_tras_ns", t.dram_tras_ns);
+    non_negative("dram_tccd_ns", t.dram_tccd_ns);
+    non_negative("dram_trfc_ns", t.dram_trfc_ns);
+    if (auto v = m.get("dram_trefi_ns")) t.dram_trefi_ns = r.number(*v, 0, true, kMaxTechnologyValue);
+    if (!(t.dram_trefi_ns > t.dram_trfc_ns)) {
+        // A refresh must leave the banks time to serve accesses between refreshes.
+        const auto text = [](double v) {
+            std::ostringstream o;
+            o << v << " ns";
+            return o.str();
+        };
+        if (const auto refi = m.get("dram_trefi_ns"))
+            r.value_error(*refi, "more than dram_trfc_ns (" + text(t.dram_trfc_ns) + ")",
+                          text(t.dram_trefi_ns));
+        r.value_error(*m.get("dram_trfc_ns"), "less than dram_trefi_ns (" + text(t.dram_trefi_ns) + ")",
+                      text(t.dram_trfc_ns));
+    }
+    non_negative("dram_background_mw_per_bank", t.dram_background_mw_per_bank);
+    non_negative("dram_refresh_mw_per_bank", t.dram_refresh_mw_per_bank);
+    non_negative("register_energy_pj_per_bit", t.register_energy_per_bit);
+    if (auto v = m.get("dram_row_buffer_bytes")) t.dram_row_buffer = Bytes(r.integer(*v, 1, 1 << 20));
+    if (auto v = m.get("noc_hop_cycles")) t.noc_hop_cycles = to_int(r.integer(*v, 1, 1024));
+    return t;
+}
+
+// Node extents must tile the bank array (III-A constraint 2); a space value that never can
+// is a mistake in the file, not something for the tuner to discover.
+hw::DesignSpace read_space(const Reader& r, const std::optional<Field>& f, const hw::Constraints& c) {
+    hw::DesignSpace space = hw::default_space(c);
+    if (!f) return space;
+    std::vector<std::string_view> keys;
+    for (hw::Param p : hw::kAllParams) keys.push_back(hw::param_name(p));
+    Map m(r, *f, keys);
+    for (hw::Param p : hw::kAllParams) {
+        if (auto v = m.get(hw::param_name(p))) space.set_range(p, read_range(r, *v, p, c));
+    }
+    return space;
+}
+
+}  // namespace pimdse::io::detail

@@ -1,0 +1,31 @@
+#pragma once
+// The readers of the hardware sections shared by sweep configurations and hardware files
+// (private to io): config.cpp reads the files, config_hardware.cpp these sections.
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include "pimdse/hw/constraints.hpp"
+#include "pimdse/hw/design_space.hpp"
+#include "pimdse/hw/technology.hpp"
+#include "yaml_reader.hpp"
+
+namespace pimdse::io::detail {
+
+inline constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+
+/// An integer the reader has checked to lie within int's range.
+inline int to_int(std::int64_t v) {
+    return static_cast<int>(v);
+}
+
+/// `constraints:` (NicePIM Table II defaults when absent).
+[[nodiscard]] hw::Constraints read_constraints(const yaml::Reader& r, const std::optional<yaml::Field>& f);
+/// `technology:` (the technology table's defaults when absent).
+[[nodiscard]] hw::Technology read_technology(const yaml::Reader& r, const std::optional<yaml::Field>& f);
+/// `space:`, each range checked against the constraints `c`.
+[[nodiscard]] hw::DesignSpace read_space(const yaml::Reader& r, const std::optional<yaml::Field>& f,
+                                         const hw::Constraints& c);
+
+}  // namespace pimdse::io::detail

@@ -1,0 +1,400 @@
+// The sweep file's tables, declared once (include/pimdse/store/schema.hpp): one list of
+// fields per row struct of rows.hpp, from which the HDF5 compound types and the field
+// attributes are made (schema_h5.cpp) and against which docs/output.md is tested.
+
+#include "pimdse/store/schema.hpp"
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+
+#include "pimdse/eval/evaluate.hpp"
+#include "pimdse/io/config.hpp"
+#include "pimdse/sched/scheduler.hpp"
+#include "pimdse/sim/data_layout.hpp"
+#include "pimdse/sim/mapping.hpp"
+#include "pimdse/sim/timeline.hpp"
+#include "pimdse/workload/layer.hpp"
+#include "rows.hpp"
+
+namespace pimdse::store {
+
+namespace {
+
+template <class T>
+constexpr FieldKind kind_of() {
+    if constexpr (std::is_same_v<T, std::int64_t>) {
+        return FieldKind::int64;
+    } else if constexpr (std::is_same_v<T, std::int32_t>) {
+        return FieldKind::int32;
+    } else if constexpr (std::is_same_v<T, std::int16_t>) {
+        return FieldKind::int16;
+    } else if constexpr (std::is_same_v<T, std::int8_t>) {
+        return FieldKind::int8;
+    } else {
+        static_assert(std::is_same_v<T, double>, "a numeric field is an integer or a double");
+        return FieldKind::float64;
+    }
+}
+
+template <class T>
+Field number(std::string_view name, std::size_t offset, std::string_view unit, std::string_view meaning) {
+    return {name, offset, kind_of<std::remove_cvref_t<T>>(), 0, {}, unit, meaning};
+}
+
+Field text(std::string_view name, std::size_t offset, std::size_t length, std::string_view meaning) {
+    return {name, offset, FieldKind::text, length, {}, {}, meaning};
+}
+
+// An enum field takes its names from the enum's one name table (core/enum_names.hpp).
+template <class T, class Enum, std::size_t N>
+Field enumeration(std::string_view name, std::size_t offset, const EnumNames<Enum, N>& names,
+                  std::string_view meaning) {
+    static_assert(std::is_integral_v<std::remove_cvref_t<T>>);
+    return {name, offset, kind_of<std::remove_cvref_t<T>>(), 0, names_of(names), {}, meaning};
+}
+
+// The member named once: its name, offset and type come from the row struct R.
+#define PIMDSE_NUM(m, unit, meaning) number<decltype(R::m)>(#m, offsetof(R, m), unit, meaning)
+#define PIMDSE_TEXT(m, meaning) text(#m, offsetof(R, m), sizeof(R::m), meaning)
+#define PIMDSE_ENUM(m, names, meaning) enumeration<decltype(R::m)>(#m, offsetof(R, m), names, meaning)
+
+TableSchema candidate_schema() {
+    using R = CandidateRow;
+    return {
+        TableId::candidates,
+        "/candidates",
+        "one row per evaluated candidate, in id order",
+        sizeof(R),
+        {
+            PIMDSE_NUM(candidate, "", "candidate id, 0, 1, 2, ... over the sweep, in proposal order"),
+            PIMDSE_NUM(batch, "", "the batch that proposed it"),
+            PIMDSE_ENUM(proposer, io::kProposerNames, "the proposer that proposed it"),
+            PIMDSE_NUM(node_rows, "", "NA_row: rows of the PIM-node array"),
+            PIMDSE_NUM(node_cols, "", "NA_col: columns of the PIM-node array"),
+            PIMDSE_NUM(pe_rows, "", "PEA_row: rows of each node's PE array"),
+            PIMDSE_NUM(pe_cols, "", "PEA_col: columns of each node's PE array"),
+            PIMDSE_NUM(ibuf_kib, "KiB", "input buffer of each node"),
+            PIMDSE_NUM(wbuf_kib, "KiB", "weight buffer of each node"),
+            PIMDSE_NUM(obuf_kib, "KiB", "output buffer of each node"),
+            PIMDSE_ENUM(status, eval::kStatusNames, "how the evaluation ended"),
+            PIMDSE_NUM(area_mm2, "mm2", "NN engines of all nodes, what the area budget covers"),
+            PIMDSE_NUM(area_total_mm2, "mm2", "all nodes with routers and DRAM controllers"),
+            PIMDSE_NUM(latency_s, "s", "latency summed over the workloads costed"),
+            PIMDSE_NUM(energy_j, "J", "energy summed over the workloads costed"),
+            PIMDSE_NUM(cost, "J^alpha s^beta", "NicePIM Eq. 1 over all workloads; inf unless status is ok"),
+            PIMDSE_NUM(metric_rows, "", "its rows in /metrics"),
+            PIMDSE_NUM(layer_rows, "", "its rows in /mappings/layers"),
+            PIMDSE_NUM(segment_rows, "", "its rows in /mappings/segments"),
+            PIMDSE_NUM(schedule_rows, "", "its rows in /schedules"),
+            PIMDSE_NUM(eval_seconds, "s", "wall time of the evaluation; timing, differs between runs"),
+            PIMDSE_NUM(rank, "", "the MPI rank that evaluated it; differs between runs"),
+            PIMDSE_TEXT(message, "why, unless ok (at most 256 bytes)"),
+        }};
+}
+
+TableSchema metric_schema() {
+    using R = MetricRow;
+    return {
+        TableId::metrics,
+        "/metrics",
+        "one row per (candidate, workload network costed)",
+        sizeof(R),
+        {
+            PIMDSE_NUM(candidate, "", "candidate id"),
+            PIMDSE_NUM(network, "", "workload index (row of /workloads/networks)"),
+            PIMDSE_TEXT(network_name, "the network's name"),
+            PIMDSE_ENUM(status, sim::kEvalStatusNames, "the timeline's status of this network"),
+            PIMDSE_NUM(latency_cycles, "node clock cycles", "latency of one inference of the batch"),
+            PIMDSE_NUM(latency_s, "s", "the same at the node clock"),
+            PIMDSE_NUM(energy_pj, "pJ", "energy"),
+            PIMDSE_NUM(energy_pe_pj, "pJ", "of which PE arrays (MACs)"),
+            PIMDSE_NUM(energy_register_pj, "pJ", "of which the PEs' operand registers"),
+            PIMDSE_NUM(energy_sram_pj, "pJ", "of which SRAM buffers"),
+            PIMDSE_NUM(energy_dram_pj, "pJ", "of which DRAM: access + activation + background"),
+            PIMDSE_NUM(energy_dram_access_pj, "pJ", "DRAM: bits through the port"),
+            PIMDSE_NUM(energy_dram_activation_pj, "pJ", "DRAM: row activations and precharges"),
+            PIMDSE_NUM(energy_dram_background_pj, "pJ", "DRAM: background and refresh over the latency"),
+            PIMDSE_NUM(energy_noc_pj, "pJ", "of which NoC (sharing and redistribution)"),
+            PIMDSE_NUM(pe_utilisation, "", "network MACs / (latency x PEs of all nodes), 0..1"),
+            PIMDSE_NUM(cost, "J^alpha s^beta", "this network's term of NicePIM Eq. 1; inf when infeasible"),
+            PIMDSE_NUM(segments, "", "segments (timesteps) of the network"),
+            PIMDSE_TEXT(reason, "why infeasible (at most 160 bytes)"),
+        }};
+}
+
+TableSchema layer_schema() {
+    using R = LayerRow;
+    return {
+        TableId::layers,
+        "/mappings/layers",
+        "one row per (candidate, network, layer): the layer's region, LM, WR, DL and cost",
+        sizeof(R),
+        {
+            PIMDSE_NUM(candidate, "", "candidate id"),
+            PIMDSE_NUM(network, "", "workload index"),
+            PIMDSE_NUM(layer, "", "layer index in the network (row of /workloads/<net>/layers)"),
+            PIMDSE_NUM(segment, "", "its segment (timestep)"),
+            PIMDSE_NUM(branch, "", "its branch within the segment"),
+            PIMDSE_NUM(region_row, "", "region: first row of the node array"),
+            PIMDSE_NUM(region_col, "", "region: first column"),
+            PIMDSE_NUM(region_rows, "", "region: rows"),
+            PIMDSE_NUM(region_cols, "", "region: columns"),
+            PIMDSE_NUM(part_b_h, "", "LM: partitions of loop B along the region's height (Ph)"),
+            PIMDSE_NUM(part_b_w, "", "LM: partitions of loop B along the region's width (Pw)"),
+            PIMDSE_NUM(part_p_h, "", "LM: partitions of loop P along the region's height (Ph)"),
+            PIMDSE_NUM(part_p_w, "", "LM: partitions of loop P along the region's width (Pw)"),
+            PIMDSE_NUM(part_q_h, "", "LM: partitions of loop Q along the region's height (Ph)"),
+            PIMDSE_NUM(part_q_w, "", "LM: partitions of loop Q along the region's width (Pw)"),
+            PIMDSE_NUM(part_k_h, "", "LM: partitions of loop K along the region's height (Ph)"),
+            PIMDSE_NUM(part_k_w, "", "LM: partitions of loop K along the region's width (Pw)"),
+            PIMDSE_NUM(part_c_h, "", "LM: partitions of loop C along the region's height (Ph)"),
+            PIMDSE_NUM(part_c_w, "", "LM: partitions of loop C along the region's width (Pw)"),
+            PIMDSE_TEXT(order, "LM: spatial order of the partitions, outermost first"),
+            PIMDSE_NUM(wr, "", "WR: full copies of the layer's weights in the region"),
+            PIMDSE_ENUM(dl_in_order, sim::kLayoutOrderNames, "DL of the input: layout order"),
+            PIMDSE_NUM(dl_in_group, "", "DL of the input: channel group n of BCHW[Cn]"),
+            PIMDSE_ENUM(dl_out_order, sim::kLayoutOrderNames, "DL of the output: layout order"),
+            PIMDSE_NUM(dl_out_group, "", "DL of the output: channel group"),
+            PIMDSE_NUM(latency_cycles, "node clock cycles", "redistribution + sharing + compute"),
+            PIMDSE_NUM(redistribution_cycles, "cycles", "gathering the inputs from the producers"),
+            PIMDSE_NUM(sharing_cycles, "cycles", "the layer's data-sharing events"),
+            PIMDSE_NUM(compute_cycles, "cycles", "the slowest node of the region"),
+            PIMDSE_NUM(energy_pj, "pJ", "energy"),
+            PIMDSE_NUM(energy_pe_pj, "pJ", "of which PE arrays"),
+            PIMDSE_NUM(energy_register_pj, "pJ", "of which PE registers"),
+            PIMDSE_NUM(energy_sram_pj, "pJ", "of which SRAM buffers"),
+            PIMDSE_NUM(energy_dram_pj, "pJ", "of which DRAM access and activation (background: /metrics)"),
+            PIMDSE_NUM(energy_noc_pj, "pJ", "of which NoC"),
+            PIMDSE_NUM(pe_utilisation, "", "MACs / (compute x PEs per node x region nodes), 0..1"),
+            PIMDSE_ENUM(status, sim::kEvalStatusNames, "the layer's status"),
+        }};
+}
+
+TableSchema segment_schema() {
+    using R = SegmentRow;
+    return {TableId::segments,
+            "/mappings/segments",
+            "one row per (candidate, network, segment, branch): SM, the branch's region",
+            sizeof(R),
+            {
+                PIMDSE_NUM(candidate, "", "candidate id"),
+                PIMDSE_NUM(network, "", "workload index"),
+                PIMDSE_NUM(segment, "", "segment (timestep) index"),
+                PIMDSE_NUM(branch, "", "branch within the segment"),
+                PIMDSE_NUM(region, "", "SM: index of the branch's region among the segment's regions"),
+                PIMDSE_NUM(region_row, "", "region: first row of the node array"),
+                PIMDSE_NUM(region_col, "", "region: first column"),
+                PIMDSE_NUM(region_rows, "", "region: rows"),
+                PIMDSE_NUM(region_cols, "", "region: columns"),
+                PIMDSE_NUM(segment_latency_cycles, "node clock cycles", "latency of the whole segment"),
+            }};
+}
+
+TableSchema schedule_schema() {
+    using R = ScheduleRow;
+    return {
+        TableId::schedules,
+        "/schedules",
+        "one row per data-sharing event of a candidate's layers: sets, chosen cycles' link loads, baselines, "
+        "solver outcome",
+        sizeof(R),
+        {
+            PIMDSE_NUM(candidate, "", "candidate id"),
+            PIMDSE_NUM(network, "", "workload index"),
+            PIMDSE_NUM(layer, "", "layer index in the network"),
+            PIMDSE_NUM(event, "", "index of the event among the layer's data-sharing events"),
+            PIMDSE_ENUM(kind, sim::kSharingKindNames, "what the event moves (NicePIM VII)"),
+            PIMDSE_ENUM(method, sim::kSchedulerKindNames,
+                        "the Data-Scheduler that chose the cycles (schedule.scheduler)"),
+            PIMDSE_ENUM(outcome, sched::kScheduleStatusNames, "how the schedule was settled"),
+            PIMDSE_NUM(sets, "", "sharing sets moved at once"),
+            PIMDSE_NUM(members, "", "members of the largest set"),
+            PIMDSE_NUM(bytes_per_node, "bytes", "share of the common data each member holds"),
+            PIMDSE_NUM(max_link_flits, "flits", "heaviest mesh link in the busiest step, NicePIM Eq. 4"),
+            PIMDSE_NUM(max_channel_flits, "flits", "heaviest channel incl. injection/ejection"),
+            PIMDSE_NUM(steps, "", "steps of the event"),
+            PIMDSE_NUM(max_hops, "hops", "longest route of any transfer"),
+            PIMDSE_NUM(flit_hops, "", "flits x hops over all transfers"),
+            PIMDSE_NUM(latency_cycles, "node clock cycles", "latency of the event"),
+            PIMDSE_NUM(energy_pj, "pJ", "NoC energy of the event"),
+            PIMDSE_NUM(tsp_max_link_flits, "flits", "heaviest link of the TSP baseline on the event"),
+            PIMDSE_NUM(shp_max_link_flits, "flits", "heaviest link of the SHP baseline on the event"),
+            PIMDSE_NUM(bound_flits, "flits", "proven lower bound of the heaviest link"),
+            PIMDSE_NUM(gap, "", "relative gap of the ILP, 0..1"),
+            PIMDSE_NUM(solve_seconds, "s", "time to schedule the event; timing"),
+            PIMDSE_TEXT(members_text, "node ids of each set, sets separated by ';'"),
+            PIMDSE_TEXT(reason, "why the outcome is not optimal"),
+        }};
+}
+
+TableSchema batch_schema() {
+    using R = BatchRow;
+    return {
+        TableId::batches,
+        "/tuner/batches",
+        "one row per batch, written by rank 0: proposer, progress, best cost, front size and hypervolume",
+        sizeof(R),
+        {
+            PIMDSE_NUM(batch, "", "batch index"),
+            PIMDSE_ENUM(proposer, io::kProposerNames, "the proposer of the batch"),
+            PIMDSE_NUM(candidates, "", "candidates in the batch"),
+            PIMDSE_NUM(evaluations, "", "evaluations done after the batch"),
+            PIMDSE_NUM(ok, "", "candidates of the batch with status ok"),
+            PIMDSE_NUM(best_cost, "J^alpha s^beta", "lowest Eq. 1 cost so far; inf while none is ok"),
+            PIMDSE_NUM(best_candidate, "", "its candidate id; -1 while none is ok"),
+            PIMDSE_NUM(hypervolume, "",
+                       "of the front against the reference point (units: product of the objectives' units)"),
+            PIMDSE_NUM(front_size, "", "candidates on the front after the batch"),
+            PIMDSE_NUM(hv_reference_1, "", "reference point, first objective (root attribute objectives)"),
+            PIMDSE_NUM(hv_reference_2, "", "reference point, second objective"),
+            PIMDSE_NUM(hv_reference_3, "", "reference point, third objective; NaN with two objectives"),
+            PIMDSE_NUM(samples, "", "points the proposer sampled and scored"),
+            PIMDSE_NUM(fit_seconds, "s", "fitting the proposer's model; timing"),
+            PIMDSE_NUM(propose_seconds, "s", "proposing the batch, excluding the fit; timing"),
+            PIMDSE_NUM(evaluate_seconds, "s", "from dispatch to the batch's last result; timing"),
+            PIMDSE_NUM(write_seconds, "s",
+                       "rank 0's writes of the batch's candidate tables, before this row; timing"),
+            PIMDSE_NUM(wall_seconds, "s", "since the sweep started, over all runs; timing"),
+        }};
+}
+
+TableSchema pareto_schema() {
+    using R = ParetoRow;
+    return {TableId::pareto,
+            "/pareto",
+            "every candidate that joined the Pareto front over the objectives, with the batches it joined "
+            "and left; "
+            "the current front is left_batch == -1",
+            sizeof(R),
+            {
+                PIMDSE_NUM(candidate, "", "candidate id"),
+                PIMDSE_NUM(joined_batch, "", "on the front from the end of this batch"),
+                PIMDSE_NUM(left_batch, "", "dominated from the end of this batch; -1 while on the front"),
+                PIMDSE_NUM(latency_s, "s", "latency over the workloads"),
+                PIMDSE_NUM(energy_j, "J", "energy over the workloads"),
+                PIMDSE_NUM(area_mm2, "mm2", "NN-engine area"),
+                PIMDSE_NUM(cost, "J^alpha s^beta", "NicePIM Eq. 1"),
+            }};
+}
+
+TableSchema network_schema() {
+    using R = NetworkRow;
+    return {TableId::networks,
+            "/workloads/networks",
+            "one row per workload network, in the configured order",
+            sizeof(R),
+            {
+                PIMDSE_NUM(network, "", "workload index (the network field of the other tables)"),
+                PIMDSE_TEXT(name, "the network's name"),
+                PIMDSE_TEXT(group, "its group: /workloads/<group>/layers and /source"),
+                PIMDSE_TEXT(file, "the network file as configured"),
+                PIMDSE_NUM(weight, "", "gamma of NicePIM Eq. 1"),
+                PIMDSE_NUM(batch, "", "batch size"),
+                PIMDSE_NUM(layers, "", "layers"),
+                PIMDSE_NUM(segments, "", "segments (timesteps)"),
+                PIMDSE_NUM(macs, "", "multiply-accumulates of one batch"),
+                PIMDSE_NUM(weights, "", "weight elements"),
+            }};
+}
+
+TableSchema workload_layer_schema() {
+    using R = WorkloadLayerRow;
+    return {TableId::workload_layers,
+            "/workloads/<net>/layers",
+            "one row per layer of the network, with the batch applied",
+            sizeof(R),
+            {
+                PIMDSE_NUM(layer, "", "layer index (topological order)"),
+                PIMDSE_TEXT(name, "layer name"),
+                PIMDSE_ENUM(kind, workload::kLayerKindNames, "layer kind"),
+                PIMDSE_NUM(B, "", "loop bound: batch"),
+                PIMDSE_NUM(K, "", "loop bound: output channels"),
+                PIMDSE_NUM(C, "", "loop bound: input channels (per group)"),
+                PIMDSE_NUM(P, "", "loop bound: output rows"),
+                PIMDSE_NUM(Q, "", "loop bound: output columns"),
+                PIMDSE_NUM(R, "", "loop bound: kernel rows"),
+                PIMDSE_NUM(S, "", "loop bound: kernel columns"),
+                PIMDSE_NUM(H, "", "input rows"),
+                PIMDSE_NUM(W, "", "input columns"),
+                PIMDSE_NUM(stride_h, "", "vertical stride"),
+                PIMDSE_NUM(stride_w, "", "horizontal stride"),
+                PIMDSE_NUM(groups, "", "channel groups"),
+                PIMDSE_NUM(macs, "", "multiply-accumulates"),
+                PIMDSE_NUM(weights, "", "weight elements"),
+                PIMDSE_NUM(segment, "", "segment (timestep) of the decomposition"),
+                PIMDSE_NUM(branch, "", "branch within the segment"),
+            }};
+}
+
+#undef PIMDSE_NUM
+#undef PIMDSE_TEXT
+#undef PIMDSE_ENUM
+
+}  // namespace
+
+const std::vector<TableSchema>& declared_tables() {
+    static const std::vector<TableSchema> tables{
+        candidate_schema(), metric_schema(), layer_schema(),   segment_schema(),       schedule_schema(),
+        batch_schema(),     pareto_schema(), network_schema(), workload_layer_schema()};
+    return tables;
+}
+
+const TableSchema& schema(TableId id) {
+    return declared_tables().at(static_cast<std::size_t>(id));
+}
+
+std::string Field::description() const {
+    std::string out(meaning);
+    if (!unit.empty()) {
+        out += " [";
+        out += unit;
+        out += ']';
+    }
+    return out;
+}
+
+std::string Field::type_name() const {
+    if (!enum_names.empty()) {
+        std::string out = "enum: ";
+        for (std::size_t i = 0; i < enum_names.size(); ++i) {
+            if (i > 0) out += ", ";
+            out += enum_names[i];
+        }
+        return out;
+    }
+    switch (kind) {
+        case FieldKind::int8:
+            return "int8";
+        case FieldKind::int16:
+            return "int16";
+        case FieldKind::int32:
+            return "int32";
+        case FieldKind::int64:
+            return "int64";
+        case FieldKind::float64:
+            return "float64";
+        case FieldKind::text:
+            break;
+    }
+    return "string[" + std::to_string(length) + "]";
+}
+
+std::size_t Field::size() const {
+    switch (kind) {
+        case FieldKind::int8:
+            return 1;
+        case FieldKind::int16:
+            return 2;
+        case FieldKind::int32:
+            return 4;
+        case FieldKind::int64:
+        case FieldKind::float64:
+            return 8;
+        case FieldKind::text:
+            break;
+    }
+    return length;
+}
+
+}  // namespace pimdse::store

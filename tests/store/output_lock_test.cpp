@@ -1,0 +1,93 @@
+// The output lock and the exclusive .part of a sweep file (issue 18).
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/store/output_lock.hpp"
+
+namespace pimdse::store {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("pimdse_input_safety_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path p = dir / name;
+    fs::remove(p);
+    return p;
+}
+
+std::string message_of(const auto& f) {
+    try {
+        f();
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+TEST(OutputLock, SecondHolderIsRefusedNamingTheFirst) {
+    const fs::path out = scratch("locked.h5");
+    std::ofstream(out) << "x";  // an output exists: the lock file stays after release
+    OutputLock first = OutputLock::acquire(out, true);
+    ASSERT_TRUE(first.held());
+    const std::string m = message_of([&] { (void)OutputLock::acquire(out, true); });
+    EXPECT_NE(m.find("in use by another pimdse run (pid " + std::to_string(::getpid()) + " on host "),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find(OutputLock::lock_path(out).string()), std::string::npos) << m;
+    first = OutputLock();
+    EXPECT_TRUE(OutputLock::acquire(out, true).held());  // released: the next run proceeds
+    EXPECT_TRUE(fs::exists(OutputLock::lock_path(out)));
+}
+
+TEST(OutputLock, NoOutputLeavesNoLockFile) {
+    const fs::path out = scratch("never_made.h5");
+    { const OutputLock lock = OutputLock::acquire(out, true); }
+    EXPECT_FALSE(fs::exists(OutputLock::lock_path(out)));
+}
+
+TEST(OutputLock, DisabledTakesNoLock) {
+    const fs::path out = scratch("unlocked.h5");
+    const OutputLock a = OutputLock::acquire(out, false);
+    const OutputLock b = OutputLock::acquire(out, false);
+    EXPECT_FALSE(a.held());
+    EXPECT_FALSE(b.held());
+}
+
+TEST(PartFile, SymlinkAndLeftoverAreRefusedUntouched) {
+    const fs::path target = scratch("victim.txt");
+    std::ofstream(target) << "precious";
+    const fs::path link = scratch("link.h5.part");
+    fs::create_symlink(target, link);
+    EXPECT_NE(message_of([&] { (void)PartFile::create(link); }).find("is a symbolic link"),
+              std::string::npos);
+    std::ifstream in(target);
+    std::string text;
+    in >> text;
+    EXPECT_EQ(text, "precious");
+    const fs::path left = scratch("left.h5.part");
+    std::ofstream(left) << "old";
+    EXPECT_NE(message_of([&] { (void)PartFile::create(left); }).find("remove it (rm " + left.string()),
+              std::string::npos);
+    EXPECT_EQ(fs::file_size(left), 3u);
+}
+
+TEST(PartFile, ReplacedFileIsDetected) {
+    const fs::path part = scratch("new.h5.part");
+    const PartFile f = PartFile::create(part);
+    EXPECT_NO_THROW(f.check_same_file(part));
+    fs::remove(part);
+    std::ofstream(part) << "another";
+    EXPECT_THROW(f.check_same_file(part), IoError);
+}
+
+}  // namespace
+}  // namespace pimdse::store
