@@ -92,7 +92,10 @@ public:
         // Candidates: uniform legal samples, plus mutants of the best points so that the
         // acquisition can refine around them (a uniform sample of 10^10 points rarely lands
         // next to the incumbent).
-        const int total = std::max(context_.samples_per_round, count);
+        const int total = static_cast<int>(std::min<std::int64_t>(
+            std::max<std::int64_t>(context_.samples_per_round,
+                                   std::int64_t{options_.samples_per_candidate} * count),
+            std::int64_t{1} << 24));
         const int local = static_cast<int>(std::lround(options_.local_fraction * total));
         PointSet exclude = seen_;
         std::vector<hw::HardwareParams> cands = mutants(sampler_, encoding_, fitted.best_points, local, rng,
@@ -108,8 +111,17 @@ public:
         BatchOptions b;
         b.kind = options_.acquisition;
         b.kappa = options_.ucb_kappa;
-        const std::vector<std::size_t> picks = kriging_believer(
-            fitted.model->posterior(), fitted.model->features(x), fitted.best_target, count, b);
+        const Matrix features = fitted.model->features(x);
+        const Scores scores = score_candidates(fitted.model->posterior(), features, fitted.best_target, b);
+        std::vector<std::size_t> picks =
+            kriging_believer(fitted.model->posterior(), features, scores, fitted.best_target,
+                             std::min(count, options_.believer_max), b);
+        if (count > options_.believer_max) {
+            std::vector<hw::DesignSpace::Index> grid;
+            grid.reserve(cands.size());
+            for (const hw::HardwareParams& c : cands) grid.push_back(*context_.space.index_of(c));
+            picks = fill_by_exclusion(std::move(picks), scores.score, grid, context_.space, count);
+        }
         std::vector<hw::HardwareParams> out;
         for (std::size_t i : picks) out.push_back(cands[i]);
         stats_.propose_seconds = std::chrono::duration<double>(clock::now() - fit_end).count();

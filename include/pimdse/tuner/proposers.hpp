@@ -30,6 +30,11 @@ struct ProposerOptions {
     double failure_margin = 0.5;   ///< failed/infeasible target: worst log cost + margin * (log-cost range)
     double local_fraction = 0.25;  ///< share of the scored samples that are mutants of the 8 best points
     double local_step = 0.1;       ///< sd of those mutants' Gaussian step in the encoding
+    /// Candidates scored per batch: max(samples_per_round, samples_per_candidate x batch size).
+    int samples_per_candidate = 4;
+    /// Picks of a batch made by the exact Kriging believer (O(pool x picks^2)); the rest of a
+    /// larger batch by local penalisation on the design grid (docs/tuner.md, "Large batches").
+    int believer_max = 64;
 
     // ---- "annealing" ------------------------------------------------------------------------
     double anneal_initial_temperature = 1.0;  ///< in units of the observed log costs' standard deviation
