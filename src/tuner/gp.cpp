@@ -54,6 +54,19 @@ double Kernel::shape_derivative(double r2) const {
     return -5.0 / 6.0 * (1.0 + kSqrt5 * r) * std::exp(-kSqrt5 * r);
 }
 
+void Kernel::shape_and_derivative(double r2, double& g, double& dg) const {
+    if (kind_ == KernelKind::rbf) {
+        const double e = std::exp(-0.5 * r2);
+        g = e;
+        dg = -0.5 * e;
+        return;
+    }
+    const double r = std::sqrt(r2);
+    const double e = std::exp(-kSqrt5 * r);
+    g = (1.0 + kSqrt5 * r + 5.0 / 3.0 * r2) * e;
+    dg = -5.0 / 6.0 * (1.0 + kSqrt5 * r) * e;
+}
+
 Matrix Kernel::cross(const Matrix& a, const Matrix& b) const {
     const Vector inv_l = (-theta_.head(dim_)).array().exp();
     Matrix k = scaled_sq_dist(a, b, inv_l);
@@ -69,7 +82,15 @@ LmlGradient log_marginal_likelihood(const Kernel& kernel, const Matrix& x, const
     const Vector inv_l = (-kernel.theta().head(d)).array().exp();
     const Matrix r2 = scaled_sq_dist(x, x, inv_l);
     const double sf2 = kernel.signal_variance();
-    const Matrix kf = r2.unaryExpr([&](double v) { return sf2 * kernel.shape(v); });
+    Matrix kf(n, n), dg(n, n);  // sf2 g and sf2 g' at every pair
+    for (Eigen::Index j = 0; j < n; ++j) {
+        for (Eigen::Index i = 0; i < n; ++i) {
+            double g = 0, slope = 0;
+            kernel.shape_and_derivative(r2(i, j), g, slope);
+            kf(i, j) = sf2 * g;
+            dg(i, j) = sf2 * slope;
+        }
+    }
     Matrix k = kf;
     k.diagonal().array() += kernel.noise_variance();
     const Eigen::LLT<Matrix> llt = factor(k);
@@ -86,7 +107,7 @@ LmlGradient log_marginal_likelihood(const Kernel& kernel, const Matrix& x, const
     out.d_theta(d + 1) = 0.5 * (kernel.noise_variance() - Kernel::kNoiseFloor) * w.trace();
     // dK_ij/dlog l_d = sf2 g'(r2_ij) * (-2 (x_id - x_jd)^2 / l_d^2); with M = W o (sf2 g'):
     // sum_ij M_ij (x_id - x_jd)^2 = 2 sum_i rowsum(M)_i x_id^2 - 2 x_d^T M x_d.
-    const Matrix m = w.cwiseProduct(r2.unaryExpr([&](double v) { return sf2 * kernel.shape_derivative(v); }));
+    const Matrix m = w.cwiseProduct(dg);
     const Vector row = m.rowwise().sum();
     const Matrix mx = m * x;
     for (int j = 0; j < d; ++j) {

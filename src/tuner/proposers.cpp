@@ -29,6 +29,7 @@ void validate(const ProposerContext& c, const ProposerOptions& o) {
     for (int w : o.hidden) require(w >= 1, "hidden layer widths >= 1");
     require(o.fit_max >= 2, "fit_max >= 2");
     require(o.fit_best >= 0 && o.fit_best <= o.fit_max, "0 <= fit_best <= fit_max");
+    require(o.retrain_growth >= 1, "retrain_growth >= 1");
     require(o.gp_steps >= 0 && o.dkl_steps >= 0, "gp_steps, dkl_steps >= 0");
     require(o.gp_learning_rate > 0 && o.dkl_learning_rate > 0, "learning rates > 0");
     require(o.failure_margin >= 0, "failure_margin >= 0");

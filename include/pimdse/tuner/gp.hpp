@@ -35,6 +35,8 @@ public:
     /// g and dg/d(r^2) at r^2.
     [[nodiscard]] double shape(double r2) const;
     [[nodiscard]] double shape_derivative(double r2) const;
+    /// Both at once, sharing one exp (a fit step evaluates them on n^2 pairs).
+    void shape_and_derivative(double r2, double& g, double& dg) const;
 
     static constexpr double kNoiseFloor = 1e-6;
 

@@ -23,7 +23,11 @@ struct ProposerOptions {
     std::vector<int> hidden{256, 64, 16};  ///< "nicepim": MLP layer widths; the last is the feature size
     int fit_max = 256;                     ///< at most this many observations in one GP fit
     int fit_best = 128;                    ///< of which the lowest-cost ones; the rest uniformly drawn
-    int gp_steps = 100;                    ///< Adam steps of a plain GP fit
+    /// The network and kernel are retrained when the observations have grown by this factor
+    /// since the last training (and conditioned on the current data in between); 1 retrains
+    /// for every batch, as NicePIM does (docs/tuner.md, "Scale: retraining").
+    double retrain_growth = 1.25;
+    int gp_steps = 100;  ///< Adam steps of a plain GP fit
     double gp_learning_rate = 0.05;
     int dkl_steps = 150;  ///< Adam steps of a deep-kernel fit
     double dkl_learning_rate = 0.005;
