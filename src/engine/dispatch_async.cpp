@@ -124,7 +124,9 @@ public:
                 abandon_proposal();
                 queue_.clear();  // proposed again, identically, when the sweep is resumed
             }
-            if (!pending_.empty() && complete(pending_.begin()->second)) {
+            // While a proposal runs the proposer must not be told anything: the complete batch
+            // waits, and the loop keeps serving the workers until the proposal is queued.
+            if (!pending_.empty() && !proposing_ && complete(pending_.begin()->second)) {
                 finish_oldest();
                 continue;
             }
@@ -326,7 +328,6 @@ private:
         Pending& p = it->second;
         std::sort(p.results.begin(), p.results.end(),
                   [](const io::CandidateRecord& a, const io::CandidateRecord& b) { return a.id < b.id; });
-        harvest(true);  // propose(k) comes before this observe (docs/engine.md, "Determinism")
         in_.tuner.observe(batch, p.results);
         observed_ = batch;
         if (p.stored) {
