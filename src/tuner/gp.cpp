@@ -82,13 +82,15 @@ LmlGradient log_marginal_likelihood(const Kernel& kernel, const Matrix& x, const
     const Vector inv_l = (-kernel.theta().head(d)).array().exp();
     const Matrix r2 = scaled_sq_dist(x, x, inv_l);
     const double sf2 = kernel.signal_variance();
-    Matrix kf(n, n), dg(n, n);  // sf2 g and sf2 g' at every pair
+    // sf2 g and sf2 g' at every pair, from the lower triangle (one exp per pair, mirrored):
+    // K is exactly symmetric, and the Cholesky factor reads only that triangle anyway.
+    Matrix kf(n, n), dg(n, n);
     for (Eigen::Index j = 0; j < n; ++j) {
-        for (Eigen::Index i = 0; i < n; ++i) {
+        for (Eigen::Index i = j; i < n; ++i) {
             double g = 0, slope = 0;
             kernel.shape_and_derivative(r2(i, j), g, slope);
-            kf(i, j) = sf2 * g;
-            dg(i, j) = sf2 * slope;
+            kf(i, j) = kf(j, i) = sf2 * g;
+            dg(i, j) = dg(j, i) = sf2 * slope;
         }
     }
     Matrix k = kf;
