@@ -28,7 +28,64 @@ Eigen::LLT<Matrix> factor(const Matrix& k) {
     return llt;
 }
 
+// Below this order the halving stops: Eigen's own triangular kernels are as fast there.
+constexpr Eigen::Index kHalvingBlock = 32;
+
+// [L11 0; L21 L22]^-1 = [X11 0; -X22 L21 X11, X22] with X11 = L11^-1, X22 = L22^-1.
+void invert_lower(const Eigen::Ref<const Matrix>& l, Eigen::Ref<Matrix> x) {
+    const Eigen::Index n = l.rows();
+    if (n <= kHalvingBlock) {
+        x.setIdentity();
+        l.triangularView<Eigen::Lower>().solveInPlace(x);  // exact zeros above the diagonal
+        return;
+    }
+    const Eigen::Index h = n / 2, r = n - h;
+    invert_lower(l.topLeftCorner(h, h), x.topLeftCorner(h, h));
+    invert_lower(l.bottomRightCorner(r, r), x.bottomRightCorner(r, r));
+    x.topRightCorner(h, r).setZero();
+    Matrix t(r, h);
+    t.noalias() = l.bottomLeftCorner(r, h) * x.topLeftCorner(h, h).triangularView<Eigen::Lower>();
+    Matrix low(r, h);
+    low.noalias() = x.bottomRightCorner(r, r).triangularView<Eigen::Lower>() * t;
+    x.bottomLeftCorner(r, h) = -low;
+}
+
+// [X11 0; X21 X22]^T [X11 0; X21 X22] = [X11^T X11 + X21^T X21, X21^T X22; X22^T X21, X22^T X22].
+void gram_lower(const Eigen::Ref<const Matrix>& x, Eigen::Ref<Matrix> g) {
+    const Eigen::Index n = x.rows();
+    if (n <= kHalvingBlock) {
+        Matrix p(n, n);
+        p.noalias() = x.transpose().triangularView<Eigen::Upper>() * x;
+        g = p;
+        return;
+    }
+    const Eigen::Index h = n / 2, r = n - h;
+    gram_lower(x.topLeftCorner(h, h), g.topLeftCorner(h, h));
+    g.topLeftCorner(h, h).noalias() += x.bottomLeftCorner(r, h).transpose() * x.bottomLeftCorner(r, h);
+    gram_lower(x.bottomRightCorner(r, r), g.bottomRightCorner(r, r));
+    Matrix c(r, h);
+    c.noalias() =
+        x.bottomRightCorner(r, r).transpose().triangularView<Eigen::Upper>() * x.bottomLeftCorner(r, h);
+    g.bottomLeftCorner(r, h) = c;
+    g.topRightCorner(h, r) = c.transpose();
+}
+
 }  // namespace
+
+Matrix lower_inverse(const Matrix& l) {
+    Matrix x(l.rows(), l.rows());
+    invert_lower(l, x);
+    return x;
+}
+
+Matrix lower_gram(const Matrix& x) {
+    Matrix g(x.rows(), x.rows());
+    gram_lower(x, g);
+    // Exactly symmetric: the lower triangle mirrored (the products round each side apart).
+    const Matrix lower = g;
+    g.triangularView<Eigen::StrictlyUpper>() = lower.transpose();
+    return g;
+}
 
 Kernel::Kernel(KernelKind kind, int dim) : kind_(kind), dim_(dim), theta_(Vector::Zero(dim + 2)) {
     theta_(dim + 1) = std::log(1e-2);
@@ -97,10 +154,8 @@ LmlGradient log_marginal_likelihood(const Kernel& kernel, const Matrix& x, const
     k.diagonal().array() += kernel.noise_variance();
     const Eigen::LLT<Matrix> llt = factor(k);
     const Vector alpha = llt.solve(y);
-    // K^-1 = L^-T L^-1: one triangular solve and one triangular product, cheaper than two solves.
-    const Matrix l_inv = llt.matrixL().solve(Matrix::Identity(n, n));
-    Matrix k_inv(n, n);
-    k_inv.noalias() = l_inv.transpose().triangularView<Eigen::Upper>() * l_inv;
+    // K^-1 = L^-T L^-1 by recursive halving: a third of the work of solving with L twice.
+    const Matrix k_inv = lower_gram(lower_inverse(llt.matrixL()));
     const Matrix w = alpha * alpha.transpose() - k_inv;  // dLML/dK = w / 2
 
     LmlGradient out;
@@ -132,7 +187,7 @@ GpPosterior::GpPosterior(const Kernel& kernel, Matrix x, const Vector& y)
     k.diagonal().array() += kernel_.noise_variance();
     llt_ = factor(k);
     alpha_ = llt_.solve(y);
-    l_inv_ = llt_.matrixL().solve(Matrix::Identity(x_.rows(), x_.rows()));
+    l_inv_ = lower_inverse(llt_.matrixL());
 }
 
 void GpPosterior::predict(const Matrix& xs, Vector& mean, Vector& variance) const {
