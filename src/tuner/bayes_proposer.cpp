@@ -1,6 +1,7 @@
 // "gp" and "nicepim": Bayesian optimisation with a GP on the encoding or a deep-kernel GP
 // (NicePIM section V's suggestion model), expected improvement or a confidence bound over
-// legal samples, and a Kriging-believer batch (docs/tuner.md).
+// legal samples, and a Kriging-believer batch filled by grid exclusion beyond believer_max;
+// the model is retrained on a geometric schedule of history sizes (docs/tuner.md, "Scale").
 
 #include <algorithm>
 #include <chrono>
