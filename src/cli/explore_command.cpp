@@ -34,8 +34,9 @@ struct ExploreCliOptions {
 };
 
 int run_explore(const ExploreCliOptions& o) {
-    // abort_on_exception = false: errors are handled below, rank by rank.
-    boost::mpi::environment env(false);
+    // abort_on_exception = false: errors are handled below, rank by rank. Funneled: rank 0
+    // proposes on a second thread that makes no MPI call (docs/engine.md, "Rank 0").
+    boost::mpi::environment env(boost::mpi::threading::funneled, false);
     boost::mpi::communicator world;
     engine::ExploreOptions options;
     options.config = o.config;

@@ -1,6 +1,7 @@
 // The sweep's message loops without a batch barrier (src/engine/sweep_loop.hpp,
 // docs/engine.md).
 
+#include <boost/mpi/environment.hpp>
 #include <boost/mpi/status.hpp>
 
 #include <algorithm>
@@ -8,6 +9,8 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
+#include <future>
 #include <limits>
 #include <map>
 #include <thread>
@@ -40,11 +43,14 @@ struct Work {
 static_assert(std::is_trivially_copyable_v<Work> && std::is_trivially_copyable_v<store::CandidateRecord>);
 
 // Waits for a message without burning a core: MPI's blocking receive busy-polls in Open MPI,
-// so poll with iprobe and sleep, backing off to 2 ms.
-boost::mpi::status wait_for(const boost::mpi::communicator& world, int source, int tag) {
+// so poll with iprobe and sleep, backing off to 2 ms. Returns nothing as soon as `also`
+// holds (rank 0: a proposal running beside the loop is ready).
+std::optional<boost::mpi::status> wait_for(const boost::mpi::communicator& world, int source, int tag,
+                                           const std::function<bool()>& also = {}) {
     auto pause = std::chrono::microseconds(50);
     for (;;) {
         if (auto s = world.iprobe(source, tag)) return *s;
+        if (also && also()) return std::nullopt;
         std::this_thread::sleep_for(pause);
         pause = std::min(pause * 2, std::chrono::microseconds(2000));
     }
@@ -85,10 +91,26 @@ struct Pending {
     bool stored = false;  ///< replayed from the file: observed, not written
 };
 
+// A proposal running on a thread of rank 0 beside the message loop (docs/engine.md, "Rank 0").
+struct Proposal {
+    std::int64_t batch = 0;
+    std::future<std::vector<hw::HardwareParams>> points;
+    [[nodiscard]] bool ready() const {
+        return points.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    }
+};
+
 class Root {
 public:
     Root(const RootInputs& in, const boost::mpi::communicator& world)
-        : in_(in), world_(world), lag_(in.config.sweep.lag), progress_(in.progress, in.progress_options) {
+        : in_(in),
+          world_(world),
+          lag_(in.config.sweep.lag),
+          // A proposal thread needs MPI to allow threads that make no MPI call (funneled);
+          // alone, rank 0 evaluates itself and there is nothing to overlap.
+          overlap_(world.size() > 1 &&
+                   boost::mpi::environment::thread_level() >= boost::mpi::threading::funneled),
+          progress_(in.progress, in.progress_options) {
         for (int w = 1; w < world.size(); ++w) idle_.push_back(w);
     }
 
@@ -99,17 +121,21 @@ public:
                 propose_due();
                 dispatch();
             } else {
+                abandon_proposal();
                 queue_.clear();  // proposed again, identically, when the sweep is resumed
             }
-            if (!pending_.empty() && complete(pending_.begin()->second)) {
+            // While a proposal runs the proposer must not be told anything: the complete batch
+            // waits, and the loop keeps serving the workers until the proposal is queued.
+            if (!pending_.empty() && !proposing_ && complete(pending_.begin()->second)) {
                 finish_oldest();
                 continue;
             }
-            if (pending_.empty()) break;
+            if (pending_.empty() && !proposing_) break;
             // Stopping: the complete batches are written, the rest is abandoned.
             if (stop_ && in_flight() == 0) break;
             take_one_result();
         }
+        abandon_proposal();
         for (int w = 1; w < world_.size(); ++w) world_.send(w, kTagStop, 0);
         out_.budget_reached = in_.tuner.evaluations() >= in_.config.sweep.budget;
         out_.batches = observed_ + 1;
@@ -126,7 +152,8 @@ private:
     // batches are not proposed again (a proposal depends only on the seed, the batch index
     // and the observations told before it: tuner/proposer.hpp).
     void propose_due() {
-        while (!stop_proposing_ && next_propose_ <= observed_ + lag_) {
+        harvest(false);
+        while (!stop_proposing_ && !proposing_ && next_propose_ <= observed_ + lag_) {
             const std::int64_t k = next_propose_;
             if (k < in_.stored_batches) {
                 Pending p;
@@ -146,25 +173,52 @@ private:
             }
             const int count = static_cast<int>(
                 std::min<std::int64_t>(in_.config.sweep.batch_size, in_.config.sweep.budget - proposed_));
-            const auto t0 = Clock::now();
-            const std::vector<hw::HardwareParams> points = in_.tuner.proposer().propose(k, count);
-            propose_seconds_ += std::chrono::duration<double>(Clock::now() - t0).count();
-            if (points.empty()) {
-                stop_proposing_ = true;
-                out_.space_exhausted = true;
-                break;
-            }
-            Pending p;
-            p.first_id = proposed_;
-            p.size = points.size();
-            p.stats = in_.tuner.proposer().last_stats();
-            // The slowest predicted first (dispatch.hpp); older batches stay ahead in the queue.
-            for (std::size_t i : slowest_first(points, in_.tuner.times()))
-                queue_.push_back(Work{proposed_ + static_cast<std::int64_t>(i), k, points[i]});
-            proposed_ += static_cast<std::int64_t>(points.size());
-            pending_.emplace(k, std::move(p));
-            ++next_propose_;
+            launch(k, count);
+            if (!overlap_) harvest(true);
         }
+    }
+
+    // propose(k) on a thread: the loop keeps dispatching and receiving meanwhile. Nothing
+    // observes the proposer until the proposal is harvested (finish_oldest waits for it), so
+    // the calls on the proposer keep the order of docs/engine.md "Determinism".
+    void launch(std::int64_t k, int count) {
+        tuner::Proposer& proposer = in_.tuner.proposer();
+        proposing_.emplace();
+        proposing_->batch = k;
+        proposing_->points =
+            std::async(std::launch::async, [&proposer, k, count] { return proposer.propose(k, count); });
+    }
+
+    // The running proposal's batch joins the queue (waiting for it if `wait`).
+    void harvest(bool wait) {
+        if (!proposing_ || (!wait && !proposing_->ready())) return;
+        const std::int64_t k = proposing_->batch;
+        const std::vector<hw::HardwareParams> points = proposing_->points.get();
+        proposing_.reset();
+        const tuner::ProposalStats stats = in_.tuner.proposer().last_stats();
+        propose_seconds_ += stats.fit_seconds + stats.propose_seconds;
+        if (points.empty()) {
+            stop_proposing_ = true;
+            out_.space_exhausted = true;
+            return;
+        }
+        Pending p;
+        p.first_id = proposed_;
+        p.size = points.size();
+        p.stats = stats;
+        // The slowest predicted first (dispatch.hpp); older batches stay ahead in the queue.
+        for (std::size_t i : slowest_first(points, in_.tuner.times()))
+            queue_.push_back(Work{proposed_ + static_cast<std::int64_t>(i), k, points[i]});
+        proposed_ += static_cast<std::int64_t>(points.size());
+        pending_.emplace(k, std::move(p));
+        ++next_propose_;
+    }
+
+    // Stopping: a running proposal is awaited and dropped (the resumed sweep proposes it again).
+    void abandon_proposal() {
+        if (!proposing_) return;
+        proposing_->points.wait();
+        proposing_.reset();
     }
 
     void dispatch() {
@@ -228,10 +282,12 @@ private:
             add_result(r, scratch_.to_bytes());
             return;
         }
-        const boost::mpi::status st = wait_for(world_, boost::mpi::any_source, kTagResult);
+        const std::optional<boost::mpi::status> st = wait_for(
+            world_, boost::mpi::any_source, kTagResult, [this] { return proposing_ && proposing_->ready(); });
+        if (!st) return;  // the proposal is ready: the loop queues its batch
         std::vector<char> bytes;
-        world_.recv(st.source(), kTagResult, bytes);
-        idle_.push_back(st.source());
+        world_.recv(st->source(), kTagResult, bytes);
+        idle_.push_back(st->source());
         if (bytes.size() < sizeof(store::CandidateRecord)) throw Error("a malformed result message");
         store::CandidateRecord r;
         std::memcpy(&r, bytes.data(), sizeof r);
@@ -323,6 +379,8 @@ private:
     const RootInputs& in_;
     const boost::mpi::communicator& world_;
     const std::int64_t lag_;
+    const bool overlap_;                       // proposals run on a thread beside the loop
+    std::optional<Proposal> proposing_;        // the running proposal, not yet queued
     std::map<std::int64_t, Pending> pending_;  // by batch: proposed, not yet written
     std::deque<Work> queue_;                   // not yet handed out, oldest batch first
     std::deque<int> idle_;                     // workers without a candidate
@@ -361,7 +419,7 @@ void run_worker(const io::Config& config, const eval::EvalContext& ctx,
                 const boost::mpi::communicator& world) {
     store::BatchRows rows;
     for (;;) {
-        const boost::mpi::status st = wait_for(world, 0, boost::mpi::any_tag);
+        const boost::mpi::status st = *wait_for(world, 0, boost::mpi::any_tag);
         if (st.tag() != kTagWork) {
             int dummy = 0;
             world.recv(0, kTagStop, dummy);

@@ -1,9 +1,11 @@
 #include "pimdse/tuner/acquisition.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <numeric>
+#include <unordered_set>
 
 namespace pimdse::tuner {
 
@@ -21,27 +23,43 @@ double acquisition(AcquisitionKind kind, double mean, double sd, double best, do
     return -(mean - kappa * sd);
 }
 
-std::vector<std::size_t> kriging_believer(const GpPosterior& posterior, const Matrix& candidates, double best,
-                                          int q, const BatchOptions& options) {
-    const auto s = static_cast<std::size_t>(candidates.rows());
-    if (q <= 0 || s == 0) return {};
-    Vector mean, var;
+Scores score_candidates(const GpPosterior& posterior, const Matrix& candidates, double best,
+                        const BatchOptions& options) {
+    Scores out;
+    out.mean.resize(candidates.rows());
+    out.variance.resize(candidates.rows());
     // In chunks: L^-1 K(X, xs) for all candidates at once would be n x S doubles.
-    mean.resize(candidates.rows());
-    var.resize(candidates.rows());
     constexpr Eigen::Index chunk = 2048;
     for (Eigen::Index at = 0; at < candidates.rows(); at += chunk) {
         const Eigen::Index len = std::min(chunk, candidates.rows() - at);
         Vector m, v;
         posterior.predict(candidates.middleRows(at, len), m, v);
-        mean.segment(at, len) = m;
-        var.segment(at, len) = v;
+        out.mean.segment(at, len) = m;
+        out.variance.segment(at, len) = v;
     }
-    std::vector<double> score(s);
-    for (std::size_t i = 0; i < s; ++i) {
-        const auto e = static_cast<Eigen::Index>(i);
-        score[i] = acquisition(options.kind, mean(e), std::sqrt(var(e)), best, options.kappa);
+    out.score.resize(static_cast<std::size_t>(candidates.rows()));
+    for (Eigen::Index i = 0; i < candidates.rows(); ++i) {
+        out.score[static_cast<std::size_t>(i)] =
+            acquisition(options.kind, out.mean(i), std::sqrt(out.variance(i)), best, options.kappa);
     }
+    return out;
+}
+
+std::vector<std::size_t> kriging_believer(const GpPosterior& posterior, const Matrix& candidates, double best,
+                                          int q, const BatchOptions& options) {
+    if (q <= 0 || candidates.rows() == 0) return {};
+    return kriging_believer(posterior, candidates, score_candidates(posterior, candidates, best, options),
+                            best, q, options);
+}
+
+std::vector<std::size_t> kriging_believer(const GpPosterior& posterior, const Matrix& candidates,
+                                          const Scores& scores, double best, int q,
+                                          const BatchOptions& options) {
+    const auto s = static_cast<std::size_t>(candidates.rows());
+    if (q <= 0 || s == 0) return {};
+    const Vector& mean = scores.mean;
+    const Vector& var = scores.variance;
+    const std::vector<double>& score = scores.score;
     std::vector<std::size_t> order(s);
     std::iota(order.begin(), order.end(), std::size_t{0});
     const std::size_t pool = std::min(s, static_cast<std::size_t>(std::max(options.pool, 64 * q)));
@@ -91,6 +109,64 @@ std::vector<std::size_t> kriging_believer(const GpPosterior& posterior, const Ma
         best = std::min(best, pm(pick));  // the believed observation is the mean itself
     }
     return out;
+}
+
+std::vector<std::size_t> fill_by_exclusion(std::vector<std::size_t> picks, std::span<const double> score,
+                                           std::span<const hw::DesignSpace::Index> grid,
+                                           const hw::DesignSpace& space, int q) {
+    const std::size_t want = static_cast<std::size_t>(std::max(q, 0));
+    if (picks.size() >= want || grid.empty()) return picks;
+    // A point's key in the mixed radix of the range sizes (the space has < 2^63 points).
+    std::array<std::int64_t, hw::kParamCount> stride{};
+    std::int64_t radix = 1;
+    for (std::size_t k = hw::kParamCount; k-- > 0;) {
+        stride[k] = radix;
+        radix *= static_cast<std::int64_t>(space.range(hw::kAllParams[k]).size());
+    }
+    const auto key = [&](const hw::DesignSpace::Index& idx) {
+        std::int64_t v = 0;
+        for (std::size_t k = 0; k < hw::kParamCount; ++k) v += static_cast<std::int64_t>(idx[k]) * stride[k];
+        return v;
+    };
+    std::unordered_set<std::int64_t> picked;
+    picked.reserve(want * 2);
+    std::vector<bool> taken(grid.size(), false);
+    for (std::size_t i : picks) {
+        picked.insert(key(grid[i]));
+        taken[i] = true;
+    }
+    // Excluded: the point itself or one of its neighbours one index step away in one parameter.
+    const auto excluded = [&](const hw::DesignSpace::Index& idx) {
+        const std::int64_t k0 = key(idx);
+        if (picked.contains(k0)) return true;
+        for (std::size_t k = 0; k < hw::kParamCount; ++k) {
+            if (idx[k] > 0 && picked.contains(k0 - stride[k])) return true;
+            if (idx[k] + 1 < space.range(hw::kAllParams[k]).size() && picked.contains(k0 + stride[k]))
+                return true;
+        }
+        return false;
+    };
+    std::vector<std::size_t> order(grid.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return score[a] > score[b]; });
+    std::vector<std::size_t> skipped;
+    for (std::size_t i : order) {
+        if (picks.size() >= want) break;
+        if (taken[i]) continue;
+        if (excluded(grid[i])) {
+            skipped.push_back(i);
+            continue;
+        }
+        picked.insert(key(grid[i]));
+        taken[i] = true;
+        picks.push_back(i);
+    }
+    for (std::size_t i : skipped) {
+        if (picks.size() >= want) break;
+        picks.push_back(i);
+    }
+    return picks;
 }
 
 }  // namespace pimdse::tuner

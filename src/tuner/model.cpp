@@ -70,8 +70,7 @@ Matrix Mlp::forward(const Matrix& x) const {
     return h;
 }
 
-Vector Mlp::backward(const Matrix& x, const Matrix& d_out) const {
-    // Keep every layer's output for the backward pass.
+std::vector<Matrix> Mlp::activations(const Matrix& x) const {
     std::vector<Matrix> acts{x};
     for (std::size_t l = 0; l < weights_.size(); ++l) {
         Matrix z = acts.back() * weights_[l].transpose();
@@ -79,6 +78,14 @@ Vector Mlp::backward(const Matrix& x, const Matrix& d_out) const {
         if (l + 1 < weights_.size()) z = z.cwiseMax(0.0);
         acts.push_back(std::move(z));
     }
+    return acts;
+}
+
+Vector Mlp::backward(const Matrix& x, const Matrix& d_out) const {
+    return backward(activations(x), d_out);
+}
+
+Vector Mlp::backward(const std::vector<Matrix>& acts, const Matrix& d_out) const {
     std::vector<Matrix> d_w(weights_.size());
     std::vector<Vector> d_b(weights_.size());
     Matrix delta = d_out;
@@ -127,13 +134,14 @@ Matrix DeepKernelGp::features(const Matrix& x) const {
 }
 
 double DeepKernelGp::log_marginal_likelihood(const Matrix& x, const Vector& y, Vector* gradient) const {
-    const Matrix z = features(x);
     const bool deep = gradient != nullptr && !network_.empty();
-    const LmlGradient l = tuner::log_marginal_likelihood(kernel_, z, y, deep);
+    // The deep gradient needs every layer's output: run the network once and keep them.
+    const std::vector<Matrix> acts = deep ? network_.activations(x) : std::vector<Matrix>{};
+    const LmlGradient l = tuner::log_marginal_likelihood(kernel_, deep ? acts.back() : features(x), y, deep);
     if (gradient != nullptr) {
         gradient->resize(kernel_.theta().size() + network_.parameter_count());
         gradient->head(kernel_.theta().size()) = l.d_theta;
-        if (deep) gradient->tail(network_.parameter_count()) = network_.backward(x, l.d_inputs);
+        if (deep) gradient->tail(network_.parameter_count()) = network_.backward(acts, l.d_inputs);
     }
     return l.value;
 }

@@ -29,11 +29,14 @@ void validate(const ProposerContext& c, const ProposerOptions& o) {
     for (int w : o.hidden) require(w >= 1, "hidden layer widths >= 1");
     require(o.fit_max >= 2, "fit_max >= 2");
     require(o.fit_best >= 0 && o.fit_best <= o.fit_max, "0 <= fit_best <= fit_max");
+    require(o.retrain_growth >= 1, "retrain_growth >= 1");
     require(o.gp_steps >= 0 && o.dkl_steps >= 0, "gp_steps, dkl_steps >= 0");
     require(o.gp_learning_rate > 0 && o.dkl_learning_rate > 0, "learning rates > 0");
     require(o.failure_margin >= 0, "failure_margin >= 0");
     require(o.local_fraction >= 0 && o.local_fraction <= 1, "local_fraction in [0, 1]");
     require(o.local_step > 0, "local_step > 0");
+    require(o.samples_per_candidate >= 1, "samples_per_candidate >= 1");
+    require(o.believer_max >= 1, "believer_max >= 1");
     require(o.anneal_initial_temperature >= 0, "anneal_initial_temperature >= 0");
     require(o.anneal_cooling > 0 && o.anneal_cooling <= 1, "anneal_cooling in (0, 1]");
     require(o.anneal_step > 0, "anneal_step > 0");

@@ -102,6 +102,28 @@ Matrix random_matrix(Rng& rng, Eigen::Index rows, Eigen::Index cols) {
     return m;
 }
 
+// The halving inverse and Gram product against Eigen's solves, on both sides of the block
+// size where the halving starts (32) and at odd orders, where the halves differ.
+TEST(Cholesky, HalvingInverseMatchesSolves) {
+    Rng rng(5, 5);
+    for (Eigen::Index n : {1, 2, 7, 32, 33, 64, 65, 100, 257}) {
+        const Matrix a = random_matrix(rng, n, n);
+        Matrix k = a * a.transpose();
+        k.diagonal().array() += 0.1 * static_cast<double>(n);
+        const Eigen::LLT<Matrix> llt(k);
+        const Matrix l = llt.matrixL();
+        const Matrix l_inv = lower_inverse(l);
+        const Matrix want_l_inv = llt.matrixL().solve(Matrix::Identity(n, n));
+        EXPECT_LT((l_inv - want_l_inv).cwiseAbs().maxCoeff(), 1e-12 * want_l_inv.cwiseAbs().maxCoeff()) << n;
+        EXPECT_EQ(l_inv.triangularView<Eigen::StrictlyUpper>().toDenseMatrix().cwiseAbs().maxCoeff(), 0.0)
+            << n;
+        const Matrix k_inv = lower_gram(l_inv);
+        const Matrix want = llt.solve(Matrix::Identity(n, n));
+        EXPECT_LT((k_inv - want).cwiseAbs().maxCoeff(), 1e-12 * want.cwiseAbs().maxCoeff()) << n;
+        EXPECT_EQ((k_inv - k_inv.transpose()).cwiseAbs().maxCoeff(), 0.0) << n;  // exactly symmetric
+    }
+}
+
 class Gradient : public ::testing::TestWithParam<KernelKind> {};
 
 TEST_P(Gradient, KernelAndInputsMatchFiniteDifferences) {

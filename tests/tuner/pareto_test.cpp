@@ -96,6 +96,28 @@ TEST(ParetoArchive, OrderIndependentAndNonDominated) {
     }
 }
 
+// Incremental insertion equals the brute-force front of the points so far, checked every 250
+// inserts of 3,000 random three-objective points (continuous, so the front grows large).
+TEST(ParetoArchive, IncrementalEqualsBruteForceOnRandomPoints) {
+    Rng rng(21, 4);
+    std::vector<ParetoPoint> all;
+    ParetoArchive archive(3);
+    for (int i = 0; i < 3000; ++i) {
+        const double a = rng.uniform01(), b = rng.uniform01();
+        all.push_back({i, {a, b, 2.0 - a - b + 0.3 * rng.uniform01()}});  // a trade-off surface
+        (void)archive.insert(all.back().candidate, all.back().objectives);
+        if ((i + 1) % 250 != 0) continue;
+        std::vector<ParetoPoint> want;
+        for (const ParetoPoint& p : all) {
+            bool dominated = false;
+            for (const ParetoPoint& q : all) dominated = dominated || dominates(q.objectives, p.objectives);
+            if (!dominated) want.push_back(p);
+        }
+        ASSERT_EQ(archive.front(), want) << "after " << i + 1;
+    }
+    EXPECT_GT(archive.front().size(), 100u);  // a front that makes O(front) per insert matter
+}
+
 TEST(Hypervolume, HandComputed2D) {
     const std::vector<double> ref{4, 4};
     // Strips of widths 1, 1, 1 and heights 1, 2, 3.

@@ -58,6 +58,47 @@ TEST(Targets, FitSubsetKeepsTheBestAndSamplesTheRest) {
     EXPECT_NE(fit_subset(t, 200, 80, c), s);
 }
 
+// By hand: targets 5 1 4 2 3 0 (indices 0..5). All four best: indices 5, 1, 3, 4, returned
+// ascending. Two best (5 and 1) and two drawn from the others (0, 2, 3, 4).
+TEST(Targets, FitSubsetByHand) {
+    const std::vector<double> t{5, 1, 4, 2, 3, 0};
+    Rng rng(1, 2);
+    EXPECT_EQ(fit_subset(t, 4, 4, rng), (std::vector<std::size_t>{1, 3, 4, 5}));
+    EXPECT_EQ(fit_subset(t, 6, 0, rng), (std::vector<std::size_t>{0, 1, 2, 3, 4, 5}));  // n <= fit_max: all
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+        Rng r(seed, 3);
+        const std::vector<std::size_t> s = fit_subset(t, 4, 2, r);
+        ASSERT_EQ(s.size(), 4u);
+        EXPECT_TRUE(std::is_sorted(s.begin(), s.end()));
+        EXPECT_TRUE(std::binary_search(s.begin(), s.end(), 1u));
+        EXPECT_TRUE(std::binary_search(s.begin(), s.end(), 5u));
+        EXPECT_EQ(std::set<std::size_t>(s.begin(), s.end()).size(), 4u);
+    }
+}
+
+// By hand: from 16 with growth 1.25 the points are 16, 20, 25, 31, 38, 47 (floor of x 1.25).
+TEST(Targets, TrainingScheduleByHand) {
+    EXPECT_EQ(training_prefix(15, 16, 1.25), 15u);  // before the first point: everything
+    EXPECT_EQ(training_prefix(16, 16, 1.25), 16u);
+    EXPECT_EQ(training_prefix(19, 16, 1.25), 16u);
+    EXPECT_EQ(training_prefix(20, 16, 1.25), 20u);
+    EXPECT_EQ(training_prefix(30, 16, 1.25), 25u);
+    EXPECT_EQ(training_prefix(31, 16, 1.25), 31u);
+    EXPECT_EQ(training_prefix(46, 16, 1.25), 38u);
+    EXPECT_EQ(training_prefix(47, 16, 1.25), 47u);
+    EXPECT_EQ(training_prefix(3, 1, 1.25), 3u);  // floor(1.25) = 1: at least one more
+    for (std::size_t n = 16; n < 100; ++n) EXPECT_EQ(training_prefix(n, 16, 1.0), n);  // every batch
+    // The prefix only grows with n, and at 10^4 observations it lags by less than the factor.
+    std::size_t last = 0;
+    for (std::size_t n = 16; n < 20000; n += 7) {
+        const std::size_t m = training_prefix(n, 16, 1.25);
+        EXPECT_GE(m, last);
+        EXPECT_LE(m, n);
+        EXPECT_GT(static_cast<double>(m) * 1.25 + 1, static_cast<double>(n));
+        last = m;
+    }
+}
+
 TEST(Options, InvalidOptionsThrow) {
     ProposerContext ctx;
     ctx.space = hw::default_space(ctx.constraints);
@@ -70,6 +111,15 @@ TEST(Options, InvalidOptionsThrow) {
     o = {};
     o.anneal_cooling = 1.5;
     EXPECT_THROW((void)make_proposer("annealing", ctx, o), std::invalid_argument);
+    o = {};
+    o.retrain_growth = 0.9;
+    EXPECT_THROW((void)make_proposer("nicepim", ctx, o), std::invalid_argument);
+    o = {};
+    o.believer_max = 0;
+    EXPECT_THROW((void)make_proposer("gp", ctx, o), std::invalid_argument);
+    o = {};
+    o.samples_per_candidate = 0;
+    EXPECT_THROW((void)make_proposer("gp", ctx, o), std::invalid_argument);
     EXPECT_NO_THROW((void)make_proposer("evolution", ctx, ProposerOptions{}));
 }
 

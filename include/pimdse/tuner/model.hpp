@@ -30,9 +30,13 @@ public:
 
     /// Rows of x through the network.
     [[nodiscard]] Matrix forward(const Matrix& x) const;
+    /// x and every layer's output (the last is forward(x)): what backward() needs.
+    [[nodiscard]] std::vector<Matrix> activations(const Matrix& x) const;
     /// The gradient of a scalar with respect to the parameters, given its gradient with
     /// respect to forward(x) (backpropagation), in parameters() order.
     [[nodiscard]] Vector backward(const Matrix& x, const Matrix& d_out) const;
+    /// The same from activations(x), so that a fit step runs the network forward once.
+    [[nodiscard]] Vector backward(const std::vector<Matrix>& acts, const Matrix& d_out) const;
 
 private:
     int inputs_;
@@ -70,6 +74,7 @@ public:
     /// The posterior on (x, y) with the current parameters.
     void condition(const Matrix& x, const Vector& y);
 
+    [[nodiscard]] bool has_posterior() const { return posterior_.has_value(); }
     /// The posterior, after fit() or condition().
     [[nodiscard]] const GpPosterior& posterior() const;
     void predict(const Matrix& xs, Vector& mean, Vector& variance) const;

@@ -22,4 +22,9 @@ namespace pimdse::tuner {
 [[nodiscard]] std::vector<std::size_t> fit_subset(const std::vector<double>& targets, int fit_max,
                                                   int fit_best, Rng& rng);
 
+/// The training schedule (docs/tuner.md, "Scale: retraining"): the points s_0 = first,
+/// s_{j+1} = max(s_j + 1, floor(s_j * growth)); returns the largest s_j <= n (n when n < first).
+/// With growth 1 every n is a point: the model is retrained for every batch.
+[[nodiscard]] std::size_t training_prefix(std::size_t n, std::size_t first, double growth);
+
 }  // namespace pimdse::tuner
