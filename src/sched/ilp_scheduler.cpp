@@ -30,6 +30,7 @@ void validate(const IlpOptions& options) {
     if (!(options.time_limit_seconds > 0.0))
         throw std::invalid_argument("IlpOptions: time_limit_seconds must be > 0");
     if (!(options.relative_gap >= 0.0)) throw std::invalid_argument("IlpOptions: relative_gap must be >= 0");
+    if (options.work_limit < 1) throw std::invalid_argument("IlpOptions: work_limit must be >= 1");
     if (options.max_compact_binaries < 1)
         throw std::invalid_argument("IlpOptions: max_compact_binaries must be >= 1");
 }
@@ -46,6 +47,8 @@ const char* to_string(IlpStatus status) noexcept {
             return "model_too_large";
         case IlpStatus::failed:
             return "failed";
+        case IlpStatus::work_limit_incumbent:
+            return "work_limit_incumbent";
     }
     return "unknown";
 }
@@ -195,7 +198,9 @@ public:
           deadline_(deadline),
           sets_(std::move(sets)),
           const_load_(std::move(const_load)),
-          bound_(bound) {}
+          bound_(bound) {
+        budget_.limit = options.work_limit;
+    }
 
     // Groups sets that can share a link (union-find over the links of all member pairs).
     void split_components() {
@@ -264,6 +269,7 @@ public:
     [[nodiscard]] std::size_t component_count() const noexcept { return components_.size(); }
     [[nodiscard]] std::size_t column_count() const noexcept { return columns_.size(); }
     [[nodiscard]] std::size_t pricing_rounds() const noexcept { return pricing_rounds_; }
+    [[nodiscard]] std::int64_t work_used() const noexcept { return budget_.used; }
     [[nodiscard]] std::int64_t incumbent() const {
         std::int64_t m = 0;
         for (const auto& c : components_) m = std::max(m, c.incumbent);
@@ -274,6 +280,8 @@ private:
     [[nodiscard]] double remaining() const {
         return std::chrono::duration<double>(deadline_ - Clock::now()).count();
     }
+    // The work limit is the one that decides; the wall-clock deadline is a safety net.
+    [[nodiscard]] bool can_work() const { return remaining() > 0 && !budget_.spent(); }
     [[nodiscard]] bool done(const Component& k) const {
         if (k.incumbent <= bound_) return true;
         return static_cast<double>(k.incumbent - bound_) <=
@@ -333,20 +341,24 @@ private:
             solve_master(k);
             if (done(k)) return;
         }
-        if (options_.column_generation && remaining() > 0) {
+        if (options_.column_generation && can_work()) {
             phase_ = IlpPhase::column_generation;
             generate_columns(k);
             if (done(k)) return;
-            if (remaining() > 0) solve_master(k);
+            if (can_work()) solve_master(k);
             if (done(k)) return;
         }
-        if (options_.compact && remaining() > 0) {
+        if (options_.compact && can_work()) {
             phase_ = IlpPhase::compact;
             solve_compact(k);
             if (done(k)) return;
         }
         if (status_ == IlpStatus::optimal) {
-            status_ = remaining() <= 0 ? IlpStatus::time_limit_incumbent : status_;
+            if (budget_.spent()) {
+                status_ = IlpStatus::work_limit_incumbent;
+            } else if (remaining() <= 0) {
+                status_ = IlpStatus::time_limit_incumbent;
+            }
         }
     }
 
@@ -400,12 +412,13 @@ private:
         start[m.z] = static_cast<double>(std::max(k.incumbent, bound_));
         detail::MipSettings settings;
         settings.time_limit_seconds = remaining();
+        settings.budget = &budget_;
         settings.relative_gap = options_.relative_gap;
         settings.cutoff_increment = 1.0 - kEps;  // loads are whole units
         settings.start = &start;
         settings.cuts = false;  // a small multiple-choice model: branching alone is quick
         settings.log = options_.log;
-        if (settings.time_limit_seconds <= 0) return;
+        if (settings.time_limit_seconds <= 0 || budget_.spent()) return;
         const detail::MipOutcome out = detail::solve_mip(m.model, settings);
         if (out.x.empty()) return;
         adopt_master_solution(k, m, out.x);
@@ -438,9 +451,9 @@ private:
     void generate_columns(Component& k) {
         std::vector<double> pi(const_load_.size(), 0.0);
         std::vector<double> cost;
-        for (std::size_t round = 0; round < kMaxPricingRounds && remaining() > 0; ++round) {
+        for (std::size_t round = 0; round < kMaxPricingRounds && can_work(); ++round) {
             const Master m = build_master(k, 0.0, false);
-            const detail::LpOutcome lp = detail::solve_lp(m.model, remaining());
+            const detail::LpOutcome lp = detail::solve_lp(m.model, remaining(), budget_);
             if (!lp.optimal) return;
             ++pricing_rounds_;
             double sum = 0.0;
@@ -458,7 +471,7 @@ private:
             bool priced_all = true;  // the Lagrangian bound needs every set's cheapest cycle
             for (std::size_t i = 0; i < k.sets.size(); ++i) {
                 // One Held-Karp of 16 members takes ~10 ms: check the limit per set.
-                if (remaining() <= 0) {
+                if (!can_work()) {
                     priced_all = false;
                     break;
                 }
@@ -612,18 +625,22 @@ private:
 
         detail::MipSettings settings;
         settings.time_limit_seconds = remaining();
+        settings.budget = &budget_;
         settings.relative_gap = options_.relative_gap;
         settings.cutoff_increment = 1.0 - kEps;
         settings.start = &start;
         settings.cuts = true;
         settings.log = options_.log;
-        if (settings.time_limit_seconds <= 0) return;
+        if (settings.time_limit_seconds <= 0 || budget_.spent()) return;
         const detail::MipOutcome out = detail::solve_mip(model, settings);
         if (out.status == detail::MipStatus::failed) {
             status_ = IlpStatus::failed;
             reason_ = out.reason;
         } else if (out.status == detail::MipStatus::time_limit) {
             status_ = IlpStatus::time_limit_incumbent;
+            reason_ = out.reason;
+        } else if (out.status == detail::MipStatus::work_limit) {
+            status_ = IlpStatus::work_limit_incumbent;
             reason_ = out.reason;
         }
         if (out.x.empty()) return;
@@ -674,6 +691,7 @@ private:
     std::vector<Column> columns_;
     std::vector<std::map<Tour, std::size_t>> seen_;  // per set: tour -> column
     std::size_t pricing_rounds_ = 0;
+    detail::WorkBudget budget_;  // simplex iterations of every LP of the event
     IlpPhase phase_ = IlpPhase::warm_start;
     IlpStatus status_ = IlpStatus::optimal;
     std::string reason_;
@@ -844,6 +862,7 @@ IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::S
     result.components = solver.component_count();
     result.columns = solver.column_count();
     result.pricing_rounds = solver.pricing_rounds();
+    result.simplex_iterations = solver.work_used();
     finish(result);
     return result;
 }

@@ -35,10 +35,14 @@ enum class SchedulerKind : std::uint8_t {
 /// The `schedule:` configuration section.
 struct ScheduleOptions {
     SchedulerKind scheduler = SchedulerKind::ilp;
-    /// ILP wall-clock limit per event, seconds (> 0); the best cycles found are used after it.
-    double time_limit_seconds = 1.0;
+    /// ILP wall-clock safety net per event, seconds (> 0); the best cycles found are used after
+    /// it, which makes the result depend on the machine (wall_clock_stops() counts it).
+    double time_limit_seconds = kDefaultTimeLimitSeconds;
     /// ILP: stop once (incumbent - bound) / incumbent <= this (>= 0; 0 = prove optimality).
     double relative_gap = 0.0;
+    /// ILP work limit per event: simplex iterations (>= 1); the best cycles found are used
+    /// after it. Deterministic: the same on any machine (IlpOptions::work_limit).
+    std::int64_t work_limit = kDefaultWorkLimit;
 
     friend bool operator==(const ScheduleOptions&, const ScheduleOptions&) = default;
 };
@@ -50,10 +54,11 @@ void validate(const ScheduleOptions& options);
 enum class ScheduleStatus : std::uint8_t {
     optimal,               ///< ILP: proven optimal
     gap_reached,           ///< ILP: within the configured relative gap
-    time_limit_incumbent,  ///< ILP: the time limit hit; the best cycles found
+    time_limit_incumbent,  ///< ILP: the wall-clock safety net hit; the best cycles found
     model_too_large,       ///< ILP: too large for the exact model; the best cycles found
     failed,                ///< ILP: the solver failed; the best cycles found (always valid)
     baseline,              ///< TSP or SHP: a fixed rule, no optimality claim
+    work_limit_incumbent,  ///< ILP: the work limit hit; the best cycles found (reproducible)
 };
 
 [[nodiscard]] std::string_view to_string(ScheduleStatus status) noexcept;
@@ -128,6 +133,10 @@ public:
     [[nodiscard]] const ScheduleOptions& options() const noexcept { return options_; }
     [[nodiscard]] std::size_t cache_size() const noexcept { return cache_.size(); }
     [[nodiscard]] std::size_t cache_hits() const noexcept { return hits_; }
+    /// Events the wall-clock safety net (time_limit_seconds) stopped so far: their cycles
+    /// depend on the machine's speed and load, so a result that used one is not reproducible
+    /// (eval::evaluate records the candidate as `timeout`).
+    [[nodiscard]] std::size_t wall_clock_stops() const noexcept { return wall_clock_stops_; }
     void clear_cache() noexcept { cache_.clear(); }
 
 private:
@@ -148,6 +157,7 @@ private:
     IlpCycleScheduler ilp_;  // also the TSP baseline (ilp_.tsp()), so one memo of set shapes
     std::map<std::vector<std::int64_t>, Entry> cache_;
     std::size_t hits_ = 0;
+    std::size_t wall_clock_stops_ = 0;
     bool recording_ = false;
     std::vector<ScheduleRecord> records_;
 };
