@@ -50,6 +50,7 @@ eval::EvalContext make_context(const io::Config& config) {
     ctx.alpha = config.cost.alpha;
     ctx.beta = config.cost.beta;
     ctx.schedule = config.schedule;
+    ctx.work_limit = config.engine.work_limit;
     for (io::LoadedWorkload& w : io::load_workloads(config)) {
         eval::Workload e{std::move(w.network), {}, w.spec.weight};
         e.segmentation = workload::decompose(e.network);

@@ -64,7 +64,7 @@ std::int16_t to_i16(std::int32_t v) {
 // ---- enumerations stored in the file (values are append only) ---------------------------
 
 const std::vector<std::string>& status_names() {
-    static const std::vector<std::string> names{"ok", "infeasible", "failed", "timeout"};
+    static const std::vector<std::string> names{"ok", "infeasible", "failed", "timeout", "work_limit"};
     return names;
 }
 const std::vector<std::string>& proposer_enum() {
@@ -97,8 +97,9 @@ const std::vector<std::string>& method_names() {
     return names;
 }
 const std::vector<std::string>& outcome_names() {
-    static const std::vector<std::string> names{"optimal",         "gap_reached", "time_limit_incumbent",
-                                                "model_too_large", "failed",      "baseline"};
+    static const std::vector<std::string> names{
+        "optimal", "gap_reached", "time_limit_incumbent", "model_too_large",
+        "failed",  "baseline",    "work_limit_incumbent"};
     return names;
 }
 
