@@ -5,6 +5,7 @@
 // cbc_backend.cpp). docs/model.md, section "Data-Scheduler", states the formulation, the
 // solution strategy and the measurements.
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -15,6 +16,11 @@
 #include "pimdse/sim/noc_sharing.hpp"
 
 namespace pimdse::sched {
+
+namespace detail {
+class Solver;   // the phases after the warm start (src/sched/ilp_solver.hpp)
+struct VarSet;  // a set whose cycle is a decision
+}  // namespace detail
 
 /// Defaults of IlpOptions and of the `schedule:` section (docs/config.md).
 inline constexpr std::int64_t kDefaultWorkLimit = 20000;
@@ -129,6 +135,13 @@ public:
     [[nodiscard]] TspCycleScheduler& tsp() noexcept { return tsp_; }
 
 private:
+    struct Baselines {
+        std::vector<sim::SharingCycle> snake, tsp, warm;
+    };
+    void add_pools(detail::Solver& solver, const sim::Mesh& mesh, std::span<const detail::VarSet> vars,
+                   const Baselines& b, std::span<const std::int64_t> min_hops,
+                   std::chrono::steady_clock::time_point deadline);
+
     IlpOptions options_;
     TspCycleScheduler tsp_;
     // Min-hop cycles of each set shape, as member-index tours (see hamilton.hpp).
