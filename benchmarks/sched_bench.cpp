@@ -3,7 +3,7 @@
 // ILP solve time (fresh scheduler per iteration: no memo or cache hits) and reports, as
 // counters, the heaviest link of a step and the event latency for ILP, TSP, snake ring and
 // SHP. The ablations switch solution phases off to show what each contributes; random
-// placements show the time limit at work.
+// placements show the time limit and the work limit at work.
 //
 // The headline number (docs/model.md): the median of
 //   bench_sched --benchmark_filter='BM_IlpFig12/16' --benchmark_repetitions=10
@@ -46,6 +46,7 @@ void run(benchmark::State& state, sched::IlpOptions options) {
     state.counters["ilp_phase"] = static_cast<double>(r.phase);
     state.counters["columns"] = static_cast<double>(r.columns);
     state.counters["pricing"] = static_cast<double>(r.pricing_rounds);
+    state.counters["iterations"] = static_cast<double>(r.simplex_iterations);
     state.counters["warm_link"] = static_cast<double>(r.warm_start_flits);
     state.counters["tsp_link"] = static_cast<double>(tsp_cost.max_link_flits);
     state.counters["snake_link"] = static_cast<double>(snake_cost.max_link_flits);
@@ -110,6 +111,27 @@ void BM_IlpRandom16x16(benchmark::State& state) {
         sched::step_max_link_flits(mesh, sched::TspCycleScheduler{}.schedule(mesh, sets), 64));
 }
 BENCHMARK(BM_IlpRandom16x16)->Arg(1)->Arg(2)->Arg(3)->Unit(benchmark::kMillisecond)->Iterations(2);
+
+// The default work limit binding (docs/model.md, "Work limit, time limit, gap and status"): 4
+// random sets of 8 on 8 x 8 (seed 1), where the compact model cannot close a one-chunk gap.
+// Its time is what the default schedule.work_limit costs on an event of this size; the work
+// budget's per-iteration count is on this path (every Clp iteration, CBC's included).
+void BM_IlpWorkLimit8x8(benchmark::State& state) {
+    const Mesh mesh(8, 8);
+    const auto sets = sched::random_disjoint_sets(mesh, 4, 8, kibibytes(8), 1);
+    sched::IlpResult r;
+    for (auto _ : state) {
+        sched::IlpCycleScheduler ilp(sched::IlpOptions{});
+        r = ilp.solve(mesh, sets, NocParams{});
+        benchmark::DoNotOptimize(r.max_link_flits);
+    }
+    state.counters["iterations"] = static_cast<double>(r.simplex_iterations);
+    state.counters["ilp_status"] = static_cast<double>(r.status);
+    state.counters["iterations_per_s"] = benchmark::Counter(
+        static_cast<double>(r.simplex_iterations) * static_cast<double>(state.iterations()),
+        benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_IlpWorkLimit8x8)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 void BM_TspFig12(benchmark::State& state) {
     const auto side = static_cast<std::int32_t>(state.range(0));

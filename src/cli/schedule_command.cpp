@@ -43,8 +43,10 @@ struct ScheduleRequest {
     std::int32_t hop_cycles = 2;
     std::uint64_t seed = 1;
     std::string config;  // a sweep configuration or hardware file whose `schedule:` applies
-    double time_limit = 1.0;
+    std::int64_t work_limit = sched::kDefaultWorkLimit;
+    double time_limit = sched::kDefaultTimeLimitSeconds;
     double gap = 0.0;
+    bool work_limit_given = false;
     bool time_limit_given = false;
     bool gap_given = false;
     std::vector<std::string> schedulers{"ilp", "tsp", "shp"};
@@ -324,6 +326,7 @@ std::vector<Tally> tally_samples(const ScheduleRequest& r, const sim::Mesh& mesh
     for (const sched::SchedulerKind kind : r.kinds) {
         sched::ScheduleOptions o;
         o.scheduler = kind;
+        o.work_limit = r.work_limit;
         o.time_limit_seconds = r.time_limit;
         o.relative_gap = r.gap;
         schedulers.push_back(sched::make_scheduler(o));
@@ -482,6 +485,7 @@ int run_schedule(const ScheduleRequest& request) {
         // The file's ILP settings, unless given on the command line (which wins).
         const auto file = io::read_config_or_hardware_file(r.config);
         const sched::ScheduleOptions o = std::visit([](const auto& f) { return f.schedule; }, file);
+        if (!r.work_limit_given) r.work_limit = o.work_limit;
         if (!r.time_limit_given) r.time_limit = o.time_limit_seconds;
         if (!r.gap_given) r.gap = o.relative_gap;
     }
@@ -494,6 +498,7 @@ int run_schedule(const ScheduleRequest& request) {
     for (const sched::SchedulerKind kind : r.kinds) {
         sched::ScheduleOptions o;
         o.scheduler = kind;
+        o.work_limit = r.work_limit;
         o.time_limit_seconds = r.time_limit;
         o.relative_gap = r.gap;
         records.push_back(sched::make_scheduler(o)->schedule(mesh, r.sets, noc));
@@ -528,15 +533,21 @@ void add_schedule_command(CLI::App& app, Action& action) {
         ->check(integer_in(1, 1024));
     cmd->add_option("--seed", r->seed, "seed of random:... placements (default 1)")
         ->check(integer_in(0, std::numeric_limits<std::int64_t>::max()));
-    CLI::Option* limit =
-        cmd->add_option("--time-limit", r->time_limit, "ILP time limit in seconds (default 1)")
-            ->check(number_in(1e-3, 86400.0));
+    CLI::Option* work = cmd->add_option("--work-limit", r->work_limit,
+                                        "ILP work limit: simplex iterations per event (default " +
+                                            std::to_string(sched::kDefaultWorkLimit) + "; deterministic)")
+                            ->check(integer_in(1, 1000000000));
+    CLI::Option* limit = cmd->add_option("--time-limit", r->time_limit,
+                                         "ILP wall-clock safety net in seconds (default 60; a result it "
+                                         "stops depends on the machine)")
+                             ->check(number_in(1e-3, 86400.0));
     CLI::Option* gap =
         cmd->add_option("--gap", r->gap, "ILP relative gap at which to stop (default 0: prove optimality)")
             ->check(number_in(0.0, 1.0));
-    cmd->add_option("--config", r->config,
-                    "take --time-limit and --gap from the schedule: section of this sweep configuration or "
-                    "hardware file (options given here win)");
+    cmd->add_option(
+        "--config", r->config,
+        "take --work-limit, --time-limit and --gap from the schedule: section of this sweep configuration or "
+        "hardware file (options given here win)");
     cmd->add_option("--schedulers", r->schedulers, "which to run, comma-separated (default ilp,tsp,shp)")
         ->delimiter(',');
     cmd->add_flag("--csv", r->csv, "print CSV (one row per scheduler) instead of the table");
@@ -545,7 +556,8 @@ void add_schedule_command(CLI::App& app, Action& action) {
                     "with random:... sets: schedule N placements (seeds --seed .. --seed+N-1) and print how "
                     "often and by how much each baseline loses to the ILP (with --csv: every row)")
         ->check(integer_in(1, 1000000));
-    cmd->callback([&action, r, limit, gap] {
+    cmd->callback([&action, r, work, limit, gap] {
+        r->work_limit_given = work->count() > 0;
         r->time_limit_given = limit->count() > 0;
         r->gap_given = gap->count() > 0;
         resolve(*r);

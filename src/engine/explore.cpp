@@ -45,6 +45,7 @@ eval::EvalContext make_context(const io::Config& config) {
     ctx.schedule = config.schedule;
     // /schedules is kept with the mappings (output.mappings): none kept, none computed.
     ctx.record_schedules = config.output.mappings != io::MappingRows::none;
+    ctx.work_limit = config.engine.work_limit;
     for (io::LoadedWorkload& w : io::load_workloads(config)) {
         eval::Workload e{std::move(w.network), {}, w.spec.weight};
         e.segmentation = workload::decompose(e.network);

@@ -47,6 +47,7 @@ inline tuner::Outcome outcome_of(eval::Status s) {
             return tuner::Outcome::infeasible;
         case eval::Status::failed:
         case eval::Status::timeout:
+        case eval::Status::work_limit:
             break;
     }
     return tuner::Outcome::failed;

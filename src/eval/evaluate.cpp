@@ -32,21 +32,36 @@ bool listed(const std::vector<std::int64_t>& ids, std::int64_t id) {
     return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 
+// An ILP event stopped by schedule.time_limit, the Data-Scheduler's wall-clock safety net:
+// the cycles it used depend on the machine, so the candidate is recorded as `timeout`.
+class ScheduleSafetyNet : public std::runtime_error {
+public:
+    explicit ScheduleSafetyNet(const std::string& what) : std::runtime_error(what) {}
+};
+
+// fault_injection.stall: a moment to kill the run in (kStallSeconds, or until the wall-clock
+// safety net fires), then the outcome of a spent work limit, the same on any machine.
+void stall(const Deadline& deadline) {
+    const auto until =
+        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(FaultInjection::kStallSeconds));
+    while (std::chrono::steady_clock::now() < until) {
+        if (deadline.expired()) throw DeadlineExpired();
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    throw WorkLimitReached(
+        "fault injection: the candidate stalled (engine.fault_injection.stall) and is "
+        "recorded as if its work limit had run out");
+}
+
 // The body of evaluate(); may throw, evaluate() turns exceptions into statuses.
-void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& deadline, Evaluation& e) {
+void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& deadline, StepBudget& steps,
+         Evaluation& e) {
     if (listed(ctx.faults.throw_candidates, candidate.id)) {
         std::string what = "fault injection: candidate ";
         what += std::to_string(candidate.id);
         what += " is listed in engine.fault_injection.throw";
         throw std::runtime_error(what);
-    }
-    if (listed(ctx.faults.stall_candidates, candidate.id)) {
-        // Sleep until the limit has passed (config validation requires one), then let the
-        // regular deadline check report it.
-        while (!deadline.expired()) {
-            std::this_thread::sleep_for(
-                std::chrono::duration<double>(std::clamp(deadline.remaining_seconds() + 1e-3, 1e-3, 0.1)));
-        }
     }
 
     const hw::Legality legality = hw::check(candidate.params, ctx.constraints, ctx.technology);
@@ -60,16 +75,24 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
         return;
     }
     const sim::System system = sim::make_system(ctx.constraints, candidate.params, ctx.technology);
+    // Where a limit would stop a real evaluation: after the area, before the first workload.
+    if (listed(ctx.faults.stall_candidates, candidate.id)) stall(deadline);
 
     for (const Workload& w : ctx.workloads) {
+        steps.step();
         if (deadline.expired()) throw DeadlineExpired();
         NetworkResult r;
         // A fresh scheduler and memo per network keep the evaluation a pure function of its
         // inputs (the scheduler's cache would otherwise carry results between candidates).
         const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(ctx.schedule);
-        r.mapping = map_network(w.network, w.segmentation, system, *scheduler, deadline);
+        r.mapping = map_network(w.network, w.segmentation, system, *scheduler, deadline, steps);
         sim::AnalyticIntraNodeMapper intra;
         r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, intra, *scheduler);
+        if (scheduler->wall_clock_stops() > 0) {
+            throw ScheduleSafetyNet(
+                "schedule.time_limit, the wall-clock safety net of the Data-Scheduler, stopped " +
+                std::to_string(scheduler->wall_clock_stops()) + " ILP event(s) of " + w.network.name());
+        }
         if (ctx.record_schedules) {
             r.schedules = schedule_events(w.network, w.segmentation, r.mapping, r.cost, system, *scheduler);
         }
@@ -107,15 +130,23 @@ Evaluation evaluate(const EvalContext& context, const Candidate& candidate, cons
     Evaluation e;
     e.candidate = candidate.id;
     e.params = candidate.params;
+    StepBudget steps(context.work_limit);
+    auto after = [&] {
+        return " after " + std::to_string(e.networks.size()) + " of " +
+               std::to_string(context.workloads.size()) + " workloads";
+    };
     try {
-        run(context, candidate, deadline, e);
+        run(context, candidate, deadline, steps, e);
     } catch (const DeadlineExpired&) {
         e.status = Status::timeout;
-        e.message = "the per-candidate time limit expired after ";
-        e.message += std::to_string(e.networks.size());
-        e.message += " of ";
-        e.message += std::to_string(context.workloads.size());
-        e.message += " workloads";
+        e.message =
+            "the per-candidate time limit (engine.time_limit, a wall-clock safety net) expired" + after();
+    } catch (const ScheduleSafetyNet& ex) {
+        e.status = Status::timeout;
+        e.message = ex.what();
+    } catch (const WorkLimitReached& ex) {
+        e.status = Status::work_limit;
+        e.message = ex.what() + after();
     } catch (const mapper::Unmappable& ex) {
         // A legal point on which the network has no mapping: a result, like a mapping whose
         // weights exceed DRAM.

@@ -13,14 +13,16 @@ namespace pimdse::eval {
 
 sim::NetworkMapping map_network(const workload::Network& network, const workload::Segmentation& seg,
                                 const sim::System& system, sim::SharingScheduler& scheduler,
-                                const Deadline& deadline) {
+                                const Deadline& deadline, StepBudget& steps) {
     if (deadline.expired()) throw DeadlineExpired();
     // Fresh memo tables per network keep the evaluation a pure function of its inputs.
     sim::AnalyticIntraNodeMapper intra;
     sim::SnakeRingScheduler search;
     mapper::MapperOptions options;
-    // Checked between rounds and layers: the limit is honoured within one layer's search.
-    options.cancelled = [&deadline] {
+    // Called between rounds, segments, layouts and baselines: each call is one step of the
+    // work limit, and the wall-clock safety net is honoured within one such step.
+    options.cancelled = [&deadline, &steps] {
+        steps.step();
         if (deadline.expired()) throw DeadlineExpired();
         return false;
     };

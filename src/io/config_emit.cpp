@@ -106,14 +106,20 @@ void write_technology(std::ostream& out, const hw::Technology& t) {
 void write_schedule(std::ostream& out, const sim::ScheduleOptions& o) {
     out << "schedule:  # NicePIM VII: how data-sharing events are scheduled\n"
         << "  scheduler: " << sim::to_string(o.scheduler) << '\n'
-        << "  time_limit: " << num(o.time_limit_seconds) << "  # seconds per event (ilp)\n"
+        << "  work_limit: " << o.work_limit << "  # simplex iterations per event (ilp; deterministic)\n"
+        << "  time_limit: " << num(o.time_limit_seconds) << "  # seconds per event (ilp; safety net)\n"
         << "  relative_gap: " << num(o.relative_gap) << "  # ilp: stop at this gap; 0 proves optimality\n";
 }
 
 void write_engine(std::ostream& out, const EngineConfig& e) {
     out << "engine:\n";
+    if (e.work_limit) {
+        out << "  work_limit: " << *e.work_limit << "  # mapper steps per candidate (deterministic)\n";
+    } else {
+        out << "  # work_limit: none (no work limit per candidate)\n";
+    }
     if (e.time_limit) {
-        out << "  time_limit: " << e.time_limit->count() << "  # seconds per candidate\n";
+        out << "  time_limit: " << e.time_limit->count() << "  # seconds per candidate (safety net)\n";
     } else {
         out << "  # time_limit: none (no limit per candidate)\n";
     }

@@ -76,6 +76,52 @@ std::int64_t min_cycle_hops_bound(const sim::Mesh& mesh, std::span<const sim::No
     return std::max<std::int64_t>(nearest, 2 * ((r1 - r0) + (c1 - c0)));
 }
 
+namespace {
+
+// The cut bound over every row and column cut of the mesh (docs/model.md, "Lower bounds").
+std::int64_t cuts_bound(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
+                        std::int32_t flit_bits) {
+    std::int64_t best = 0;
+    // Cuts. Vertical cut after column c: east crossings leave from a member at col <= c and
+    // run in its row; west crossings from a member at col > c. Horizontal cut after row r:
+    // south crossings end at a member at row > r and run in its column; north ones at row <= r.
+    std::vector<Crossing> fwd, back;
+    for (int axis = 0; axis < 2; ++axis) {
+        const std::int32_t extent = axis == 0 ? mesh.cols() : mesh.rows();
+        for (std::int32_t cut = 0; cut + 1 < extent; ++cut) {
+            fwd.clear();
+            back.clear();
+            for (const sim::SharingSet& s : sets) {
+                const std::int64_t f = sim::flits_of(s.bytes_per_node, flit_bits);
+                if (s.members.size() < 2 || f == 0) continue;
+                Crossing low{{}, f}, high{{}, f};  // lines of members before / after the cut
+                for (const sim::NodeId v : s.members) {
+                    const sim::NodeCoord c = mesh.coord(v);
+                    const std::int32_t pos = axis == 0 ? c.col : c.row;
+                    const std::int32_t line = axis == 0 ? c.row : c.col;
+                    (pos <= cut ? low : high).lines.push_back(line);
+                }
+                if (low.lines.empty() || high.lines.empty()) continue;
+                for (Crossing* x : {&low, &high}) {
+                    std::sort(x->lines.begin(), x->lines.end());
+                    x->lines.erase(std::unique(x->lines.begin(), x->lines.end()), x->lines.end());
+                }
+                if (axis == 0) {  // east uses the sources' rows (low side), west the high side
+                    fwd.push_back(std::move(low));
+                    back.push_back(std::move(high));
+                } else {  // south uses the destinations' columns (high side), north the low side
+                    fwd.push_back(std::move(high));
+                    back.push_back(std::move(low));
+                }
+            }
+            best = std::max({best, cut_bound(fwd), cut_bound(back)});
+        }
+    }
+    return best;
+}
+
+}  // namespace
+
 MaxLinkBound max_link_lower_bound(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
                                   std::int32_t flit_bits, std::span<const std::int64_t> min_cycle_hops) {
     if (!min_cycle_hops.empty() && min_cycle_hops.size() != sets.size()) {
@@ -112,41 +158,7 @@ MaxLinkBound max_link_lower_bound(const sim::Mesh& mesh, std::span<const sim::Sh
     const auto used = static_cast<std::int64_t>(std::count(usable.begin(), usable.end(), 1));
     out.total_hops = ceil_div(flit_hops, used);
 
-    // Cuts. Vertical cut after column c: east crossings leave from a member at col <= c and
-    // run in its row; west crossings from a member at col > c. Horizontal cut after row r:
-    // south crossings end at a member at row > r and run in its column; north ones at row <= r.
-    std::vector<Crossing> fwd, back;
-    for (int axis = 0; axis < 2; ++axis) {
-        const std::int32_t extent = axis == 0 ? mesh.cols() : mesh.rows();
-        for (std::int32_t cut = 0; cut + 1 < extent; ++cut) {
-            fwd.clear();
-            back.clear();
-            for (const sim::SharingSet& s : sets) {
-                const std::int64_t f = sim::flits_of(s.bytes_per_node, flit_bits);
-                if (s.members.size() < 2 || f == 0) continue;
-                Crossing low{{}, f}, high{{}, f};  // lines of members before / after the cut
-                for (const sim::NodeId v : s.members) {
-                    const sim::NodeCoord c = mesh.coord(v);
-                    const std::int32_t pos = axis == 0 ? c.col : c.row;
-                    const std::int32_t line = axis == 0 ? c.row : c.col;
-                    (pos <= cut ? low : high).lines.push_back(line);
-                }
-                if (low.lines.empty() || high.lines.empty()) continue;
-                for (Crossing* x : {&low, &high}) {
-                    std::sort(x->lines.begin(), x->lines.end());
-                    x->lines.erase(std::unique(x->lines.begin(), x->lines.end()), x->lines.end());
-                }
-                if (axis == 0) {  // east uses the sources' rows (low side), west the high side
-                    fwd.push_back(std::move(low));
-                    back.push_back(std::move(high));
-                } else {  // south uses the destinations' columns (high side), north the low side
-                    fwd.push_back(std::move(high));
-                    back.push_back(std::move(low));
-                }
-            }
-            out.cut = std::max({out.cut, cut_bound(fwd), cut_bound(back)});
-        }
-    }
+    out.cut = cuts_bound(mesh, sets, flit_bits);
     // Every link load is a sum of whole chunks, so a multiple of the gcd of the moving sets'
     // chunk sizes: the bound rounds up to the next multiple.
     std::int64_t unit = 0;

@@ -21,6 +21,7 @@ void validate(const ScheduleOptions& options) {
     if (!(options.time_limit_seconds > 0.0) || !std::isfinite(options.time_limit_seconds)) {
         throw std::invalid_argument("ScheduleOptions: time_limit_seconds must be a finite number > 0");
     }
+    if (options.work_limit < 1) throw std::invalid_argument("ScheduleOptions: work_limit must be >= 1");
     if (!(options.relative_gap >= 0.0) || !std::isfinite(options.relative_gap)) {
         throw std::invalid_argument("ScheduleOptions: relative_gap must be a finite number >= 0");
     }
@@ -52,6 +53,8 @@ ScheduleStatus status_of(IlpStatus s) {
             return ScheduleStatus::model_too_large;
         case IlpStatus::failed:
             return ScheduleStatus::failed;
+        case IlpStatus::work_limit_incumbent:
+            return ScheduleStatus::work_limit_incumbent;
     }
     return ScheduleStatus::failed;
 }
@@ -81,6 +84,7 @@ DataScheduler::DataScheduler(ScheduleOptions options)
     : options_(options), ilp_([&] {
           validate(options);
           IlpOptions o;
+          o.work_limit = options.work_limit;
           o.time_limit_seconds = options.time_limit_seconds;
           o.relative_gap = options.relative_gap;
           return o;
@@ -116,6 +120,7 @@ const DataScheduler::Entry& DataScheduler::lookup(const sim::Mesh& mesh,
         e.gap = r.gap;
         e.latency_fallback = r.latency_fallback;
         e.status = status_of(r.status);
+        if (r.status == IlpStatus::time_limit_incumbent) ++wall_clock_stops_;
         e.reason = std::move(r.reason);
     } else if (options_.scheduler == SchedulerKind::tsp) {
         e.cycles = ilp_.tsp().schedule(mesh, sets);

@@ -24,11 +24,16 @@ cat > "$dir/bin/scontrol" <<'S'
 #!/bin/bash
 echo "FAKE scontrol $*"
 S
-# A launcher whose pimdse gets a 1 s wall time (the script asks for at least 61 s).
-cat > "$dir/bin/wall1" <<'S'
+# A launcher whose pimdse gets a 9 s wall time (the script asks for at least 61 s). No
+# candidate is handed out once the elapsed time plus the longest evaluation so far would pass
+# it: candidate 5 stalls 5 s in batch 1, so after it the run stops whatever the machine's
+# speed, having committed batch 0 (five candidates before the stall need only fit in ~8 s:
+# 0.1 s each in a release build, 0.35 s in the sanitizer build, 1.3 s there beside a busy
+# loop on both cores).
+cat > "$dir/bin/wall9" <<'S'
 #!/bin/bash
 args=("$@")
-for i in "${!args[@]}"; do [[ ${args[$i]} == --wall-time ]] && args[$((i + 1))]=1; done
+for i in "${!args[@]}"; do [[ ${args[$i]} == --wall-time ]] && args[$((i + 1))]=9; done
 exec "${args[@]}"
 S
 printf '#!/bin/bash\nexit 7\n' > "$dir/bin/exit7"
@@ -43,7 +48,7 @@ grep -q 'budget reached: 12 evaluations' "$dir/log" || fail "the sweep did not f
 ! grep -q 'FAKE scontrol' "$dir/log" || fail "a finished sweep was requeued"
 
 status=0
-FAKE_LEFT=00:30:00 PIMDSE_LAUNCH="$dir/bin/wall1" bash "$root/jobs/slurm.sbatch" "$config" "$dir/b.h5" > "$dir/log" 2>&1 || status=$?
+FAKE_LEFT=00:30:00 PIMDSE_LAUNCH="$dir/bin/wall9" bash "$root/jobs/slurm.sbatch" "$config" "$dir/b.h5" > "$dir/log" 2>&1 || status=$?
 ((status == 0)) || fail "the requeueing run exited with $status"
 grep -q 'exit 7: budget not reached; requeueing' "$dir/log" || fail "no requeue after the wall-time stop"
 grep -q 'FAKE scontrol requeue 42' "$dir/log" || fail "scontrol requeue not called"

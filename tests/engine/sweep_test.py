@@ -11,6 +11,7 @@ Scenarios:
   kill_resume  SIGKILL a run of faults.yaml in the middle of batch 1, resume it, and compare
                with an uninterrupted run
   faults       faults.yaml: the throwing and the stalling candidate are recorded, the sweep ends
+  cpu_hog      tiny.yaml beside a busy loop on every core writes the same file as the quiet run
   tables       Debian's h5py and pandas read every table of a sweep file; every field has its
                meaning attribute and appears in docs/output.md
   resume_rules no overwrite without --force; --resume refuses another configuration saying
@@ -150,7 +151,7 @@ def scenario_kill_resume(s):
     cmd = s.command(["explore", s.data("faults.yaml"), "-o", out])
     log = open(out + ".log", "w+")
     p = subprocess.Popen(cmd, env=ENV, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    # Batch 1 holds candidate 5, which stalls for the 5 s time limit: kill inside that batch.
+    # Batch 1 holds candidate 5, which stalls for 5 s: kill inside that batch.
     deadline = time.time() + 60
     while time.time() < deadline:
         log.seek(0)
@@ -191,13 +192,39 @@ def scenario_faults(s):
     by_id = c.set_index("candidate")
     check(names[by_id.loc[2, "status"]] == "failed", "candidate 2 must be failed")
     check(b"fault injection: candidate 2" in by_id.loc[2, "message"], "candidate 2's message")
-    check(names[by_id.loc[5, "status"]] == "timeout", "candidate 5 must be timeout")
-    check(b"time limit expired" in by_id.loc[5, "message"], "candidate 5's message")
+    check(names[by_id.loc[5, "status"]] == "work_limit", "candidate 5 must be work_limit")
+    check(b"stalled" in by_id.loc[5, "message"], "candidate 5's message")
     check(np.isinf(by_id.loc[2, "cost"]) and np.isinf(by_id.loc[5, "cost"]), "failed costs are inf")
     others = by_id.drop(index=[2, 5])
     check((others["status"] == status["ok"]).all(), "the other candidates are ok")
     summary = s.run(["summary", out], np_=0)
-    check("10 ok, 0 infeasible, 1 failed, 1 timeout" in summary.stdout, "summary counts")
+    check("10 ok, 0 infeasible, 1 failed, 0 timeout, 1 work_limit" in summary.stdout, "summary counts")
+
+
+def scenario_cpu_hog(s):
+    # faults.yaml with a work limit that binds on its larger candidates (84 mapper steps): the
+    # limits that decide the file are counts, not seconds, so a run that competes with a busy
+    # loop on every core writes the same file as a quiet one (docs/engine.md, "Determinism").
+    config = os.path.join(s.work, "faults_work60.yaml")
+    text = open(s.data("faults.yaml")).read().replace("work_limit: 1000", "work_limit: 60")
+    text = text.replace("../mapping/", os.path.join(s.source, "tests/data/mapping/"))
+    text = text.replace("../../../inputs/", os.path.join(s.source, "inputs/"))
+    open(config, "w").write(text)
+    quiet = s.fresh(f"hog_quiet_np{s.np}.h5")
+    s.run(["explore", config, "-o", quiet], timeout=300)
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(os.cpu_count() or 2)]
+    try:
+        busy = s.fresh(f"hog_busy_np{s.np}.h5")
+        s.run(["explore", config, "-o", busy], timeout=600)
+    finally:
+        for h in hogs:
+            h.kill()
+            h.wait()
+    with h5py.File(quiet, "r") as f:
+        status = h5py.check_enum_dtype(f["candidates"].dtype["status"])
+        limited = int((f["candidates"]["status"] == status["work_limit"]).sum())
+    check(limited >= 2, f"the work limit must bind on some real candidates, bound on {limited}")
+    same_files(quiet, busy)
 
 
 def scenario_tables(s):
@@ -277,7 +304,7 @@ def scenario_resume_rules(s):
     check("exists already; pass --resume" in p.stderr and "--force" in p.stderr, "no-overwrite message")
     check(open(out, "rb").read() == before, "the file changed")
     p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--resume"], expect=3)
-    check("refusing to resume" in p.stderr and "time_limit" in p.stderr and "fault_injection" in p.stderr,
+    check("refusing to resume" in p.stderr and "work_limit" in p.stderr and "fault_injection" in p.stderr,
           "the refusal names what differs")
     check(p.stderr.count("pimdse: error:") == 1, "one error line from all ranks")
     check(open(out, "rb").read() == before, "a refused resume changed the file")

@@ -1,5 +1,5 @@
 // One candidate's evaluation: the sums and the NicePIM Eq. 1 cost by hand, a pure function of
-// its inputs, and every way it can end (ok, infeasible, failed, timeout) as a status.
+// its inputs, and every way it can end (ok, infeasible, failed, timeout, work_limit) as a status.
 #include "pimdse/eval/evaluate.hpp"
 
 #include <gtest/gtest.h>
@@ -129,6 +129,54 @@ TEST(Evaluate, AnExpiredDeadlineIsATimeout) {
         evaluate(context(), candidate(), Deadline::after(std::chrono::duration<double>(0.0)));
     EXPECT_EQ(e.status, Status::timeout);
     EXPECT_TRUE(std::isinf(e.cost));
+}
+
+TEST(Evaluate, TheWorkLimitBindsAtTheSameStepWhateverTheClock) {
+    // Count the steps of an unlimited run: each workload is one, and the mapper takes at least
+    // one per search round, so two workloads take more than two.
+    EvalContext ctx = context();
+    std::int64_t steps = 0;
+    for (std::int64_t limit = 1; limit < 100000; limit *= 2) {
+        ctx.work_limit = limit;
+        if (evaluate(ctx, candidate(), Deadline{}).status == Status::ok) {
+            steps = limit;
+            break;
+        }
+    }
+    ASSERT_GT(steps, 2);
+    // Just below what the candidate needs (found by bisection): work_limit, with its message,
+    // and the same outcome twice; one more step and it is ok, with the unlimited result.
+    std::int64_t lo = steps / 2, hi = steps;  // lo runs out, hi suffices
+    while (hi - lo > 1) {
+        const std::int64_t mid = (lo + hi) / 2;
+        ctx.work_limit = mid;
+        (evaluate(ctx, candidate(), Deadline{}).status == Status::ok ? hi : lo) = mid;
+    }
+    ctx.work_limit = lo;
+    const Evaluation a = evaluate(ctx, candidate(), Deadline{});
+    const Evaluation b = evaluate(ctx, candidate(), Deadline{});
+    EXPECT_EQ(a.status, Status::work_limit);
+    EXPECT_EQ(a.message, b.message);
+    EXPECT_NE(a.message.find("engine.work_limit = " + std::to_string(lo) + " mapper steps"),
+              std::string::npos)
+        << a.message;
+    EXPECT_TRUE(std::isinf(a.cost));
+    ctx.work_limit = hi;
+    const Evaluation limited = evaluate(ctx, candidate(), Deadline{});
+    ctx.work_limit.reset();
+    const Evaluation free = evaluate(ctx, candidate(), Deadline{});
+    ASSERT_EQ(limited.status, Status::ok);
+    EXPECT_EQ(limited.cost, free.cost);
+    EXPECT_EQ(limited.latency_seconds, free.latency_seconds);
+}
+
+TEST(Evaluate, AStallEndsAsASpentWorkLimitOrTheSafetyNet) {
+    EvalContext ctx = context();
+    ctx.faults.stall_candidates = {7};
+    // The wall-clock safety net fires first here (it is shorter than the stall): timeout.
+    const Evaluation e = evaluate(ctx, candidate(7), Deadline::after(std::chrono::duration<double>(0.05)));
+    EXPECT_EQ(e.status, Status::timeout);
+    EXPECT_NE(e.message.find("engine.time_limit"), std::string::npos) << e.message;
 }
 
 }  // namespace

@@ -73,9 +73,10 @@ TEST_F(ConfigFiles, DefaultsFillEverythingNotGiven) {
     EXPECT_EQ(c.sweep.proposer, Proposer::nicepim);
     EXPECT_EQ(c.sweep.samples_per_round, 16384);
     EXPECT_EQ(c.output.path, dir_ / "out/run.h5");
-    EXPECT_EQ(c.schedule, sim::ScheduleOptions{});  // the ILP, 1 s per event, gap 0
+    EXPECT_EQ(c.schedule, sim::ScheduleOptions{});  // the ILP, 20 000 iterations per event, gap 0
     EXPECT_EQ(c.schedule.scheduler, sim::SchedulerKind::ilp);
-    EXPECT_EQ(c.schedule.time_limit_seconds, 1.0);
+    EXPECT_EQ(c.schedule.time_limit_seconds, 60.0);
+    EXPECT_EQ(c.schedule.work_limit, 20000);
     EXPECT_EQ(c.schedule.relative_gap, 0.0);
     EXPECT_EQ(c.engine, EngineConfig{});  // no time limit; latency, energy, area; automatic reference
     EXPECT_EQ(c.source_text, kMinimal);   // kept byte for byte
@@ -244,7 +245,7 @@ TEST_F(ConfigFiles, ScheduleSection) {
           std::pair{"shp", sim::SchedulerKind::shp}}) {
         const Config c = parse(std::string(kMinimal) + "schedule: {scheduler: " + text + "}\n");
         EXPECT_EQ(c.schedule.scheduler, kind) << text;
-        EXPECT_EQ(c.schedule.time_limit_seconds, 1.0);  // the rest keep their defaults
+        EXPECT_EQ(c.schedule.time_limit_seconds, 60.0);  // the rest keep their defaults
         EXPECT_EQ(parse(to_yaml(c)), c);
     }
     EXPECT_EQ(parse(std::string(kMinimal) + "schedule: {time_limit: 86400, relative_gap: 1}\n").schedule,
@@ -298,7 +299,7 @@ TEST_F(ConfigFiles, ToYamlRoundTripOfDefaults) {
                             "ibuf_kib: {min: 8, max: 2048, spacing: linear, step: 8}", "proposer: nicepim",
                             "samples_per_round: 16384", "alpha: 1", "seed: 1", "pe_area_um2: 1101.6",
                             "dram_row_buffer_bytes: 1024", "noc_hop_cycles: 2", "scheduler: ilp",
-                            "time_limit: 1", "relative_gap: 0"}) {
+                            "work_limit: 20000", "time_limit: 60", "relative_gap: 0"}) {
         EXPECT_NE(text.find(key), std::string::npos) << key << " not in\n" << text;
     }
 }

@@ -111,7 +111,7 @@ def scenario_reader_commit():
         check(len(s.table(name)) == rows, f"/{name}: {len(s.table(name))} rows, committed {rows}")
     c = s.candidates
     check(list(c["candidate"]) == list(range(12)), "candidates 0..11")
-    check(set(c["status"]) <= {"ok", "infeasible", "failed", "timeout"}, f"status names: {set(c['status'])}")
+    check(set(c["status"]) <= {"ok", "infeasible", "failed", "timeout", "work_limit"}, f"status names: {set(c['status'])}")
     check(set(c["proposer"]) == {"evolution"}, "proposer names")
     check(s.metrics["network_name"].isin(["tiny", "resnet18"]).all(), "strings decoded")
     units = c.attrs["units"]

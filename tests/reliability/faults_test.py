@@ -72,7 +72,7 @@ def signal_scenario(s, sig, name):
     ref = reference(s, name)
     out = s.fresh(f"rel_{name}_np{s.np}.h5")
     p, log = start(s, out)
-    # Batch 1 holds candidate 5, which stalls for the 5 s time limit: signal inside that batch.
+    # Batch 1 holds candidate 5, which stalls for 5 s: signal inside that batch.
     wait_for_line(p, log, r"^\S+ batch 0:")
     time.sleep(0.4)
     for pid in pimdse_ranks(s, p):

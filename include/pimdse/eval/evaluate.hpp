@@ -4,10 +4,11 @@
 // area and the NicePIM Eq. 1 cost over all workloads. A pure function of (context, candidate):
 // no global state, no dependence on rank, time or order, which is what makes a sweep's file
 // the same for any number of ranks. Outcomes expected during a search are a status with a
-// message, never an exception: an exception inside becomes `failed`, an expired deadline
-// `timeout`.
+// message, never an exception: an exception inside becomes `failed`, a spent work limit
+// `work_limit`, a wall-clock safety net that fired `timeout`.
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,14 +33,21 @@ enum class Status : std::int32_t {
     ok,          ///< every workload mapped and costed; the cost is finite
     infeasible,  ///< some workload has no feasible mapping (e.g. weights exceed a node's DRAM)
     failed,      ///< the evaluation threw; the message says what
-    timeout,     ///< the per-candidate time limit expired before every workload was costed
+    /// A wall-clock safety net fired: the per-candidate time limit expired, or an ILP event
+    /// hit `schedule.time_limit`. The one status that depends on the machine's speed and load.
+    timeout,
+    /// The per-candidate work limit (`engine.work_limit`, mapper steps) ran out before every
+    /// workload was costed. Deterministic: the same candidate runs out on any machine.
+    work_limit,
 };
-inline constexpr std::size_t kStatusCount = 4;
+inline constexpr std::size_t kStatusCount = 5;
 inline constexpr EnumNames<Status, kStatusCount> kStatusNames{{{Status::ok, "ok"},
                                                                {Status::infeasible, "infeasible"},
                                                                {Status::failed, "failed"},
-                                                               {Status::timeout, "timeout"}}};
-[[nodiscard]] std::string_view to_string(Status s) noexcept;  ///< "ok", "infeasible", "failed", "timeout"
+                                                               {Status::timeout, "timeout"},
+                                                               {Status::work_limit, "work_limit"}}};
+/// "ok", "infeasible", "failed", "timeout", "work_limit"
+[[nodiscard]] std::string_view to_string(Status s) noexcept;
 
 /// One workload DNN, decomposed once per sweep.
 struct Workload {
@@ -49,9 +57,11 @@ struct Workload {
 };
 
 /// Testing only (docs/config.md, `engine.fault_injection`): candidates whose evaluation is
-/// made to throw, or to stall until its time limit expires, so that tests can check that a
-/// sweep records such candidates and goes on.
+/// made to throw, or to stall (sleep kStallSeconds, then end as if its work limit had run
+/// out: a deterministic outcome with a moment to kill the run in), so that tests can check
+/// that a sweep records such candidates and goes on.
 struct FaultInjection {
+    static constexpr double kStallSeconds = 5.0;
     std::vector<std::int64_t> throw_candidates;
     std::vector<std::int64_t> stall_candidates;
     [[nodiscard]] bool empty() const noexcept { return throw_candidates.empty() && stall_candidates.empty(); }
@@ -62,9 +72,10 @@ struct EvalContext {
     hw::Constraints constraints;
     hw::Technology technology;
     std::vector<Workload> workloads;
-    double alpha = 1.0;               ///< energy exponent of Eq. 1
-    double beta = 1.0;                ///< latency exponent of Eq. 1
-    sched::ScheduleOptions schedule;  ///< how data-sharing events are scheduled (`schedule:`)
+    double alpha = 1.0;                      ///< energy exponent of Eq. 1
+    double beta = 1.0;                       ///< latency exponent of Eq. 1
+    sched::ScheduleOptions schedule;         ///< how data-sharing events are scheduled (`schedule:`)
+    std::optional<std::int64_t> work_limit;  ///< mapper steps per candidate (`engine.work_limit`)
     /// Keep each data-sharing event's schedule (NetworkResult::schedules, the /schedules
     /// table): costs a TSP and an SHP baseline per event of the costed mapping.
     bool record_schedules = false;
@@ -114,20 +125,52 @@ struct Evaluation {
     double seconds = 0;                   ///< wall time of the evaluation (the one non-deterministic field)
 };
 
-/// The network mapping of one workload on one system: the single place where the sweep
-/// decides a mapping, the PIM-Mapper (docs/mapper.md). `scheduler` costs the candidate
-/// mappings it compares at the end (the Data-Scheduler the evaluation uses). Checks
-/// `deadline` cooperatively and throws DeadlineExpired once it has passed.
-[[nodiscard]] sim::NetworkMapping map_network(const workload::Network& network,
-                                              const workload::Segmentation& seg, const sim::System& system,
-                                              sim::SharingScheduler& scheduler, const Deadline& deadline);
-
 /// Thrown by map_network (and anything below it) when the deadline has passed; evaluate()
 /// turns it into Status::timeout.
 class DeadlineExpired : public std::runtime_error {
 public:
     DeadlineExpired() : std::runtime_error("the per-candidate time limit expired") {}
 };
+
+/// Thrown by StepBudget::step past the limit; evaluate() turns it into Status::work_limit.
+class WorkLimitReached : public std::runtime_error {
+public:
+    explicit WorkLimitReached(const std::string& what) : std::runtime_error(what) {}
+};
+
+/// The per-candidate work limit (`engine.work_limit`), counted in mapper steps: one per
+/// workload and one per check of the mapper's cancellation hook (each segment of each search
+/// round, each layout tried, each baseline compared). The mapper is deterministic, so a
+/// candidate takes the same steps on any machine and runs out at the same point; the count
+/// is machine-independent where a wall-clock limit is not.
+class StepBudget {
+public:
+    explicit StepBudget(std::optional<std::int64_t> limit = std::nullopt) : limit_(limit) {}
+    /// Counts one step; throws WorkLimitReached once more than the limit have been taken.
+    void step() {
+        ++used_;
+        if (limit_ && used_ > *limit_) {
+            throw WorkLimitReached("the per-candidate work limit (engine.work_limit = " +
+                                   std::to_string(*limit_) + " mapper steps) ran out");
+        }
+    }
+    [[nodiscard]] std::int64_t used() const noexcept { return used_; }
+    [[nodiscard]] const std::optional<std::int64_t>& limit() const noexcept { return limit_; }
+
+private:
+    std::optional<std::int64_t> limit_;
+    std::int64_t used_ = 0;
+};
+
+/// The network mapping of one workload on one system: the single place where the sweep
+/// decides a mapping, the PIM-Mapper (docs/mapper.md). `scheduler` costs the candidate
+/// mappings it compares at the end (the Data-Scheduler the evaluation uses). Counts its
+/// steps in `steps` (throws WorkLimitReached past the limit) and checks `deadline`
+/// cooperatively (throws DeadlineExpired once it has passed).
+[[nodiscard]] sim::NetworkMapping map_network(const workload::Network& network,
+                                              const workload::Segmentation& seg, const sim::System& system,
+                                              sim::SharingScheduler& scheduler, const Deadline& deadline,
+                                              StepBudget& steps);
 
 /// Evaluates `candidate` on every workload of `context`. Never throws for a candidate's own
 /// failure: the status and message say what happened.

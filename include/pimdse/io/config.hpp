@@ -113,11 +113,14 @@ inline constexpr EnumNames<Objective, 4> kObjectiveNames{{{Objective::latency, "
 
 /// `engine:` how the sweep engine runs candidates and keeps its archive (docs/config.md).
 struct EngineConfig {
-    std::optional<std::chrono::seconds> time_limit;  ///< per candidate; empty: no limit
+    /// Per candidate: deterministic work limit in mapper steps (eval::StepBudget); empty: none.
+    std::optional<std::int64_t> work_limit;
+    /// Per candidate: wall-clock safety net; empty: no limit. Breaks reproducibility when it binds.
+    std::optional<std::chrono::seconds> time_limit;
     std::vector<Objective> objectives{Objective::latency, Objective::energy, Objective::area};
     /// Hypervolume reference point, one value per objective; empty: automatic (docs/config.md).
     std::vector<double> reference;
-    /// Testing only: candidate ids whose evaluation throws / stalls past the time limit.
+    /// Testing only: candidate ids whose evaluation throws / stalls (docs/config.md).
     std::vector<std::int64_t> fault_throw;
     std::vector<std::int64_t> fault_stall;
 

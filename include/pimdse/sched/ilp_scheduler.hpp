@@ -5,6 +5,7 @@
 // cbc_backend.cpp). docs/model.md, section "Data-Scheduler", states the formulation, the
 // solution strategy and the measurements.
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -13,12 +14,30 @@
 
 #include "pimdse/sched/tsp_scheduler.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/schedule_options.hpp"
 
 namespace pimdse::sched {
 
+namespace detail {
+class Solver;   // the phases after the warm start (src/sched/ilp_solver.hpp)
+struct VarSet;  // a set whose cycle is a decision
+}  // namespace detail
+
+// Defaults of IlpOptions and of the `schedule:` section (sim/schedule_options.hpp).
+using sim::kDefaultTimeLimitSeconds;
+using sim::kDefaultWorkLimit;
+
 struct IlpOptions {
-    /// Wall-clock limit of one solve, seconds (> 0), everything included.
-    double time_limit_seconds = 1.0;
+    /// Work limit of one solve: simplex iterations of all its LPs (Clp's and those inside
+    /// CBC), >= 1. Deterministic: past it the incumbent is used, at the same point on any
+    /// machine (status work_limit_incumbent). The default lets every event of the default
+    /// sweep and of docs/model.md's measurements that finished within the old 1 s limit
+    /// finish unchanged (docs/model.md, "Work limit, time limit, gap and status").
+    std::int64_t work_limit = kDefaultWorkLimit;
+    /// Wall-clock safety net of one solve, seconds (> 0), everything included. Past it the
+    /// incumbent is used (status time_limit_incumbent), which depends on the machine's speed
+    /// and load: it should never bind before the work limit.
+    double time_limit_seconds = kDefaultTimeLimitSeconds;
     /// Stop once (incumbent - bound) / incumbent <= this; 0 asks for proven optimality.
     double relative_gap = 0.0;
     /// The solution phases after the warm start and the combinatorial bound (all on by
@@ -35,8 +54,8 @@ struct IlpOptions {
     bool log = false;
 };
 
-/// Throws std::invalid_argument for a non-positive time limit, a gap < 0 or a compact
-/// size < 1.
+/// Throws std::invalid_argument for a non-positive time limit, a work limit < 1, a gap < 0
+/// or a compact size < 1.
 void validate(const IlpOptions& options);
 
 enum class IlpStatus : std::uint8_t {
@@ -45,6 +64,7 @@ enum class IlpStatus : std::uint8_t {
     time_limit_incumbent,  ///< time limit hit; the best cycles found (at worst the warm start)
     model_too_large,       ///< the compact model exceeds max_compact_binaries; best cycles kept
     failed,                ///< CBC gave up or an unknown status; the best cycles found are kept
+    work_limit_incumbent,  ///< work limit hit; the best cycles found (reproducible, unlike the time limit)
 };
 
 [[nodiscard]] const char* to_string(IlpStatus status) noexcept;
@@ -92,6 +112,8 @@ struct IlpResult {
     std::size_t columns = 0;
     /// Column-generation rounds, over all components.
     std::size_t pricing_rounds = 0;
+    /// Simplex iterations spent, the unit of IlpOptions::work_limit.
+    std::int64_t simplex_iterations = 0;
 };
 
 /// NicePIM Eq. 2-4. Sets with fewer than three members have one cycle only and enter as
@@ -114,6 +136,13 @@ public:
     [[nodiscard]] TspCycleScheduler& tsp() noexcept { return tsp_; }
 
 private:
+    struct Baselines {
+        std::vector<sim::SharingCycle> snake, tsp, warm;
+    };
+    void add_pools(detail::Solver& solver, const sim::Mesh& mesh, std::span<const detail::VarSet> vars,
+                   const Baselines& b, std::span<const std::int64_t> min_hops,
+                   std::chrono::steady_clock::time_point deadline);
+
     IlpOptions options_;
     TspCycleScheduler tsp_;
     // Min-hop cycles of each set shape, as member-index tours (see hamilton.hpp).

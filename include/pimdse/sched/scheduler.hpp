@@ -36,19 +36,21 @@ void validate(const ScheduleOptions& options);
 enum class ScheduleStatus : std::uint8_t {
     optimal,               ///< ILP: proven optimal
     gap_reached,           ///< ILP: within the configured relative gap
-    time_limit_incumbent,  ///< ILP: the time limit hit; the best cycles found
+    time_limit_incumbent,  ///< ILP: the wall-clock safety net hit; the best cycles found
     model_too_large,       ///< ILP: too large for the exact model; the best cycles found
     failed,                ///< ILP: the solver failed; the best cycles found (always valid)
     baseline,              ///< TSP or SHP: a fixed rule, no optimality claim
+    work_limit_incumbent,  ///< ILP: the work limit hit; the best cycles found (reproducible)
 };
 /// The statuses' names (reports, the sweep file's `/schedules` `outcome`), declared once.
-inline constexpr EnumNames<ScheduleStatus, 6> kScheduleStatusNames{
+inline constexpr EnumNames<ScheduleStatus, 7> kScheduleStatusNames{
     {{ScheduleStatus::optimal, "optimal"},
      {ScheduleStatus::gap_reached, "gap_reached"},
      {ScheduleStatus::time_limit_incumbent, "time_limit_incumbent"},
      {ScheduleStatus::model_too_large, "model_too_large"},
      {ScheduleStatus::failed, "failed"},
-     {ScheduleStatus::baseline, "baseline"}}};
+     {ScheduleStatus::baseline, "baseline"},
+     {ScheduleStatus::work_limit_incumbent, "work_limit_incumbent"}}};
 
 [[nodiscard]] std::string_view to_string(ScheduleStatus status) noexcept;
 
@@ -122,6 +124,10 @@ public:
     [[nodiscard]] const ScheduleOptions& options() const noexcept { return options_; }
     [[nodiscard]] std::size_t cache_size() const noexcept { return cache_.size(); }
     [[nodiscard]] std::size_t cache_hits() const noexcept { return hits_; }
+    /// Events the wall-clock safety net (time_limit_seconds) stopped so far: their cycles
+    /// depend on the machine's speed and load, so a result that used one is not reproducible
+    /// (eval::evaluate records the candidate as `timeout`).
+    [[nodiscard]] std::size_t wall_clock_stops() const noexcept { return wall_clock_stops_; }
     void clear_cache() noexcept { cache_.clear(); }
 
 private:
@@ -142,6 +148,7 @@ private:
     IlpCycleScheduler ilp_;  // also the TSP baseline (ilp_.tsp()), so one memo of set shapes
     std::map<std::vector<std::int64_t>, Entry> cache_;
     std::size_t hits_ = 0;
+    std::size_t wall_clock_stops_ = 0;
     bool recording_ = false;
     std::vector<ScheduleRecord> records_;
 };

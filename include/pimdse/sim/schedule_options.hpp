@@ -29,13 +29,22 @@ inline constexpr EnumNames<SchedulerKind, 3> kSchedulerKindNames{
 [[nodiscard]] const std::vector<std::string_view>& scheduler_names();
 [[nodiscard]] std::optional<SchedulerKind> parse_scheduler_kind(std::string_view name) noexcept;
 
+/// Defaults of the `schedule:` section and of sched::IlpOptions (docs/config.md; why 20 000:
+/// docs/model.md, "Work limit, time limit, gap and status").
+inline constexpr std::int64_t kDefaultWorkLimit = 20000;
+inline constexpr double kDefaultTimeLimitSeconds = 60.0;
+
 /// The `schedule:` configuration section.
 struct ScheduleOptions {
     SchedulerKind scheduler = SchedulerKind::ilp;
-    /// ILP wall-clock limit per event, seconds (> 0); the best cycles found are used after it.
-    double time_limit_seconds = 1.0;
+    /// ILP wall-clock safety net per event, seconds (> 0); the best cycles found are used after
+    /// it, which makes the result depend on the machine (wall_clock_stops() counts it).
+    double time_limit_seconds = kDefaultTimeLimitSeconds;
     /// ILP: stop once (incumbent - bound) / incumbent <= this (>= 0; 0 = prove optimality).
     double relative_gap = 0.0;
+    /// ILP work limit per event: simplex iterations (>= 1); the best cycles found are used
+    /// after it. Deterministic: the same on any machine (IlpOptions::work_limit).
+    std::int64_t work_limit = kDefaultWorkLimit;
 
     friend bool operator==(const ScheduleOptions&, const ScheduleOptions&) = default;
 };
