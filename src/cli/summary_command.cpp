@@ -43,16 +43,7 @@ std::vector<std::size_t> rows_to_show(std::size_t n, std::size_t limit) {
     return out;
 }
 
-int run_summary(const std::string& path, int best_count, int batch_rows) {
-    boost::mpi::environment env(false);
-    boost::mpi::communicator world;
-    if (world.rank() != 0) return 0;
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw IoError(path + ": no such file");
-    if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path + ": not a regular file");
-    const store::Store store = store::Store::open_read_only(path, MPI_COMM_SELF);
-    const store::StoredSweep s = store.read();
-
+void print_header(const std::string& path, const store::StoredSweep& s) {
     std::cout << "sweep file " << path << '\n';
     for (const auto& [key, value] : s.info) std::cout << "  " << key << ": " << value << '\n';
     std::cout << "  workloads:";
@@ -69,7 +60,9 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
         std::cout << (i ? ", " : " ") << by_status[st] << ' ' << eval::to_string(st);
     }
     std::cout << '\n';
+}
 
+void print_best(const store::StoredSweep& s, int best_count) {
     std::vector<store::CandidateRecord> ok;
     for (const store::CandidateRecord& c : s.candidates) {
         if (c.status == eval::Status::ok) ok.push_back(c);
@@ -87,7 +80,9 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
                                  hw::to_string(c.params).c_str());
     }
     if (ok.empty()) std::cout << "  (no candidate evaluated ok)\n";
+}
 
+void print_front(const store::StoredSweep& s) {
     std::vector<store::ParetoRecord> front;
     for (const store::ParetoRecord& p : s.pareto) {
         if (p.left_batch < 0) front.push_back(p);
@@ -111,7 +106,9 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
                                  static_cast<long long>(p.candidate), static_cast<long long>(p.joined_batch),
                                  p.latency_seconds * 1e3, p.energy_joules * 1e3, p.area_mm2, p.cost);
     }
+}
 
+void print_batches(const store::StoredSweep& s, int batch_rows) {
     std::cout << "\nper-batch progress"
               << (s.tuner.size() > static_cast<std::size_t>(batch_rows) ? " (a sample of the batches)" : "")
               << ":\n"
@@ -125,6 +122,21 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
                                  static_cast<long long>(b.best_candidate), b.hypervolume,
                                  static_cast<long long>(b.front_size), b.evaluate_seconds, b.wall_seconds);
     }
+}
+
+int run_summary(const std::string& path, int best_count, int batch_rows) {
+    boost::mpi::environment env(false);
+    boost::mpi::communicator world;
+    if (world.rank() != 0) return 0;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw IoError(path + ": no such file");
+    if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path + ": not a regular file");
+    const store::Store store = store::Store::open_read_only(path, MPI_COMM_SELF);
+    const store::StoredSweep s = store.read();
+    print_header(path, s);
+    print_best(s, best_count);
+    print_front(s);
+    print_batches(s, batch_rows);
     return static_cast<int>(ExitCode::ok);
 }
 
