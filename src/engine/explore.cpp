@@ -79,7 +79,7 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
         std::unique_ptr<tuner::Proposer> proposer;
         try {
             proposer = tuner::make_proposer(io::to_string(c.sweep.proposer), pc);
-        } catch (const std::invalid_argument& e) {
+        } catch (const ModelError& e) {
             throw ConfigError(SourceLocation{options.config.string(), 0, 0}, "sweep.proposer", e.what());
         }
         s.tuner = std::make_unique<detail::Tuner>(c, std::move(proposer));

@@ -73,8 +73,8 @@ std::optional<std::size_t> ParamRange::index_of(int v) const {
 
 int ParamRange::value_at(std::size_t i) const {
     if (i >= values_.size()) {
-        throw std::out_of_range("ParamRange::value_at: index " + std::to_string(i) + " of a range of " +
-                                std::to_string(values_.size()) + " values");
+        throw ModelError("ParamRange::value_at: index " + std::to_string(i) + " of a range of " +
+                         std::to_string(values_.size()) + " values");
     }
     return values_[i];
 }

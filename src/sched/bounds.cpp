@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hamilton.hpp"
+#include "pimdse/core/error.hpp"
 
 namespace pimdse::sched {
 
@@ -125,13 +126,12 @@ std::int64_t cuts_bound(const sim::Mesh& mesh, std::span<const sim::SharingSet> 
 MaxLinkBound max_link_lower_bound(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
                                   std::int32_t flit_bits, std::span<const std::int64_t> min_cycle_hops) {
     if (!min_cycle_hops.empty() && min_cycle_hops.size() != sets.size()) {
-        throw std::invalid_argument("max_link_lower_bound: one min_cycle_hops entry per set");
+        throw ModelError("max_link_lower_bound: one min_cycle_hops entry per set");
     }
     for (const sim::SharingSet& s : sets) {
         for (const sim::NodeId m : s.members) {
             if (!mesh.contains(m)) {
-                throw std::out_of_range("max_link_lower_bound: node " + std::to_string(m) +
-                                        " outside the mesh");
+                throw ModelError("max_link_lower_bound: node " + std::to_string(m) + " outside the mesh");
             }
         }
     }

@@ -19,18 +19,17 @@
 #include <utility>
 
 #include "ilp_solver.hpp"
+#include "pimdse/core/error.hpp"
 #include "pimdse/sched/bounds.hpp"
 #include "pimdse/sched/validate.hpp"
 
 namespace pimdse::sched {
 
 void validate(const IlpOptions& options) {
-    if (!(options.time_limit_seconds > 0.0))
-        throw std::invalid_argument("IlpOptions: time_limit_seconds must be > 0");
-    if (!(options.relative_gap >= 0.0)) throw std::invalid_argument("IlpOptions: relative_gap must be >= 0");
-    if (options.work_limit < 1) throw std::invalid_argument("IlpOptions: work_limit must be >= 1");
-    if (options.max_compact_binaries < 1)
-        throw std::invalid_argument("IlpOptions: max_compact_binaries must be >= 1");
+    if (!(options.time_limit_seconds > 0.0)) throw ModelError("IlpOptions: time_limit_seconds must be > 0");
+    if (!(options.relative_gap >= 0.0)) throw ModelError("IlpOptions: relative_gap must be >= 0");
+    if (options.work_limit < 1) throw ModelError("IlpOptions: work_limit must be >= 1");
+    if (options.max_compact_binaries < 1) throw ModelError("IlpOptions: max_compact_binaries must be >= 1");
 }
 
 const char* to_string(IlpStatus status) noexcept {
@@ -141,13 +140,12 @@ void check_sets(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets) {
         std::vector<sim::NodeId> m = sets[i].members;
         std::sort(m.begin(), m.end());
         if (std::adjacent_find(m.begin(), m.end()) != m.end()) {
-            throw std::invalid_argument("IlpCycleScheduler: set " + std::to_string(i) +
-                                        " has a repeated member");
+            throw ModelError("IlpCycleScheduler: set " + std::to_string(i) + " has a repeated member");
         }
         for (const sim::NodeId v : m) {
             if (!mesh.contains(v)) {
-                throw std::out_of_range("IlpCycleScheduler: set " + std::to_string(i) + " has node " +
-                                        std::to_string(v) + " outside the mesh");
+                throw ModelError("IlpCycleScheduler: set " + std::to_string(i) + " has node " +
+                                 std::to_string(v) + " outside the mesh");
             }
         }
     }

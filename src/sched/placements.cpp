@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/core/rng.hpp"
 
 namespace pimdse::sched {
@@ -14,9 +15,9 @@ std::vector<sim::SharingSet> random_disjoint_sets(const sim::Mesh& mesh, std::in
                                                   std::uint64_t seed) {
     if (count < 1 || members < 1 ||
         static_cast<std::int64_t>(count) * members > static_cast<std::int64_t>(mesh.node_count())) {
-        throw std::invalid_argument("random_disjoint_sets: " + std::to_string(count) + " sets of " +
-                                    std::to_string(members) + " members do not fit " +
-                                    std::to_string(mesh.node_count()) + " nodes");
+        throw ModelError("random_disjoint_sets: " + std::to_string(count) + " sets of " +
+                         std::to_string(members) + " members do not fit " +
+                         std::to_string(mesh.node_count()) + " nodes");
     }
     std::vector<sim::NodeId> nodes(static_cast<std::size_t>(mesh.node_count()));
     for (std::size_t i = 0; i < nodes.size(); ++i) nodes[i] = static_cast<sim::NodeId>(i);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "hamilton.hpp"
+#include "pimdse/core/error.hpp"
 #include "pimdse/sched/bounds.hpp"
 #include "pimdse/sched/validate.hpp"
 
@@ -19,11 +20,11 @@ std::string_view to_string(ScheduleStatus status) noexcept {
 
 void validate(const ScheduleOptions& options) {
     if (!(options.time_limit_seconds > 0.0) || !std::isfinite(options.time_limit_seconds)) {
-        throw std::invalid_argument("ScheduleOptions: time_limit_seconds must be a finite number > 0");
+        throw ModelError("ScheduleOptions: time_limit_seconds must be a finite number > 0");
     }
-    if (options.work_limit < 1) throw std::invalid_argument("ScheduleOptions: work_limit must be >= 1");
+    if (options.work_limit < 1) throw ModelError("ScheduleOptions: work_limit must be >= 1");
     if (!(options.relative_gap >= 0.0) || !std::isfinite(options.relative_gap)) {
-        throw std::invalid_argument("ScheduleOptions: relative_gap must be a finite number >= 0");
+        throw ModelError("ScheduleOptions: relative_gap must be a finite number >= 0");
     }
 }
 
@@ -65,15 +66,15 @@ void check_sets(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets) {
         std::vector<sim::NodeId> m = sets[i].members;
         for (const sim::NodeId v : m) {
             if (!mesh.contains(v)) {
-                throw std::out_of_range("sharing set " + std::to_string(i) + ": node " + std::to_string(v) +
-                                        " outside the " + std::to_string(mesh.rows()) + " x " +
-                                        std::to_string(mesh.cols()) + " mesh");
+                throw ModelError("sharing set " + std::to_string(i) + ": node " + std::to_string(v) +
+                                 " outside the " + std::to_string(mesh.rows()) + " x " +
+                                 std::to_string(mesh.cols()) + " mesh");
             }
         }
         std::sort(m.begin(), m.end());
         if (auto it = std::adjacent_find(m.begin(), m.end()); it != m.end()) {
-            throw std::invalid_argument("sharing set " + std::to_string(i) + ": node " + std::to_string(*it) +
-                                        " appears twice");
+            throw ModelError("sharing set " + std::to_string(i) + ": node " + std::to_string(*it) +
+                             " appears twice");
         }
     }
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include "pimdse/core/error.hpp"
 
 namespace pimdse::sched {
 namespace {
@@ -49,10 +50,10 @@ std::vector<sim::NodeId> min_hop_cycle(const sim::Mesh& mesh, std::span<const si
     std::vector<sim::NodeId> sorted(members.begin(), members.end());
     std::sort(sorted.begin(), sorted.end());
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-        throw std::invalid_argument("min_hop_cycle: repeated member");
+        throw ModelError("min_hop_cycle: repeated member");
     }
     for (const sim::NodeId m : sorted) {
-        if (!mesh.contains(m)) throw std::out_of_range("min_hop_cycle: member outside the mesh");
+        if (!mesh.contains(m)) throw ModelError("min_hop_cycle: member outside the mesh");
     }
     const std::size_t n = sorted.size();
     if (n <= 3) return sorted;  // every cycle through three nodes has the same hops
@@ -77,10 +78,10 @@ std::vector<sim::NodeId> TspCycleScheduler::cycle(const sim::Mesh& mesh,
     std::sort(sorted.begin(), sorted.end());
     if (sorted.size() <= 3) return min_hop_cycle(mesh, sorted);  // checks the members too
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
-        throw std::invalid_argument("min_hop_cycle: repeated member");
+        throw ModelError("min_hop_cycle: repeated member");
     }
     for (const sim::NodeId m : sorted) {
-        if (!mesh.contains(m)) throw std::out_of_range("min_hop_cycle: member outside the mesh");
+        if (!mesh.contains(m)) throw ModelError("min_hop_cycle: member outside the mesh");
     }
     auto key = detail::shape_key(mesh, sorted);
     auto it = shapes_.find(key);

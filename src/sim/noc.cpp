@@ -157,10 +157,9 @@ TransferCost evaluate_transfers(const Mesh& mesh, std::span<const Transfer> tran
     std::int32_t max_hops = 0;
     for (const Transfer& t : transfers) {
         if (!mesh.contains(t.src) || !mesh.contains(t.dst)) {
-            throw std::out_of_range("evaluate_transfers: node " +
-                                    std::to_string(mesh.contains(t.src) ? t.dst : t.src) + " outside the " +
-                                    std::to_string(mesh.rows()) + " x " + std::to_string(mesh.cols()) +
-                                    " mesh");
+            throw ModelError("evaluate_transfers: node " +
+                             std::to_string(mesh.contains(t.src) ? t.dst : t.src) + " outside the " +
+                             std::to_string(mesh.rows()) + " x " + std::to_string(mesh.cols()) + " mesh");
         }
         const std::int64_t f = flits_of(t.bytes, params.flit_bits);
         const std::int32_t h = loads.add_route(mesh, t.src, t.dst, f);

@@ -15,9 +15,8 @@ namespace {
 void check_nodes(const Mesh& mesh, std::span<const Transfer> transfers) {
     for (const Transfer& t : transfers) {
         if (!mesh.contains(t.src) || !mesh.contains(t.dst)) {
-            throw std::out_of_range("simulate_transfers: transfer node outside the " +
-                                    std::to_string(mesh.rows()) + " x " + std::to_string(mesh.cols()) +
-                                    " mesh");
+            throw ModelError("simulate_transfers: transfer node outside the " + std::to_string(mesh.rows()) +
+                             " x " + std::to_string(mesh.cols()) + " mesh");
         }
     }
 }

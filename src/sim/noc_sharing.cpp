@@ -13,8 +13,8 @@ namespace {
 
 void check_member(const Mesh& mesh, NodeId n, const char* what) {
     if (!mesh.contains(n)) {
-        throw std::out_of_range(std::string(what) + ": member " + std::to_string(n) + " outside the " +
-                                std::to_string(mesh.rows()) + " x " + std::to_string(mesh.cols()) + " mesh");
+        throw ModelError(std::string(what) + ": member " + std::to_string(n) + " outside the " +
+                         std::to_string(mesh.rows()) + " x " + std::to_string(mesh.cols()) + " mesh");
     }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/hw/legality.hpp"
 
 namespace pimdse::tuner {
@@ -33,7 +34,7 @@ Unit Encoding::encode(const hw::HardwareParams& p) const {
     if (!index) {
         std::string msg = "tuner::Encoding::encode: not a point of the design space: ";
         msg += hw::to_string(p);
-        throw std::invalid_argument(msg);
+        throw ModelError(msg);
     }
     Unit u{};
     for (std::size_t k = 0; k < hw::kParamCount; ++k) u[k] = coords_[k][(*index)[k]];

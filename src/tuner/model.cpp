@@ -4,13 +4,14 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include "pimdse/core/error.hpp"
 
 namespace pimdse::tuner {
 
 Mlp::Mlp(int inputs, const std::vector<int>& widths, Rng& rng) : inputs_(inputs) {
     int fan_in = inputs;
     for (int w : widths) {
-        if (w <= 0) throw std::invalid_argument("tuner::Mlp: layer widths must be positive");
+        if (w <= 0) throw ModelError("tuner::Mlp: layer widths must be positive");
         Matrix weights(w, fan_in);
         const double sd = std::sqrt(2.0 / fan_in);  // He et al. 2015, for ReLU
         for (int r = 0; r < w; ++r) {
@@ -47,7 +48,7 @@ Vector Mlp::parameters() const {
 }
 
 void Mlp::set_parameters(const Vector& p) {
-    if (p.size() != parameter_count()) throw std::invalid_argument("tuner::Mlp: wrong parameter count");
+    if (p.size() != parameter_count()) throw ModelError("tuner::Mlp: wrong parameter count");
     Eigen::Index at = 0;
     for (std::size_t l = 0; l < weights_.size(); ++l) {
         for (Eigen::Index r = 0; r < weights_[l].rows(); ++r) {
@@ -123,7 +124,7 @@ Vector DeepKernelGp::parameters() const {
 void DeepKernelGp::set_parameters(const Vector& p) {
     const Eigen::Index k = kernel_.theta().size();
     if (p.size() != k + network_.parameter_count()) {
-        throw std::invalid_argument("tuner::DeepKernelGp: wrong parameter count");
+        throw ModelError("tuner::DeepKernelGp: wrong parameter count");
     }
     kernel_.theta() = p.head(k);
     network_.set_parameters(p.tail(p.size() - k));
@@ -224,7 +225,7 @@ void DeepKernelGp::condition(const Matrix& x, const Vector& y) {
 }
 
 const GpPosterior& DeepKernelGp::posterior() const {
-    if (!posterior_) throw std::logic_error("tuner::DeepKernelGp: no posterior before fit() or condition()");
+    if (!posterior_) throw InternalError("tuner::DeepKernelGp: no posterior before fit() or condition()");
     return *posterior_;
 }
 

@@ -6,11 +6,12 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include "pimdse/core/error.hpp"
 
 namespace pimdse::tuner {
 
 bool dominates(std::span<const double> a, std::span<const double> b) {
-    if (a.size() != b.size()) throw std::invalid_argument("tuner::dominates: objective counts differ");
+    if (a.size() != b.size()) throw ModelError("tuner::dominates: objective counts differ");
     bool better = false;
     for (std::size_t i = 0; i < a.size(); ++i) {
         if (a[i] > b[i]) return false;
@@ -20,7 +21,7 @@ bool dominates(std::span<const double> a, std::span<const double> b) {
 }
 
 ParetoArchive::ParetoArchive(std::size_t objectives) : objectives_(objectives) {
-    if (objectives == 0) throw std::invalid_argument("tuner::ParetoArchive: zero objectives");
+    if (objectives == 0) throw ModelError("tuner::ParetoArchive: zero objectives");
 }
 
 bool ParetoArchive::insert(std::int64_t candidate, std::span<const double> objectives) {
@@ -29,7 +30,7 @@ bool ParetoArchive::insert(std::int64_t candidate, std::span<const double> objec
         msg += std::to_string(objectives_);
         msg += " objectives, got ";
         msg += std::to_string(objectives.size());
-        throw std::invalid_argument(msg);
+        throw ModelError(msg);
     }
     for (double v : objectives) {
         if (!std::isfinite(v)) return false;
@@ -96,7 +97,7 @@ void check_sizes(std::span<const ParetoPoint> points, std::span<const double> re
         std::string msg = who;
         msg += ": only 2 or 3 objectives, got ";
         msg += std::to_string(reference.size());
-        throw std::invalid_argument(msg);
+        throw ModelError(msg);
     }
     for (const ParetoPoint& p : points) {
         if (p.objectives.size() != reference.size()) {
@@ -104,7 +105,7 @@ void check_sizes(std::span<const ParetoPoint> points, std::span<const double> re
             msg += ": candidate ";
             msg += std::to_string(p.candidate);
             msg += " has a different number of objectives than the reference";
-            throw std::invalid_argument(msg);
+            throw ModelError(msg);
         }
     }
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "history.hpp"
+#include "pimdse/core/error.hpp"
 
 namespace pimdse::tuner {
 
@@ -18,7 +19,7 @@ void require(bool ok, const char* what) {
     if (ok) return;
     std::string msg = "tuner::make_proposer: invalid option: ";
     msg += what;
-    throw std::invalid_argument(msg);
+    throw ModelError(msg);
 }
 
 void validate(const ProposerContext& c, const ProposerOptions& o) {
@@ -63,7 +64,7 @@ std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerCon
         first = false;
     }
     msg += ')';
-    throw std::invalid_argument(msg);
+    throw ModelError(msg);
 }
 
 }  // namespace pimdse::tuner

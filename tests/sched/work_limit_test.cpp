@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/sched/ilp_scheduler.hpp"
 #include "pimdse/sched/placements.hpp"
 #include "pimdse/sched/scheduler.hpp"
@@ -92,8 +93,8 @@ TEST(IlpWorkLimit, DataSchedulerCountsOnlyWallClockStops) {
 }
 
 TEST(IlpWorkLimit, RejectsANonPositiveLimit) {
-    EXPECT_THROW(IlpCycleScheduler(IlpOptions{.work_limit = 0}), std::invalid_argument);
-    EXPECT_THROW(DataScheduler(ScheduleOptions{.work_limit = 0}), std::invalid_argument);
+    EXPECT_THROW(IlpCycleScheduler(IlpOptions{.work_limit = 0}), pimdse::ModelError);
+    EXPECT_THROW(DataScheduler(ScheduleOptions{.work_limit = 0}), pimdse::ModelError);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The step-level reference simulator: hand-computed timings and its agreement with the
 // analytic model's channel loads and lower bound.
 #include "pimdse/sim/noc_reference.hpp"
+#include "pimdse/core/error.hpp"
 
 #include <gtest/gtest.h>
 
@@ -58,8 +59,8 @@ TEST(ReferenceSim, NodeLocalTransfersNeverEnterTheNetwork) {
 TEST(ReferenceSim, RejectsNodesOutsideTheMesh) {
     const Mesh m(2, 2);
     const Transfer bad{-1, 0, Bytes(8)};
-    EXPECT_THROW((void)simulate_transfers(m, std::span(&bad, 1), NocParams{}), std::out_of_range);
-    EXPECT_THROW((void)reference_lower_bound(m, std::span(&bad, 1), NocParams{}), std::out_of_range);
+    EXPECT_THROW((void)simulate_transfers(m, std::span(&bad, 1), NocParams{}), pimdse::ModelError);
+    EXPECT_THROW((void)reference_lower_bound(m, std::span(&bad, 1), NocParams{}), pimdse::ModelError);
 }
 
 // On random sets: the simulator moves exactly the flits the analytic model puts on each

@@ -117,11 +117,11 @@ TEST(ShareAlongCycles, RejectsMembersOutsideTheMesh) {
     for (const std::vector<NodeId>& order :
          {std::vector<NodeId>{0, 9}, std::vector<NodeId>{9, 0}, std::vector<NodeId>{1, -1, 2}}) {
         const std::vector<SharingCycle> cycles = {{order, Bytes(64)}};
-        EXPECT_THROW((void)share_along_cycles(m, cycles, NocParams{}), std::out_of_range);
+        EXPECT_THROW((void)share_along_cycles(m, cycles, NocParams{}), pimdse::ModelError);
     }
     const std::vector<SharingSet> sets = {{{9, 0}, Bytes(64)}};
-    EXPECT_THROW((void)share_shortest_paths(m, sets, NocParams{}), std::out_of_range);
-    EXPECT_THROW((void)SnakeRingScheduler{}.schedule(m, sets), std::out_of_range);
+    EXPECT_THROW((void)share_shortest_paths(m, sets, NocParams{}), pimdse::ModelError);
+    EXPECT_THROW((void)SnakeRingScheduler{}.schedule(m, sets), pimdse::ModelError);
 }
 
 // SHP: every member sends its chunk straight to every other member, all at once. Each

@@ -170,7 +170,7 @@ TEST(EvaluateTransfers, NodeLocalAndEmptyTransfersAreFree) {
 TEST(EvaluateTransfers, RejectsNodesOutsideTheMesh) {
     const Mesh m(2, 2);
     const Transfer bad{0, 4, Bytes(8)};
-    EXPECT_THROW((void)evaluate_transfers(m, std::span(&bad, 1), NocParams{}), std::out_of_range);
+    EXPECT_THROW((void)evaluate_transfers(m, std::span(&bad, 1), NocParams{}), pimdse::ModelError);
 }
 
 // Two streams into one sink from both sides: the sink's ejection port carries both and

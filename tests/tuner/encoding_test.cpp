@@ -8,6 +8,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/tuner/encoding.hpp"
 
@@ -28,7 +29,7 @@ TEST(Encoding, HandComputedCoordinates) {
     EXPECT_DOUBLE_EQ(u[4], 0.0);                                 // 8..2048 KiB
     EXPECT_NEAR(u[5], std::log(16.0) / std::log(256.0), 1e-15);  // 128 KiB = 8 * 16
     EXPECT_DOUBLE_EQ(u[6], 1.0);
-    EXPECT_THROW((void)e.encode(HardwareParams{3, 4, 1, 1, 8, 8, 8}), std::invalid_argument);
+    EXPECT_THROW((void)e.encode(HardwareParams{3, 4, 1, 1, 8, 8, 8}), pimdse::ModelError);
 }
 
 TEST(Encoding, RoundTripAndNearestDecode) {

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/core/rng.hpp"
 #include "pimdse/tuner/pareto.hpp"
 
@@ -49,9 +50,9 @@ TEST(ParetoArchive, HandFront) {
 }
 
 TEST(ParetoArchive, RejectsBadSizes) {
-    EXPECT_THROW(ParetoArchive(0), std::invalid_argument);
+    EXPECT_THROW(ParetoArchive(0), pimdse::ModelError);
     ParetoArchive archive(3);
-    EXPECT_THROW((void)archive.insert(0, std::vector<double>{1, 2}), std::invalid_argument);
+    EXPECT_THROW((void)archive.insert(0, std::vector<double>{1, 2}), pimdse::ModelError);
 }
 
 // The front equals the brute-force non-dominated set (the lowest id among equal objectives)
@@ -148,12 +149,12 @@ TEST(Hypervolume, HandComputed3D) {
 }
 
 TEST(Hypervolume, RejectsBadSizes) {
-    EXPECT_THROW((void)hypervolume(points({{1}}), std::vector<double>{2}), std::invalid_argument);
+    EXPECT_THROW((void)hypervolume(points({{1}}), std::vector<double>{2}), pimdse::ModelError);
     EXPECT_THROW((void)hypervolume(points({{1, 1, 1, 1}}), std::vector<double>{2, 2, 2, 2}),
-                 std::invalid_argument);
-    EXPECT_THROW((void)hypervolume(points({{1, 1, 1}}), std::vector<double>{2, 2}), std::invalid_argument);
+                 pimdse::ModelError);
+    EXPECT_THROW((void)hypervolume(points({{1, 1, 1}}), std::vector<double>{2, 2}), pimdse::ModelError);
     EXPECT_THROW((void)hypervolume_contributions(points({{1, 1}}), std::vector<double>{2, 2, 2}),
-                 std::invalid_argument);
+                 pimdse::ModelError);
 }
 
 // Brute force: with integer objectives in [0, g] and the reference at g in every objective,

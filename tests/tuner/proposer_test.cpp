@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/tuner/encoding.hpp"
 #include "pimdse/tuner/proposers.hpp"
@@ -147,7 +148,7 @@ INSTANTIATE_TEST_SUITE_P(Tuner, SearchProposer, ::testing::Values("gp", "nicepim
                          [](const auto& test_info) { return std::string(test_info.param); });
 
 TEST(MakeProposer, UnknownNameThrows) {
-    EXPECT_THROW((void)make_proposer("bogus", context(1)), std::invalid_argument);
+    EXPECT_THROW((void)make_proposer("bogus", context(1)), pimdse::ModelError);
     for (std::string_view n : proposer_names()) EXPECT_EQ(make_proposer(n, context(1))->name(), n);
 }
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/tuner/proposers.hpp"
 #include "pimdse/tuner/targets.hpp"
 
@@ -104,22 +105,22 @@ TEST(Options, InvalidOptionsThrow) {
     ctx.space = hw::default_space(ctx.constraints);
     ProposerOptions o;
     o.fit_best = o.fit_max + 1;
-    EXPECT_THROW((void)make_proposer("gp", ctx, o), std::invalid_argument);
+    EXPECT_THROW((void)make_proposer("gp", ctx, o), pimdse::ModelError);
     o = {};
     o.hidden = {256, 0, 16};
-    EXPECT_THROW((void)make_proposer("nicepim", ctx, o), std::invalid_argument);
+    EXPECT_THROW((void)make_proposer("nicepim", ctx, o), pimdse::ModelError);
     o = {};
     o.anneal_cooling = 1.5;
-    EXPECT_THROW((void)make_proposer("annealing", ctx, o), std::invalid_argument);
+    EXPECT_THROW((void)make_proposer("annealing", ctx, o), pimdse::ModelError);
     o = {};
     o.retrain_growth = 0.9;
-    EXPECT_THROW((void)make_proposer("nicepim", ctx, o), std::invalid_argument);
+    EXPECT_THROW((void)make_proposer("nicepim", ctx, o), pimdse::ModelError);
     o = {};
     o.believer_max = 0;
-    EXPECT_THROW((void)make_proposer("gp", ctx, o), std::invalid_argument);
+    EXPECT_THROW((void)make_proposer("gp", ctx, o), pimdse::ModelError);
     o = {};
     o.samples_per_candidate = 0;
-    EXPECT_THROW((void)make_proposer("gp", ctx, o), std::invalid_argument);
+    EXPECT_THROW((void)make_proposer("gp", ctx, o), pimdse::ModelError);
     EXPECT_NO_THROW((void)make_proposer("evolution", ctx, ProposerOptions{}));
 }
 
