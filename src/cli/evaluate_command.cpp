@@ -21,8 +21,8 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/area.hpp"
 #include "pimdse/io/config.hpp"
-#include "pimdse/io/mapping_file.hpp"
 #include "pimdse/io/network_file.hpp"
+#include "pimdse/mapper/mapping_file.hpp"
 #include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/sim/timeline.hpp"
@@ -71,11 +71,11 @@ int run_evaluate(const EvaluateOptions& o) {
     const workload::Network network = io::read_network_file(o.network);
     const workload::Segmentation seg = workload::decompose(network);
     const sim::System system = sim::make_system(h.constraints, h.params, h.technology);
-    const io::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
+    const mapper::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
     const sim::NetworkMapping mapping =
         o.uniform ? sim::uniform_mapping(network, seg, system.node_rows(), system.node_cols())
-                  : io::read_mapping_file(o.mapping, target);
-    if (!o.write_mapping.empty()) write_text(o.write_mapping, io::to_yaml(mapping, target));
+                  : mapper::read_mapping_file(o.mapping, target);
+    if (!o.write_mapping.empty()) write_text(o.write_mapping, mapper::to_yaml(mapping, target));
 
     sim::AnalyticIntraNodeMapper mapper;
     // The hardware file's `schedule:` section (default: the ILP) schedules every data-sharing

@@ -18,9 +18,9 @@
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/config.hpp"
-#include "pimdse/io/mapping_file.hpp"
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/mapper/mapper.hpp"
+#include "pimdse/mapper/mapping_file.hpp"
 #include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/workload/segments.hpp"
@@ -184,8 +184,8 @@ int run_map(const MapOptions& o) {
     if (pipe) print_pipeline(*pipe, system);
     print_search_stats(o, r.rounds, seconds, m.search().stats());
     if (!o.output.empty()) {
-        const io::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
-        write_text(o.output, io::to_yaml(r.mapping, target));
+        const mapper::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
+        write_text(o.output, mapper::to_yaml(r.mapping, target));
     }
     if (!o.csv.empty()) {
         CsvRow row{r.cost.latency.value(), r.cost.seconds,  r.cost.energy,

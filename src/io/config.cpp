@@ -18,7 +18,7 @@
 #include "config_sections.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/legality.hpp"
-#include "yaml_reader.hpp"
+#include "pimdse/io/yaml_reader.hpp"
 
 namespace pimdse::io {
 
@@ -138,12 +138,12 @@ constexpr double kMaxScheduleSeconds = 86400;
 constexpr std::int64_t kMaxScheduleWork = 1000000000;      // simplex iterations per event
 constexpr std::int64_t kMaxCandidateWork = 1000000000000;  // mapper steps per candidate
 
-sim::ScheduleOptions read_schedule(const Reader& r, const std::optional<Field>& f) {
-    sim::ScheduleOptions o;
+pimdse::ScheduleOptions read_schedule(const Reader& r, const std::optional<Field>& f) {
+    pimdse::ScheduleOptions o;
     if (!f) return o;
     Map m(r, *f, {"scheduler", "work_limit", "time_limit", "relative_gap"});
     if (auto v = m.get("scheduler")) {
-        o.scheduler = static_cast<sim::SchedulerKind>(r.choice(*v, sim::scheduler_names()));
+        o.scheduler = static_cast<pimdse::SchedulerKind>(r.choice(*v, pimdse::scheduler_names()));
     }
     if (auto v = m.get("work_limit")) o.work_limit = r.integer(*v, 1, kMaxScheduleWork);
     if (auto v = m.get("time_limit")) {

@@ -103,9 +103,9 @@ void write_technology(std::ostream& out, const hw::Technology& t) {
         << "  noc_hop_cycles: " << t.noc_hop_cycles << '\n';
 }
 
-void write_schedule(std::ostream& out, const sim::ScheduleOptions& o) {
+void write_schedule(std::ostream& out, const pimdse::ScheduleOptions& o) {
     out << "schedule:  # NicePIM VII: how data-sharing events are scheduled\n"
-        << "  scheduler: " << sim::to_string(o.scheduler) << '\n'
+        << "  scheduler: " << pimdse::to_string(o.scheduler) << '\n'
         << "  work_limit: " << o.work_limit << "  # simplex iterations per event (ilp; deterministic)\n"
         << "  time_limit: " << num(o.time_limit_seconds) << "  # seconds per event (ilp; safety net)\n"
         << "  relative_gap: " << num(o.relative_gap) << "  # ilp: stop at this gap; 0 proves optimality\n";

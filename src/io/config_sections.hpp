@@ -9,7 +9,7 @@
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/technology.hpp"
-#include "yaml_reader.hpp"
+#include "pimdse/io/yaml_reader.hpp"
 
 namespace pimdse::io::detail {
 

@@ -15,8 +15,8 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/onnx_import.hpp"
+#include "pimdse/io/yaml_reader.hpp"
 #include "pimdse/workload/builder.hpp"
-#include "yaml_reader.hpp"
 
 namespace pimdse::io {
 

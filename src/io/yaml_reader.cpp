@@ -1,4 +1,4 @@
-#include "yaml_reader.hpp"
+#include "pimdse/io/yaml_reader.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -205,7 +205,7 @@ TableSchema schedule_schema() {
             PIMDSE_NUM(layer, "", "layer index in the network"),
             PIMDSE_NUM(event, "", "index of the event among the layer's data-sharing events"),
             PIMDSE_ENUM(kind, sim::kSharingKindNames, "what the event moves (NicePIM VII)"),
-            PIMDSE_ENUM(method, sim::kSchedulerKindNames,
+            PIMDSE_ENUM(method, pimdse::kSchedulerKindNames,
                         "the Data-Scheduler that chose the cycles (schedule.scheduler)"),
             PIMDSE_ENUM(outcome, sched::kScheduleStatusNames, "how the schedule was settled"),
             PIMDSE_NUM(sets, "", "sharing sets moved at once"),

@@ -73,8 +73,8 @@ TEST_F(ConfigFiles, DefaultsFillEverythingNotGiven) {
     EXPECT_EQ(c.sweep.proposer, Proposer::nicepim);
     EXPECT_EQ(c.sweep.samples_per_round, 16384);
     EXPECT_EQ(c.output.path, dir_ / "out/run.h5");
-    EXPECT_EQ(c.schedule, sim::ScheduleOptions{});  // the ILP, 20 000 iterations per event, gap 0
-    EXPECT_EQ(c.schedule.scheduler, sim::SchedulerKind::ilp);
+    EXPECT_EQ(c.schedule, pimdse::ScheduleOptions{});  // the ILP, 20 000 iterations per event, gap 0
+    EXPECT_EQ(c.schedule.scheduler, pimdse::SchedulerKind::ilp);
     EXPECT_EQ(c.schedule.time_limit_seconds, 60.0);
     EXPECT_EQ(c.schedule.work_limit, 20000);
     EXPECT_EQ(c.schedule.relative_gap, 0.0);
@@ -159,7 +159,7 @@ TEST_F(ConfigFiles, EveryKeyIsRead) {
     EXPECT_EQ(c.workloads[1], (Workload{dir_ / "nets/a.yaml", 1.0, 8}));  // same network, other batch
     EXPECT_EQ(c.workloads[2], (Workload{dir_ / "nets/b.yaml", 1.0, std::nullopt}));
     EXPECT_EQ(c.cost, (CostConfig{0.0, 2.0}));
-    EXPECT_EQ(c.schedule, (sim::ScheduleOptions{sim::SchedulerKind::tsp, 0.25, 0.02}));
+    EXPECT_EQ(c.schedule, (pimdse::ScheduleOptions{pimdse::SchedulerKind::tsp, 0.25, 0.02}));
     EXPECT_EQ(c.sweep.seed, 18446744073709551615ULL);
     EXPECT_EQ(c.sweep.batch_size, 32);
     EXPECT_EQ(c.sweep.budget, 5000);
@@ -241,15 +241,15 @@ TEST_F(ConfigFiles, TechnologyOverrides) {
 
 TEST_F(ConfigFiles, ScheduleSection) {
     for (const auto& [text, kind] :
-         {std::pair{"ilp", sim::SchedulerKind::ilp}, std::pair{"tsp", sim::SchedulerKind::tsp},
-          std::pair{"shp", sim::SchedulerKind::shp}}) {
+         {std::pair{"ilp", pimdse::SchedulerKind::ilp}, std::pair{"tsp", pimdse::SchedulerKind::tsp},
+          std::pair{"shp", pimdse::SchedulerKind::shp}}) {
         const Config c = parse(std::string(kMinimal) + "schedule: {scheduler: " + text + "}\n");
         EXPECT_EQ(c.schedule.scheduler, kind) << text;
         EXPECT_EQ(c.schedule.time_limit_seconds, 60.0);  // the rest keep their defaults
         EXPECT_EQ(parse(to_yaml(c)), c);
     }
     EXPECT_EQ(parse(std::string(kMinimal) + "schedule: {time_limit: 86400, relative_gap: 1}\n").schedule,
-              (sim::ScheduleOptions{sim::SchedulerKind::ilp, 86400.0, 1.0}));
+              (pimdse::ScheduleOptions{pimdse::SchedulerKind::ilp, 86400.0, 1.0}));
     // Words where numbers belong are type errors; numbers out of range are value errors.
     for (const char* bad : {"scheduler: 1", "time_limit: soon", "relative_gap: [0]", "gap: 0.1"}) {
         EXPECT_THROW((void)parse(std::string(kMinimal) + "schedule: {" + bad + "}\n"), InputError) << bad;
@@ -264,7 +264,7 @@ TEST_F(ConfigFiles, ScheduleSection) {
         "128}}\n"
         "schedule: {scheduler: shp}\n",
         "h.yaml");
-    EXPECT_EQ(h.schedule.scheduler, sim::SchedulerKind::shp);
+    EXPECT_EQ(h.schedule.scheduler, pimdse::SchedulerKind::shp);
     EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
 }
 

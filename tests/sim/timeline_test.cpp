@@ -9,8 +9,8 @@
 #include <string>
 
 #include "pimdse/io/config.hpp"
-#include "pimdse/io/mapping_file.hpp"
 #include "pimdse/io/network_file.hpp"
+#include "pimdse/mapper/mapping_file.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 
 namespace pimdse::sim {
@@ -169,8 +169,8 @@ TEST(Timeline, BranchesOnTwoRegionsOverlapOnOneRegionAdd) {
     const Network n = io::read_network_file(dir + "tiny.yaml");
     const Segmentation s = workload::decompose(n);
     const System sys = system_of(2, 4, 8, 64);
-    const io::MappingTarget target{&n, &s, 2, 4};
-    const NetworkMapping two = io::read_mapping_file(dir + "tiny_2x4.yaml", target);
+    const mapper::MappingTarget target{&n, &s, 2, 4};
+    const NetworkMapping two = mapper::read_mapping_file(dir + "tiny_2x4.yaml", target);
     const NetworkCost c2 = evaluate(n, s, two, sys);
     ASSERT_EQ(c2.status, EvalStatus::ok) << c2.reason;
     const auto l = static_cast<std::size_t>(*n.find("l"));

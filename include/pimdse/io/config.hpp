@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "pimdse/core/enum_names.hpp"
+#include "pimdse/core/schedule_options.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/hw/technology.hpp"
-#include "pimdse/sim/schedule_options.hpp"
 
 namespace pimdse::io {
 
@@ -150,7 +150,7 @@ struct Config {
     hw::DesignSpace space;
     std::vector<Workload> workloads;
     CostConfig cost;
-    sim::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
+    pimdse::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
     SweepConfig sweep;
     OutputConfig output;
     EngineConfig engine;
@@ -168,7 +168,7 @@ struct HardwareFile {
     hw::Constraints constraints;
     hw::Technology technology;
     hw::HardwareParams params;
-    sim::ScheduleOptions schedule;  ///< how `pimdse evaluate` schedules data sharing
+    pimdse::ScheduleOptions schedule;  ///< how `pimdse evaluate` schedules data sharing
 
     std::filesystem::path source_file;
     std::string source_text;

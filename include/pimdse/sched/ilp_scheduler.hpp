@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "pimdse/core/schedule_options.hpp"
 #include "pimdse/sched/tsp_scheduler.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
-#include "pimdse/sim/schedule_options.hpp"
 
 namespace pimdse::sched {
 
@@ -23,9 +23,9 @@ class Solver;   // the phases after the warm start (src/sched/ilp_solver.hpp)
 struct VarSet;  // a set whose cycle is a decision
 }  // namespace detail
 
-// Defaults of IlpOptions and of the `schedule:` section (sim/schedule_options.hpp).
-using sim::kDefaultTimeLimitSeconds;
-using sim::kDefaultWorkLimit;
+// Defaults of IlpOptions and of the `schedule:` section (core/schedule_options.hpp).
+using pimdse::kDefaultTimeLimitSeconds;
+using pimdse::kDefaultWorkLimit;
 
 struct IlpOptions {
     /// Work limit of one solve: simplex iterations of all its LPs (Clp's and those inside

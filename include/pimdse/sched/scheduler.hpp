@@ -14,22 +14,22 @@
 #include <string_view>
 #include <vector>
 
+#include "pimdse/core/schedule_options.hpp"
 #include "pimdse/sched/ilp_scheduler.hpp"
 #include "pimdse/sched/tsp_scheduler.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
-#include "pimdse/sim/schedule_options.hpp"
 
 namespace pimdse::sched {
 
-// The scheduler's choice and limits are plain values in sim (sim/schedule_options.hpp), so
-// that the configuration reader fills them in without depending on sched.
-using sim::parse_scheduler_kind;
-using sim::ScheduleOptions;
-using sim::scheduler_names;
-using sim::SchedulerKind;
-using sim::to_string;
+// The scheduler's choice and limits are plain values in core (core/schedule_options.hpp), so
+// that the configuration reader fills them in without depending on sched or sim.
+using pimdse::parse_scheduler_kind;
+using pimdse::ScheduleOptions;
+using pimdse::scheduler_names;
+using pimdse::SchedulerKind;
+using pimdse::to_string;
 
-/// Throws std::invalid_argument naming the field when an option is out of range.
+/// Throws ModelError naming the field when an option is out of range.
 void validate(const ScheduleOptions& options);
 
 /// How an event's schedule was settled.

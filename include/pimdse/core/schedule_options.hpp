@@ -3,7 +3,7 @@
 // (noc_sharing.hpp), and its limits: the `schedule:` section of a configuration
 // (docs/config.md). Plain values with no behaviour: the implementations live in sched
 // (sched/scheduler.hpp, which re-exports these names), and the configuration reader (io)
-// fills them in without depending on sched (docs/architecture.md, "Dependencies").
+// fills them in without depending on sim or sched (docs/architecture.md, "Dependencies").
 
 #include <cstdint>
 #include <optional>
@@ -12,7 +12,7 @@
 
 #include "pimdse/core/enum_names.hpp"
 
-namespace pimdse::sim {
+namespace pimdse {
 
 /// How data-sharing events are scheduled (NicePIM Fig. 12 compares the three).
 enum class SchedulerKind : std::uint8_t {
@@ -49,4 +49,4 @@ struct ScheduleOptions {
     friend bool operator==(const ScheduleOptions&, const ScheduleOptions&) = default;
 };
 
-}  // namespace pimdse::sim
+}  // namespace pimdse

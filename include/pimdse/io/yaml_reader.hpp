@@ -1,5 +1,6 @@
 #pragma once
-// Strict reading of YAML documents (private to io; yaml-cpp stays out of public headers).
+// Strict reading of YAML documents: every input file of pimdse (configurations, hardware,
+// network and mapping files) goes through it, so yaml-cpp is a public dependency of io.
 // Every value is read through a Field that knows its key path and line, so that every
 // error names file, line, key and what was expected (docs/config.md, "Error messages").
 // Unknown and duplicate keys are errors; numbers are parsed by us, not by yaml-cpp's

@@ -1,13 +1,15 @@
-#include "pimdse/io/mapping_file.hpp"
+#include "pimdse/mapper/mapping_file.hpp"
 
 #include <fstream>
 #include <sstream>
 #include <unordered_map>
 
 #include "pimdse/io/config.hpp"
-#include "yaml_reader.hpp"
+#include "pimdse/io/yaml_reader.hpp"
 
-namespace pimdse::io {
+namespace pimdse::mapper {
+
+namespace yaml = io::yaml;
 
 namespace {
 
@@ -156,7 +158,7 @@ sim::NetworkMapping parse_mapping(const std::string& text, const std::string& fi
 }
 
 sim::NetworkMapping read_mapping_file(const std::filesystem::path& path, const MappingTarget& target) {
-    return parse_mapping(read_text_file(path), path.string(), target);
+    return parse_mapping(io::read_text_file(path), path.string(), target);
 }
 
 std::string to_yaml(const sim::NetworkMapping& mapping, const MappingTarget& target) {
@@ -202,4 +204,4 @@ std::string to_yaml(const sim::NetworkMapping& mapping, const MappingTarget& tar
     return out.str();
 }
 
-}  // namespace pimdse::io
+}  // namespace pimdse::mapper

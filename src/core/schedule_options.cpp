@@ -1,8 +1,8 @@
-// The Data-Scheduler's choices by name (include/pimdse/sim/schedule_options.hpp).
+// The Data-Scheduler's choices by name (include/pimdse/core/schedule_options.hpp).
 
-#include "pimdse/sim/schedule_options.hpp"
+#include "pimdse/core/schedule_options.hpp"
 
-namespace pimdse::sim {
+namespace pimdse {
 
 std::string_view to_string(SchedulerKind kind) noexcept {
     return name_of(kSchedulerKindNames, kind);
@@ -17,4 +17,4 @@ std::optional<SchedulerKind> parse_scheduler_kind(std::string_view name) noexcep
     return value_of(kSchedulerKindNames, name);
 }
 
-}  // namespace pimdse::sim
+}  // namespace pimdse

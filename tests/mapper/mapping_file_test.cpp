@@ -1,4 +1,4 @@
-#include "pimdse/io/mapping_file.hpp"
+#include "pimdse/mapper/mapping_file.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,14 +10,14 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/network_file.hpp"
 
-namespace pimdse::io {
+namespace pimdse::mapper {
 namespace {
 
 namespace fs = std::filesystem;
 const fs::path kData = fs::path(PIMDSE_SOURCE_DIR) / "tests" / "data";
 
 struct Tiny {
-    workload::Network net = read_network_file(kData / "mapping" / "tiny.yaml");
+    workload::Network net = io::read_network_file(kData / "mapping" / "tiny.yaml");
     workload::Segmentation seg = workload::decompose(net);
     MappingTarget target{&net, &seg, 2, 4};
 };
@@ -88,4 +88,4 @@ TEST(MappingFile, MalformedFilesEachGetTheirOwnError) {
 }
 
 }  // namespace
-}  // namespace pimdse::io
+}  // namespace pimdse::mapper

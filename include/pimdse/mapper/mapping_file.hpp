@@ -13,7 +13,7 @@
 #include "pimdse/workload/network.hpp"
 #include "pimdse/workload/segments.hpp"
 
-namespace pimdse::io {
+namespace pimdse::mapper {
 
 /// What a mapping is read against: the network it maps and the node array it runs on.
 struct MappingTarget {
@@ -32,4 +32,4 @@ struct MappingTarget {
 /// of the result gives back an equal mapping.
 [[nodiscard]] std::string to_yaml(const sim::NetworkMapping& mapping, const MappingTarget& target);
 
-}  // namespace pimdse::io
+}  // namespace pimdse::mapper
