@@ -49,8 +49,7 @@ void check_output_for_fresh_run(const fs::path& out, bool force) {
                 ": exists already; pass --resume to continue the sweep it holds or --force to overwrite it");
         }
     }
-    check_output_directory(out);
-    const fs::path dir = directory_of(out);
+    const fs::path dir = directory_of(out);  // exists: create() checked it first
     if (::access(dir.c_str(), W_OK) != 0) {
         throw IoError(out.string() + ": the directory " + dir.string() + " is not writable");
     }

@@ -11,27 +11,15 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/config.hpp"
 
+#include "../scratch_files.hpp"
+
 namespace pimdse::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("pimdse_input_safety_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const fs::path p = dir / name;
-    fs::remove(p);
-    return p;
-}
-
-std::string message_of(const auto& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return e.what();
-    }
-    return "no error";
-}
+using testing::message_of;
+using testing::scratch;
 
 TEST(ReadTextFile, OnlyRegularFilesOfBoundedSize) {
     EXPECT_NE(message_of([] {

@@ -210,22 +210,31 @@ def scenario_damaged_datasets(s):
         check(digest(damaged) == before, f"/{name}: a refused resume changed the damaged file")
 
 
-def scenario_disk_full(s):
+def tmpfs_mountpoint(s, name):
+    """An empty directory to mount a small tmpfs on; the scenario is skipped unless root."""
     if os.geteuid() != 0:
         print("SKIPPED: mounting a small tmpfs needs root")
         sys.exit(SKIP)
-    ref = reference(s, "disk_full")
-    mnt = s.out(f"rel_tmpfs_np{s.np}")
+    mnt = s.out(name)
     os.makedirs(mnt, exist_ok=True)
     subprocess.run(["umount", mnt], capture_output=True)
-    # Most of the finished file: the sweep runs out of space part way through its batches,
-    # whatever its compression (a disk already full when the file is created is
-    # disk_full_at_create).
-    size_k = max(64, os.path.getsize(ref) * 4 // 5 // 1024)
+    return mnt
+
+
+def mount_tmpfs(mnt, size_k):
     m = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", mnt], capture_output=True, text=True)
     if m.returncode != 0:
         print(f"SKIPPED: cannot mount a tmpfs here: {m.stderr.strip()}")
         sys.exit(SKIP)
+
+
+def scenario_disk_full(s):
+    mnt = tmpfs_mountpoint(s, f"rel_tmpfs_np{s.np}")
+    ref = reference(s, "disk_full")
+    # Most of the finished file: the sweep runs out of space part way through its batches,
+    # whatever its compression (a disk already full when the file is created is
+    # disk_full_at_create).
+    mount_tmpfs(mnt, max(64, os.path.getsize(ref) * 4 // 5 // 1024))
     try:
         out = os.path.join(mnt, "full.h5")
         began = time.time()
@@ -245,23 +254,14 @@ def scenario_disk_full(s):
 
 
 def scenario_disk_full_at_create(s):
-    if os.geteuid() != 0:
-        print("SKIPPED: mounting a small tmpfs needs root")
-        sys.exit(SKIP)
+    mnt = tmpfs_mountpoint(s, f"rel_tmpfs_create_np{s.np}")
     ref = reference(s, "disk_full_at_create")
-    mnt = s.out(f"rel_tmpfs_create_np{s.np}")
-    os.makedirs(mnt, exist_ok=True)
-    subprocess.run(["umount", mnt], capture_output=True)
     try:
         # 4 KiB to 12 KiB: the configuration text, the resolved configuration and the workload
         # tables each fail at one of these sizes (HDF5 1.10 used to segfault in MPI_Finalize
         # after the failed close of such a file).
         for size_k in (4, 8, 12):
-            m = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_k}k", "tmpfs", mnt],
-                               capture_output=True, text=True)
-            if m.returncode != 0:
-                print(f"SKIPPED: cannot mount a tmpfs here: {m.stderr.strip()}")
-                sys.exit(SKIP)
+            mount_tmpfs(mnt, size_k)
             out = os.path.join(mnt, "full.h5")
             q = s.run(["explore", s.data("faults.yaml"), "-o", out], expect=4, timeout=60)
             check("No space left on device" in q.stderr, f"the system's reason at {size_k} KiB")
