@@ -16,10 +16,6 @@ using sim::PartDim;
 
 namespace {
 
-constexpr std::size_t at(PartDim d) noexcept {
-    return static_cast<std::size_t>(d);
-}
-
 bool dominated(const std::vector<LayerOption>& front, double latency, std::int64_t bytes) {
     return std::any_of(front.begin(), front.end(),
                        [&](const LayerOption& o) { return o.latency <= latency && o.bytes <= bytes; });
@@ -156,8 +152,8 @@ const std::vector<LayerOption>& LayerSearch::fastest_compute_blind(const workloa
     const RegionSplits splits = region_splits(l, rows, cols);
     // Tie-break priority of the partitioned loops: K, P, Q, B, C (most partitions first).
     const auto rank = [](const Counts& n) {
-        return Counts{n[at(PartDim::k)], n[at(PartDim::p)], n[at(PartDim::q)], n[at(PartDim::b)],
-                      n[at(PartDim::c)]};
+        return Counts{n[index_of(PartDim::k)], n[index_of(PartDim::p)], n[index_of(PartDim::q)],
+                      n[index_of(PartDim::b)], n[index_of(PartDim::c)]};
     };
     const auto [best, fastest] = fastest_vectors(l, rows, cols, in, out, splits);
     const Counts* pick = nullptr;
@@ -187,7 +183,8 @@ std::vector<LayerOption> LayerSearch::search(const Request& r) {
     const auto lower_bound_of = [&](const Counts& n) {
         if (!l.is_compute()) return 0.0;
         std::array<sim::Range, kPartDims> largest{};
-        for (PartDim d : sim::kAllPartDims) largest[at(d)] = sim::split(sim::loop_bound(l, d), n[at(d)], 0);
+        for (PartDim d : sim::kAllPartDims)
+            largest[index_of(d)] = sim::split(sim::loop_bound(l, d), n[index_of(d)], 0);
         const sim::PartLayer p = sim::part_layer_of(l, largest, system_);
         return std::max(static_cast<double>(p.macs()) / pes,
                         sim::compute_cycles_lower_bound(p, system_.node).value());
@@ -211,7 +208,7 @@ void LayerSearch::search_vector(const Request& r, const RegionSplits& splits, co
                                 double lower_bound, std::vector<LayerOption>& front) {
     const workload::Layer& l = r.layer;
     ++stats_.count_vectors;
-    const std::int32_t n_node = n[at(PartDim::b)] * n[at(PartDim::p)] * n[at(PartDim::q)];
+    const std::int32_t n_node = n[index_of(PartDim::b)] * n[index_of(PartDim::p)] * n[index_of(PartDim::q)];
     const std::vector<std::int32_t> wrs = !l.has_weights() ? std::vector<std::int32_t>{1}
                                           : r.full         ? std::vector<std::int32_t>{n_node}
                                                            : distinct_wr(n_node);

@@ -11,14 +11,6 @@ namespace pimdse::mapper {
 using sim::kPartDims;
 using sim::PartDim;
 
-namespace {
-
-constexpr std::size_t at(PartDim d) noexcept {
-    return static_cast<std::size_t>(d);
-}
-
-}  // namespace
-
 std::vector<Counts> factorisations(std::int32_t n) {
     std::vector<Counts> out;
     Counts cur{};
@@ -41,15 +33,16 @@ std::vector<Counts> factorisations(std::int32_t n) {
 std::vector<std::array<PartDim, kPartDims>> distinct_orders(const Counts& ph, const Counts& pw) {
     std::vector<PartDim> split;
     std::vector<PartDim> rest;
-    for (PartDim d : sim::kAllPartDims) (ph[at(d)] > 1 || pw[at(d)] > 1 ? split : rest).push_back(d);
+    for (PartDim d : sim::kAllPartDims)
+        (ph[index_of(d)] > 1 || pw[index_of(d)] > 1 ? split : rest).push_back(d);
     std::vector<std::array<PartDim, kPartDims>> out;
     std::set<std::pair<std::vector<PartDim>, std::vector<PartDim>>> seen;
     std::vector<PartDim> perm = split;  // kAllPartDims order is ascending, so perm starts sorted
     do {
         std::pair<std::vector<PartDim>, std::vector<PartDim>> key;
         for (PartDim d : perm) {
-            if (ph[at(d)] > 1) key.first.push_back(d);
-            if (pw[at(d)] > 1) key.second.push_back(d);
+            if (ph[index_of(d)] > 1) key.first.push_back(d);
+            if (pw[index_of(d)] > 1) key.second.push_back(d);
         }
         if (!seen.insert(key).second) continue;
         std::array<PartDim, kPartDims> order{};
@@ -74,8 +67,8 @@ std::vector<std::int32_t> distinct_wr(std::int32_t n_node) {
 
 std::array<std::int64_t, kPartDims> partition_bounds(const workload::Layer& l) {
     std::array<std::int64_t, kPartDims> b{};
-    for (PartDim d : sim::kAllPartDims) b[at(d)] = sim::loop_bound(l, d);
-    if (l.groups > 1 || !l.is_compute()) b[at(PartDim::c)] = 1;
+    for (PartDim d : sim::kAllPartDims) b[index_of(d)] = sim::loop_bound(l, d);
+    if (l.groups > 1 || !l.is_compute()) b[index_of(PartDim::c)] = 1;
     return b;
 }
 

@@ -14,10 +14,6 @@ using sim::SharingKind;
 
 namespace {
 
-constexpr std::size_t at(PartDim d) noexcept {
-    return static_cast<std::size_t>(d);
-}
-
 /// Ungrouped compute layers get the search's model; the others the timeline's exact costing.
 bool exact_costing(const workload::Layer& l) {
     return !l.is_compute() || (l.kind == workload::LayerKind::conv && l.groups > 1);
@@ -29,22 +25,23 @@ bool exact_costing(const workload::Layer& l) {
 std::size_t group_of(SharingKind kind, const std::array<std::int32_t, kPartDims>& idx, const Counts& n,
                      std::int32_t replicas, std::int32_t shard, std::vector<std::int32_t>& rank) {
     const std::int32_t bpq =
-        (idx[at(PartDim::b)] * n[at(PartDim::p)] + idx[at(PartDim::p)]) * n[at(PartDim::q)] +
-        idx[at(PartDim::q)];
-    const std::int32_t k = idx[at(PartDim::k)];
-    const std::int32_t c = idx[at(PartDim::c)];
+        (idx[index_of(PartDim::b)] * n[index_of(PartDim::p)] + idx[index_of(PartDim::p)]) *
+            n[index_of(PartDim::q)] +
+        idx[index_of(PartDim::q)];
+    const std::int32_t k = idx[index_of(PartDim::k)];
+    const std::int32_t c = idx[index_of(PartDim::c)];
     switch (kind) {
         case SharingKind::inputs:
-            return static_cast<std::size_t>(bpq * n[at(PartDim::c)] + c);
+            return static_cast<std::size_t>(bpq * n[index_of(PartDim::c)] + c);
         case SharingKind::weights: {
-            const std::int32_t kc = k * n[at(PartDim::c)] + c;
+            const std::int32_t kc = k * n[index_of(PartDim::c)] + c;
             const std::int32_t r = rank[static_cast<std::size_t>(kc)]++;
             return static_cast<std::size_t>(kc * replicas + r / shard);
         }
         case SharingKind::partial_sums:
             break;
     }
-    return static_cast<std::size_t>(bpq * n[at(PartDim::k)] + k);
+    return static_cast<std::size_t>(bpq * n[index_of(PartDim::k)] + k);
 }
 
 }  // namespace
@@ -53,9 +50,9 @@ std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std
                                                  std::int32_t cols, const sim::Mesh& mesh, SharingKind kind,
                                                  std::int32_t shard) {
     Counts n{};
-    for (PartDim d : sim::kAllPartDims) n[at(d)] = m.part(d).count();
-    const std::int32_t n_k = n[at(PartDim::k)], n_c = n[at(PartDim::c)];
-    const std::int32_t n_node = n[at(PartDim::b)] * n[at(PartDim::p)] * n[at(PartDim::q)];
+    for (PartDim d : sim::kAllPartDims) n[index_of(d)] = m.part(d).count();
+    const std::int32_t n_k = n[index_of(PartDim::k)], n_c = n[index_of(PartDim::c)];
+    const std::int32_t n_node = n[index_of(PartDim::b)] * n[index_of(PartDim::p)] * n[index_of(PartDim::q)];
     const std::int32_t replicas = (n_node + shard - 1) / shard;
     const std::int32_t groups = kind == SharingKind::inputs    ? n_node * n_c
                                 : kind == SharingKind::weights ? n_k * n_c * replicas

@@ -23,10 +23,6 @@ std::string_view to_string(EvalStatus s) noexcept {
 
 namespace {
 
-constexpr std::size_t at(PartDim d) noexcept {
-    return static_cast<std::size_t>(d);
-}
-
 std::int64_t ceil_div(std::int64_t a, std::int64_t b) noexcept {
     return (a + b - 1) / b;
 }
@@ -59,10 +55,10 @@ bool is_depthwise(const Layer& l) noexcept {
 /// The part-layer a node computes (NicePIM III-C) for a conv or matmul layer.
 PartLayer part_layer(const Layer& l, const std::array<Range, kPartDims>& r, const System& sys) {
     PartLayer p;
-    p.B = r[at(PartDim::b)].size();
-    p.K = r[at(PartDim::k)].size();
-    p.P = r[at(PartDim::p)].size();
-    p.Q = r[at(PartDim::q)].size();
+    p.B = r[index_of(PartDim::b)].size();
+    p.K = r[index_of(PartDim::k)].size();
+    p.P = r[index_of(PartDim::p)].size();
+    p.Q = r[index_of(PartDim::q)].size();
     p.R = l.R;
     p.S = l.S;
     p.stride_h = static_cast<std::int32_t>(l.stride_h);
@@ -73,10 +69,12 @@ PartLayer part_layer(const Layer& l, const std::array<Range, kPartDims>& r, cons
     } else if (l.kind == LayerKind::conv && l.groups > 1) {
         p.C = l.C / l.groups;  // a grouped conv as one group's contraction (docs/model.md)
     } else {
-        p.C = r[at(PartDim::c)].size();
+        p.C = r[index_of(PartDim::c)].size();
     }
-    p.H = std::max<std::int64_t>(1, input_extent(r[at(PartDim::p)], l.stride_h, l.pad_h, l.R, l.H).size());
-    p.W = std::max<std::int64_t>(1, input_extent(r[at(PartDim::q)], l.stride_w, l.pad_w, l.S, l.W).size());
+    p.H = std::max<std::int64_t>(1,
+                                 input_extent(r[index_of(PartDim::p)], l.stride_h, l.pad_h, l.R, l.H).size());
+    p.W = std::max<std::int64_t>(1,
+                                 input_extent(r[index_of(PartDim::q)], l.stride_w, l.pad_w, l.S, l.W).size());
     p.has_weights = l.has_weights();
     p.data_bits = sys.data_bits;
     p.psum_bits = sys.psum_bits;
@@ -91,13 +89,13 @@ struct StreamCost {
 };
 
 StreamCost stream_cost(const Layer& l, const std::array<Range, kPartDims>& r, const System& sys) {
-    const std::int64_t out = r[at(PartDim::b)].size() * r[at(PartDim::k)].size() * r[at(PartDim::p)].size() *
-                             r[at(PartDim::q)].size();
+    const std::int64_t out = r[index_of(PartDim::b)].size() * r[index_of(PartDim::k)].size() *
+                             r[index_of(PartDim::p)].size() * r[index_of(PartDim::q)].size();
     std::int64_t in = out;
     if (l.kind == LayerKind::pool) {
-        in = r[at(PartDim::b)].size() * r[at(PartDim::k)].size() *
-             input_extent(r[at(PartDim::p)], l.stride_h, l.pad_h, l.R, l.H).size() *
-             input_extent(r[at(PartDim::q)], l.stride_w, l.pad_w, l.S, l.W).size();
+        in = r[index_of(PartDim::b)].size() * r[index_of(PartDim::k)].size() *
+             input_extent(r[index_of(PartDim::p)], l.stride_h, l.pad_h, l.R, l.H).size() *
+             input_extent(r[index_of(PartDim::q)], l.stride_w, l.pad_w, l.S, l.W).size();
     } else if (l.kind == LayerKind::add) {
         in = out * static_cast<std::int64_t>(l.inputs.size());
     }
@@ -147,9 +145,9 @@ OutputOwners output_owners(const LayerMapping& m, const Region& region, const Me
     for (std::int32_t y = 0; y < region.rows; ++y)
         for (std::int32_t x = 0; x < region.cols; ++x) {
             const auto i = part_indices(m, y, x);
-            if (i[at(PartDim::c)] != 0) continue;
-            o.owner[o.index(i[at(PartDim::b)], i[at(PartDim::k)], i[at(PartDim::p)], i[at(PartDim::q)])] =
-                mesh.node(region.row + y, region.col + x);
+            if (i[index_of(PartDim::c)] != 0) continue;
+            o.owner[o.index(i[index_of(PartDim::b)], i[index_of(PartDim::k)], i[index_of(PartDim::p)],
+                            i[index_of(PartDim::q)])] = mesh.node(region.row + y, region.col + x);
         }
     return o;
 }
@@ -168,12 +166,12 @@ std::optional<Need> needed_box(const workload::Network& net, const Layer& l, con
                                const std::array<std::int32_t, kPartDims>& idx, std::size_t j) {
     const LayerIndex prod = l.inputs[j];
     const workload::TensorShape ps = net.output_shape(prod);
-    const Range k = r[at(PartDim::k)];
-    const Range c = r[at(PartDim::c)];
-    const Range p = r[at(PartDim::p)];
-    const Range q = r[at(PartDim::q)];
+    const Range k = r[index_of(PartDim::k)];
+    const Range c = r[index_of(PartDim::c)];
+    const Range p = r[index_of(PartDim::p)];
+    const Range q = r[index_of(PartDim::q)];
     Need n;
-    n.b = r[at(PartDim::b)];
+    n.b = r[index_of(PartDim::b)];
     const std::int32_t k_parts = m.part(PartDim::k).count();
     switch (l.kind) {
         case LayerKind::conv:
@@ -184,7 +182,7 @@ std::optional<Need> needed_box(const workload::Network& net, const Layer& l, con
             } else {
                 n.c = c;
                 n.divisor = k_parts;  // the K-partitioned nodes gather their common input
-                n.rank = idx[at(PartDim::k)];
+                n.rank = idx[index_of(PartDim::k)];
             }
             n.h = input_extent(p, l.stride_h, l.pad_h, l.R, l.H);
             n.w = input_extent(q, l.stride_w, l.pad_w, l.S, l.W);
@@ -197,23 +195,23 @@ std::optional<Need> needed_box(const workload::Network& net, const Layer& l, con
                 n.h = l.transpose_b ? k : c;
                 n.w = {0, ps.width};
                 n.divisor = nodes_sharing_weights(m);
-                n.rank = (static_cast<std::int64_t>(idx[at(PartDim::b)]) * m.part(PartDim::p).count() +
-                          idx[at(PartDim::p)]) *
+                n.rank = (static_cast<std::int64_t>(idx[index_of(PartDim::b)]) * m.part(PartDim::p).count() +
+                          idx[index_of(PartDim::p)]) *
                              m.part(PartDim::q).count() +
-                         idx[at(PartDim::q)];
+                         idx[index_of(PartDim::q)];
             } else if (l.flatten) {
                 const std::int64_t hw = ps.height * ps.width;
                 n.c = {c.begin / hw, ceil_div(c.end, hw)};
                 n.h = {0, ps.height};
                 n.w = {0, ps.width};
                 n.divisor = k_parts;
-                n.rank = idx[at(PartDim::k)];
+                n.rank = idx[index_of(PartDim::k)];
             } else {
                 n.c = c;
                 n.h = p;
                 n.w = q;
                 n.divisor = k_parts;
-                n.rank = idx[at(PartDim::k)];
+                n.rank = idx[index_of(PartDim::k)];
             }
             break;
         case LayerKind::pool:

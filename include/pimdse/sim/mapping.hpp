@@ -32,6 +32,10 @@ inline constexpr std::size_t kPartDims = 5;
 inline constexpr std::array<PartDim, kPartDims> kAllPartDims{PartDim::b, PartDim::p, PartDim::q, PartDim::k,
                                                              PartDim::c};
 [[nodiscard]] std::string_view to_string(PartDim d) noexcept;  ///< "B", "P", "Q", "K", "C"
+/// The position of `d` in arrays indexed by PartDim (LayerMapping::parts, loop bounds).
+[[nodiscard]] constexpr std::size_t index_of(PartDim d) noexcept {
+    return static_cast<std::size_t>(d);
+}
 [[nodiscard]] std::optional<PartDim> parse_part_dim(char c) noexcept;
 
 /// Partition counts (Ph, Pw) of one loop: Ph along the region's height, Pw along its width.
@@ -67,10 +71,8 @@ struct LayerMapping {
     DataLayout dl_in{};   ///< DL_i (III-E)
     DataLayout dl_out{};  ///< DL_o
 
-    [[nodiscard]] constexpr Partition& part(PartDim d) noexcept { return parts[static_cast<std::size_t>(d)]; }
-    [[nodiscard]] constexpr Partition part(PartDim d) const noexcept {
-        return parts[static_cast<std::size_t>(d)];
-    }
+    [[nodiscard]] constexpr Partition& part(PartDim d) noexcept { return parts[index_of(d)]; }
+    [[nodiscard]] constexpr Partition part(PartDim d) const noexcept { return parts[index_of(d)]; }
     /// Rows x columns of nodes the partitions fill: (prod Ph, prod Pw).
     [[nodiscard]] constexpr std::pair<std::int32_t, std::int32_t> shape() const noexcept {
         std::int32_t rows = 1;
