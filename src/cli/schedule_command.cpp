@@ -320,16 +320,21 @@ struct Tally {
     std::size_t fallbacks = 0;
 };
 
+/// The request's limits for one scheduler.
+sched::ScheduleOptions options_for(const ScheduleRequest& r, sched::SchedulerKind kind) {
+    sched::ScheduleOptions o;
+    o.scheduler = kind;
+    o.work_limit = r.work_limit;
+    o.time_limit_seconds = r.time_limit;
+    o.relative_gap = r.gap;
+    return o;
+}
+
 /// Schedules every placement with every scheduler, printing CSV rows if asked.
 std::vector<Tally> tally_samples(const ScheduleRequest& r, const sim::Mesh& mesh, const sim::NocParams& noc) {
     std::vector<std::unique_ptr<sched::DataScheduler>> schedulers;
     for (const sched::SchedulerKind kind : r.kinds) {
-        sched::ScheduleOptions o;
-        o.scheduler = kind;
-        o.work_limit = r.work_limit;
-        o.time_limit_seconds = r.time_limit;
-        o.relative_gap = r.gap;
-        schedulers.push_back(sched::make_scheduler(o));
+        schedulers.push_back(sched::make_scheduler(options_for(r, kind)));
     }
     const auto ilp_at = std::find(r.kinds.begin(), r.kinds.end(), sched::SchedulerKind::ilp);
     std::vector<Tally> tally(r.kinds.size());
@@ -496,12 +501,7 @@ int run_schedule(const ScheduleRequest& request) {
     if (r.samples > 1) return run_samples(r, mesh, noc);
     std::vector<sched::ScheduleRecord> records;
     for (const sched::SchedulerKind kind : r.kinds) {
-        sched::ScheduleOptions o;
-        o.scheduler = kind;
-        o.work_limit = r.work_limit;
-        o.time_limit_seconds = r.time_limit;
-        o.relative_gap = r.gap;
-        records.push_back(sched::make_scheduler(o)->schedule(mesh, r.sets, noc));
+        records.push_back(sched::make_scheduler(options_for(r, kind))->schedule(mesh, r.sets, noc));
     }
     if (r.csv) {
         print_csv_header();
