@@ -217,13 +217,19 @@ void LayerSearch::search_vector(const Request& r, const RegionSplits& splits, co
     splits.apply(pairs[0].first, pairs[0].second, m);
     m.wr = wrs.back();
     const std::int64_t min_bytes = sim::stored_weights_per_node(l, m) * system_.data_bytes();
-    if (r.prune && dominated(front, lower_bound, min_bytes)) {
+    // Every option of the vector shares its inputs and partial sums whatever its WR (only the
+    // weights event depends on WR, and it vanishes at the largest): that part of the sharing
+    // bound (pruning 4) adds to both compute bounds below.
+    m.wr = wrs.front();
+    const double share_floor = r.prune ? sharing_lower_bound(l, m) : 0.0;
+    m.wr = wrs.back();
+    if (r.prune && dominated(front, lower_bound + share_floor, min_bytes)) {
         ++stats_.pruned_vectors;
         return;
     }
     const double c = compute_cycles(l, m, r.rows, r.cols);
     if (std::isinf(c)) return;
-    if (r.prune && dominated(front, c, min_bytes)) {
+    if (r.prune && dominated(front, c + share_floor, min_bytes)) {
         ++stats_.pruned_vectors;
         return;
     }

@@ -66,4 +66,22 @@ std::size_t GeometryKey::hash() const noexcept {
     return m.value();
 }
 
+SetsKey SetsKey::of(const std::vector<std::vector<sim::NodeId>>& sets) {
+    SetsKey key;
+    std::size_t size = sets.size();
+    for (const auto& members : sets) size += members.size();
+    key.flat.reserve(size);
+    for (const auto& members : sets) {
+        key.flat.push_back(static_cast<std::int32_t>(members.size()));
+        key.flat.insert(key.flat.end(), members.begin(), members.end());
+    }
+    return key;
+}
+
+std::size_t SetsKey::hash() const noexcept {
+    Mixer m;
+    for (std::int32_t v : flat) m.add(static_cast<std::uint32_t>(v));
+    return m.value();
+}
+
 }  // namespace pimdse::mapper

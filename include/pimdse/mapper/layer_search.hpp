@@ -162,6 +162,7 @@ private:
     std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> compute_first_;
     std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> compute_blind_;
     std::unordered_map<GeometryKey, EventGeometry, KeyHash> geometry_;
+    std::unordered_map<SetsKey, EventGeometry, KeyHash> geometry_by_sets_;
     std::unordered_map<ComputeKey, double, KeyHash> compute_;
     SearchStats stats_;
     std::int64_t max_arrangements_ = 0;

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "pimdse/mapper/lm_enumeration.hpp"
 #include "pimdse/sim/data_layout.hpp"
@@ -64,6 +65,18 @@ struct GeometryKey {
 
     [[nodiscard]] std::size_t hash() const noexcept;
     friend bool operator==(const GeometryKey&, const GeometryKey&) = default;
+};
+
+/// The sets of one data-sharing event, member lists in order, flattened (each list preceded
+/// by its length). An event's geometry depends on its sets alone, and many arrangements (the
+/// splits and orders of the loops that do not key the event) give the same sets: the second,
+/// content-keyed level of the geometry cache.
+struct SetsKey {
+    std::vector<std::int32_t> flat;
+
+    [[nodiscard]] static SetsKey of(const std::vector<std::vector<sim::NodeId>>& sets);
+    [[nodiscard]] std::size_t hash() const noexcept;
+    friend bool operator==(const SetsKey&, const SetsKey&) = default;
 };
 
 /// The hasher of the keys above, for std::unordered_map.
