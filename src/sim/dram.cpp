@@ -270,12 +270,20 @@ Split halo_split(std::int64_t outputs, std::int64_t tile, std::int32_t stride, s
     return {o.count_a, halo_extent(tile, stride, kernel, input), last, o.count_a > 0 ? tile * stride : 0};
 }
 
-struct Totals {
-    double elements = 0;
-    double accesses = 0;
-    double activations = 0;
-    double tiles = 0;
-};
+using Totals = TileSums;
+
+// The cached sums of `key` in `slot`, computed by `compute` on a miss (or always, without
+// a cache).
+template <class F>
+Totals cached(TileSumsCache* cache, std::size_t slot, const TileSumsCache::Key& key, F&& compute) {
+    if (cache == nullptr) return compute();
+    auto& entries = cache->entries[slot];
+    for (const auto& [k, v] : entries)
+        if (k == key) return v;
+    const Totals t = compute();
+    entries.emplace_back(key, t);
+    return t;
+}
 
 // Sum of a cost over the distinct tiles of a 4-D tensor: every combination of full and
 // last tiles along the four dims, weighted by how many tiles share it.
@@ -380,7 +388,7 @@ FetchCount box_fetch(const TensorDims& dims, DataLayout layout, const TensorBox&
 
 std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& layer, const NodeSpec& node,
                                                              const Tiling& tiling, DataLayout in,
-                                                             DataLayout out) noexcept {
+                                                             DataLayout out, TileSumsCache* cache) noexcept {
     std::array<std::int64_t, kLoopDims> n{};
     for (std::size_t d = 0; d < kLoopDims; ++d) {
         const std::int64_t e = extent(layer, static_cast<LoopDim>(d));
@@ -397,25 +405,27 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
         layer.depthwise ? split_of(layer.K, tiling[LoopDim::K]) : split_of(layer.C, tiling[LoopDim::C]),
         halo_split(layer.P, tiling[LoopDim::P], layer.stride_h, layer.R, layer.H),
         halo_split(layer.Q, tiling[LoopDim::Q], layer.stride_w, layer.S, layer.W)};
-    const Totals t_in =
-        tensor_totals({layer.B, layer.input_channels(), layer.H, layer.W}, in, in_split, data);
+    const std::int64_t tb = tiling[LoopDim::B], tk = tiling[LoopDim::K], tc = tiling[LoopDim::C];
+    const std::int64_t tp = tiling[LoopDim::P], tq = tiling[LoopDim::Q];
+    const Totals t_in = cached(cache, 0, {tb, layer.depthwise ? tk : tc, tp, tq}, [&] {
+        return tensor_totals({layer.B, layer.input_channels(), layer.H, layer.W}, in, in_split, data);
+    });
     // Weights, or the second operand of an activation matmul (B x C x K x 1, input layout).
-    Totals t_w;
-    if (layer.has_weights) {
-        t_w = weight_totals(layer, tiling, data);
-    } else {
-        const std::array<Split, 4> sp{split_of(layer.B, tiling[LoopDim::B]),
-                                      split_of(layer.C, tiling[LoopDim::C]),
-                                      split_of(layer.K, tiling[LoopDim::K]), Split{0, 1, 1, 0}};
-        t_w = tensor_totals({layer.B, layer.C, layer.K, 1}, in, sp, data);
-    }
+    const Totals t_w = cached(cache, 1, {layer.has_weights ? 0 : tb, tk, tc, 0}, [&] {
+        if (layer.has_weights) return weight_totals(layer, tiling, data);
+        const std::array<Split, 4> sp{split_of(layer.B, tb), split_of(layer.C, tc), split_of(layer.K, tk),
+                                      Split{0, 1, 1, 0}};
+        return tensor_totals({layer.B, layer.C, layer.K, 1}, in, sp, data);
+    });
     // Output: every tile is written once with data width; a tile visited v times also spills
     // and reloads its partial sums v - 1 times (psum width, ping-pong regions).
     const TensorDims out_dims{layer.B, layer.K, layer.P, layer.Q};
     const std::array<Split, 4> out_split{
         split_of(layer.B, tiling[LoopDim::B]), split_of(layer.K, tiling[LoopDim::K]),
         split_of(layer.P, tiling[LoopDim::P]), split_of(layer.Q, tiling[LoopDim::Q])};
-    const Totals t_out = tensor_totals(out_dims, out, out_split, data);
+    const TileSumsCache::Key out_key{tb, tk, tp, tq};
+    const Totals t_out =
+        cached(cache, 2, out_key, [&] { return tensor_totals(out_dims, out, out_split, data); });
     Totals t_psum;
     bool have_psum = false;
 
@@ -430,7 +440,8 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
         const double revisits = visits(layer, t, Tensor::output, n) / t_out.tiles - 1.0;
         if (revisits > 0.5) {
             if (!have_psum) {
-                t_psum = tensor_totals(out_dims, out, out_split, psum);
+                t_psum =
+                    cached(cache, 3, out_key, [&] { return tensor_totals(out_dims, out, out_split, psum); });
                 have_psum = true;
             }
             add(traffic[Tensor::output], t_psum, revisits, true);

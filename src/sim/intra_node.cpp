@@ -207,6 +207,7 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
     validate(node);
     IntraNodeCost best;
     bool found = false;
+    TileSumsCache sums;  // tilings of this part-layer share most tensors' tile sums
     std::array<std::vector<std::int64_t>, kLoopDims> cand;
     for (const SpatialUnroll& u : kUnrolls) {
         for (std::size_t i = 0; i < kLoopDims; ++i) {
@@ -236,7 +237,10 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
             return fits(footprint(layer, t), node);
         };
         while (true) {
-            if (fits_at(idx)) {
+            // Footprints grow with every tile size: past the first misfit, carry at once.
+            if (!fits_at(idx)) {
+                idx[0] = cand[0].size() - 1;
+            } else {
                 bool maximal = true;
                 for (std::size_t i = 0; i < kLoopDims && maximal; ++i) {
                     if (idx[i] + 1 < cand[i].size()) {
@@ -250,7 +254,7 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
                     t.unroll = u;
                     for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = cand[i][idx[i]];
                     const IntraNodeCost base = order_free_cost(layer, node, t);
-                    const auto traffic = dram_traffic_all_orders(layer, node, t, in, out);
+                    const auto traffic = dram_traffic_all_orders(layer, node, t, in, out, &sums);
                     for (LoopOrder o : kOrders) {
                         IntraNodeCost c = base;
                         c.tiling.order = o;

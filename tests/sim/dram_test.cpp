@@ -241,6 +241,33 @@ TEST(DramValidation, SuiteIsLargeEnough) {
     EXPECT_GE(validation_suite().size(), 50u);
 }
 
+// The intra-node search reuses one TileSumsCache over every tiling of a part-layer: the
+// cached sums must give the traffic an uncached call gives, for every loop order, whatever
+// tilings came before (a key missing a tile size the sums depend on would fail here).
+TEST(DramModel, TileSumsCacheGivesTheUncachedTraffic) {
+    const Rng root(20261126);
+    for (std::uint64_t i = 0; i < 16; ++i) {
+        Rng rng = root.split(i);
+        std::string label;
+        const PartLayer layer = random_layer(rng, static_cast<int>(i % 4), label);
+        const NodeSpec node =
+            NodeSpec::with_banks(8, 8, 32, static_cast<std::int32_t>(pick(rng, {1, 4, 16})));
+        const DataLayout in = random_layout(rng);
+        const DataLayout out = random_layout(rng);
+        TileSumsCache cache;
+        for (int k = 0; k < 40; ++k) {
+            Tiling t;
+            for (std::size_t d = 0; d < kLoopDims; ++d)
+                t.tile[d] = random_tile(rng, extent(layer, static_cast<LoopDim>(d)));
+            const auto plain = dram_traffic_all_orders(layer, node, t, in, out);
+            const auto cached = dram_traffic_all_orders(layer, node, t, in, out, &cache);
+            for (std::size_t o = 0; o < kLoopOrders; ++o)
+                EXPECT_EQ(cached[o], plain[o]) << label << " " << to_string(t) << " order " << o;
+        }
+        EXPECT_FALSE(cache.entries[0].empty()) << label;
+    }
+}
+
 TEST(DramValidation, AnalyticMatchesTrace) {
     const std::vector<Case> suite = validation_suite();
     double sum_acc = 0, max_acc = 0, sum_act = 0, max_act = 0;

@@ -12,6 +12,8 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "pimdse/sim/data_layout.hpp"
 #include "pimdse/sim/intra_node_tiling.hpp"
@@ -90,12 +92,30 @@ struct DramTraffic {
 [[nodiscard]] DramTraffic dram_traffic(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
                                        DataLayout in, DataLayout out) noexcept;
 
+/// A tensor's sums over its distinct tiles (elements, accesses, activations, tile count):
+/// what one tiling costs before the loop order says how often each tile is visited.
+struct TileSums {
+    double elements = 0;
+    double accesses = 0;
+    double activations = 0;
+    double tiles = 0;
+};
+
+/// The tile sums already computed for one part-layer on one node under one pair of layouts,
+/// each tensor's keyed by the tile sizes it depends on (input: B, C, P, Q; weights: K, C;
+/// output and psums: B, K, P, Q). The intra-node search costs many tilings of one part-layer
+/// that share most of these; a cache must not be reused for another part-layer, node or
+/// layout pair.
+struct TileSumsCache {
+    using Key = std::array<std::int64_t, 4>;
+    std::array<std::vector<std::pair<Key, TileSums>>, 4> entries;  ///< input, weight, output, psum
+};
+
 /// dram_traffic for every loop order (indexed by LoopOrder; tiling.order is ignored): the
-/// per-tile sums are shared, so this costs little more than one call.
-[[nodiscard]] std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& layer,
-                                                                           const NodeSpec& node,
-                                                                           const Tiling& tiling,
-                                                                           DataLayout in,
-                                                                           DataLayout out) noexcept;
+/// per-tile sums are shared, so this costs little more than one call. With `cache`, sums
+/// computed for an earlier tiling of the same part-layer are reused (the result is the same).
+[[nodiscard]] std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(
+    const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in, DataLayout out,
+    TileSumsCache* cache = nullptr) noexcept;
 
 }  // namespace pimdse::sim
