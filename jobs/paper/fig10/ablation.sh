@@ -5,12 +5,12 @@
 # does) and DL (the baseline's one layout). Writes OUT/ablation.csv (one row per pair and
 # variant) and OUT/ablation.md: how much each frozen dimension costs in latency and energy.
 #
-#   jobs/paper/fig10/ablation.sh [OUT_DIR]        (default: results/fig10-ablation)
+#   jobs/paper/fig10/ablation.sh [OUT_DIR]        (default: out/paper/fig10-ablation, git-ignored)
 #
 # Needs a built pimdse (PIMDSE may point at another binary). About 3 minutes on one core.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-out=${1:-$root/results/fig10-ablation}
+out=${1:-$root/out/paper/fig10-ablation}
 pimdse=${PIMDSE:-$root/build/src/cli/pimdse}
 [[ -x $pimdse ]] || { echo "ablation: $pimdse not found; build first (cmake --preset release && cmake --build build -j2)" >&2; exit 2; }
 mkdir -p "$out"
