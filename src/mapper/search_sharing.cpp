@@ -180,11 +180,11 @@ const EventGeometry& LayerSearch::event_geometry(const sim::LayerMapping& m, std
     key.order = m.order;
     key.shards = kind == SharingKind::weights ? shard : 0;
     key.kind = kind;
-    if (const auto it = geometry_.find(key); it != geometry_.end()) return it->second;
+    if (const auto it = geometry_.find(key); it != geometry_.end()) return *it->second;
     const auto sets = event_sets(m, rows, cols, system_.mesh, kind, shard);
     SetsKey by_sets = SetsKey::of(sets);
     if (const auto it = geometry_by_sets_.find(by_sets); it != geometry_by_sets_.end())
-        return geometry_.emplace(key, it->second).first->second;
+        return *geometry_.emplace(key, &it->second).first->second;
     ++stats_.geometries;
     EventGeometry eg;
     if (!sets.empty()) {
@@ -195,8 +195,8 @@ const EventGeometry& LayerSearch::event_geometry(const sim::LayerMapping& m, std
         eg.size = size_classes(cycles);
         eg.phases = phases_of(cycles, eg.size);
     }
-    geometry_by_sets_.emplace(std::move(by_sets), eg);
-    return geometry_.emplace(key, std::move(eg)).first->second;
+    const EventGeometry& stored = geometry_by_sets_.emplace(std::move(by_sets), std::move(eg)).first->second;
+    return *geometry_.emplace(key, &stored).first->second;
 }
 
 PerSharingKind<std::int64_t> LayerSearch::largest_chunks(const workload::Layer& l,

@@ -270,26 +270,24 @@ Split halo_split(std::int64_t outputs, std::int64_t tile, std::int32_t stride, s
     return {o.count_a, halo_extent(tile, stride, kernel, input), last, o.count_a > 0 ? tile * stride : 0};
 }
 
-using Totals = TileSums;
-
 // The cached sums of `key` in `slot`, computed by `compute` on a miss (or always, without
 // a cache).
 template <class F>
-Totals cached(TileSumsCache* cache, std::size_t slot, const TileSumsCache::Key& key, F&& compute) {
+TileSums cached(TileSumsCache* cache, std::size_t slot, const TileSumsCache::Key& key, F&& compute) {
     if (cache == nullptr) return compute();
     auto& entries = cache->entries[slot];
     for (const auto& [k, v] : entries)
         if (k == key) return v;
-    const Totals t = compute();
+    const TileSums t = compute();
     entries.emplace_back(key, t);
     return t;
 }
 
 // Sum of a cost over the distinct tiles of a 4-D tensor: every combination of full and
 // last tiles along the four dims, weighted by how many tiles share it.
-Totals tensor_totals(const TensorDims& d, DataLayout l, const std::array<Split, 4>& sp,
-                     const DramGeometry& g) {
-    Totals t;
+TileSums tensor_totals(const TensorDims& d, DataLayout l, const std::array<Split, 4>& sp,
+                       const DramGeometry& g) {
+    TileSums t;
     for (int mask = 0; mask < 16; ++mask) {
         double mult = 1;
         std::array<std::int64_t, 4> size{}, first{}, step{}, count{};
@@ -323,13 +321,13 @@ Totals tensor_totals(const TensorDims& d, DataLayout l, const std::array<Split, 
 
 // Weight tiles are stored as contiguous blocks in fetch order, one block per (K, C) tile at
 // a stride of the full tile's size (NicePIM III-E: weights are re-arranged offline).
-Totals weight_totals(const PartLayer& layer, const Tiling& tiling, const DramGeometry& g) {
+TileSums weight_totals(const PartLayer& layer, const Tiling& tiling, const DramGeometry& g) {
     const Split k = split_of(layer.K, tiling[LoopDim::K]);
     const Split c = layer.depthwise ? Split{0, 1, 1, 0} : split_of(layer.C, tiling[LoopDim::C]);
     const std::int64_t rs = layer.R * layer.S;
     const std::int64_t block = k.a * c.a * rs;
     const std::int64_t nc = c.count_a + 1;
-    Totals t;
+    TileSums t;
     for (int mask = 0; mask < 4; ++mask) {
         const bool k_last = mask & 1;
         const bool c_last = (mask >> 1) & 1;
@@ -369,7 +367,7 @@ double visits(const PartLayer& layer, const Tiling& tiling, Tensor t,
     return v;
 }
 
-void add(TensorTraffic& out, const Totals& t, double times, bool write) {
+void add(TensorTraffic& out, const TileSums& t, double times, bool write) {
     const auto r = [](double x) { return static_cast<std::int64_t>(std::llround(x)); };
     (write ? out.write_elements : out.read_elements) += r(t.elements * times);
     (write ? out.write_accesses : out.read_accesses) += r(t.accesses * times);
@@ -397,21 +395,20 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
     const DramGeometry data = geometry(node, layer.data_bits);
     const DramGeometry psum = geometry(node, layer.psum_bits);
 
+    const std::int64_t tb = tiling[LoopDim::B], tk = tiling[LoopDim::K], tc = tiling[LoopDim::C];
+    const std::int64_t tp = tiling[LoopDim::P], tq = tiling[LoopDim::Q];
     // The sums over distinct tiles do not depend on the loop order; only how often each
     // tile is visited does.
     // Input: B x C_in x H x W in the input layout.
-    const std::array<Split, 4> in_split{
-        split_of(layer.B, tiling[LoopDim::B]),
-        layer.depthwise ? split_of(layer.K, tiling[LoopDim::K]) : split_of(layer.C, tiling[LoopDim::C]),
-        halo_split(layer.P, tiling[LoopDim::P], layer.stride_h, layer.R, layer.H),
-        halo_split(layer.Q, tiling[LoopDim::Q], layer.stride_w, layer.S, layer.W)};
-    const std::int64_t tb = tiling[LoopDim::B], tk = tiling[LoopDim::K], tc = tiling[LoopDim::C];
-    const std::int64_t tp = tiling[LoopDim::P], tq = tiling[LoopDim::Q];
-    const Totals t_in = cached(cache, 0, {tb, layer.depthwise ? tk : tc, tp, tq}, [&] {
-        return tensor_totals({layer.B, layer.input_channels(), layer.H, layer.W}, in, in_split, data);
+    const std::int64_t tin = layer.depthwise ? tk : tc;  // the input's channel tile
+    const TileSums t_in = cached(cache, 0, {tb, tin, tp, tq}, [&] {
+        const std::array<Split, 4> sp{split_of(layer.B, tb), split_of(layer.input_channels(), tin),
+                                      halo_split(layer.P, tp, layer.stride_h, layer.R, layer.H),
+                                      halo_split(layer.Q, tq, layer.stride_w, layer.S, layer.W)};
+        return tensor_totals({layer.B, layer.input_channels(), layer.H, layer.W}, in, sp, data);
     });
     // Weights, or the second operand of an activation matmul (B x C x K x 1, input layout).
-    const Totals t_w = cached(cache, 1, {layer.has_weights ? 0 : tb, tk, tc, 0}, [&] {
+    const TileSums t_w = cached(cache, 1, {layer.has_weights ? 0 : tb, tk, tc, 0}, [&] {
         if (layer.has_weights) return weight_totals(layer, tiling, data);
         const std::array<Split, 4> sp{split_of(layer.B, tb), split_of(layer.C, tc), split_of(layer.K, tk),
                                       Split{0, 1, 1, 0}};
@@ -420,13 +417,12 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
     // Output: every tile is written once with data width; a tile visited v times also spills
     // and reloads its partial sums v - 1 times (psum width, ping-pong regions).
     const TensorDims out_dims{layer.B, layer.K, layer.P, layer.Q};
-    const std::array<Split, 4> out_split{
-        split_of(layer.B, tiling[LoopDim::B]), split_of(layer.K, tiling[LoopDim::K]),
-        split_of(layer.P, tiling[LoopDim::P]), split_of(layer.Q, tiling[LoopDim::Q])};
+    const std::array<Split, 4> out_split{split_of(layer.B, tb), split_of(layer.K, tk), split_of(layer.P, tp),
+                                         split_of(layer.Q, tq)};
     const TileSumsCache::Key out_key{tb, tk, tp, tq};
-    const Totals t_out =
+    const TileSums t_out =
         cached(cache, 2, out_key, [&] { return tensor_totals(out_dims, out, out_split, data); });
-    Totals t_psum;
+    TileSums t_psum;
     bool have_psum = false;
 
     std::array<DramTraffic, kLoopOrders> result{};

@@ -161,8 +161,10 @@ private:
     std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> memo_;
     std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> compute_first_;
     std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> compute_blind_;
-    std::unordered_map<GeometryKey, EventGeometry, KeyHash> geometry_;
+    // Geometries are stored once, by their sets; each arrangement points at its sets' entry
+    // (unordered_map nodes do not move on rehash).
     std::unordered_map<SetsKey, EventGeometry, KeyHash> geometry_by_sets_;
+    std::unordered_map<GeometryKey, const EventGeometry*, KeyHash> geometry_;
     std::unordered_map<ComputeKey, double, KeyHash> compute_;
     SearchStats stats_;
     std::int64_t max_arrangements_ = 0;
