@@ -98,7 +98,8 @@ class Sweep:
         """Every table of the file (compound datasets), by path without the leading slash."""
         out = []
         self._file.visititems(lambda name, obj: out.append(name)
-                              if isinstance(obj, h5py.Dataset) and obj.dtype.names else None)
+                              if isinstance(obj, h5py.Dataset) and obj.dtype.names
+                              and not name.startswith("commit_tails/") else None)
         return out
 
     def committed_rows(self, name):
@@ -135,9 +136,23 @@ class Sweep:
         df.attrs = {k: (dict(v) if isinstance(v, dict) else v) for k, v in self._cache[name].attrs.items()}
         return df
 
+    def _committed_array(self, name, d):
+        """The committed rows of dataset `d`: those in whole chunks from `d`, the rest (all of
+        /pareto) from the commit record's slot /commit_tails/<batches % 2>, which a batch
+        interrupted while rewriting them never touches (docs/output.md)."""
+        n = self.committed_rows(name)
+        if name not in self._committed:
+            return d[:n]
+        slot = f"commit_tails/{self.batches_committed % 2}/{name}"
+        stable = 0 if name == "pareto" else n // d.chunks[0] * d.chunks[0]
+        if stable == n or slot not in self._file:  # a table a later pimdse added keeps no slot
+            return d[:n]
+        tail = self._file[slot][: n - stable]
+        return np.concatenate([d[:stable], tail]) if stable else tail
+
     def _read_table(self, name):
         d = self._dataset(name)
-        rows = d[: self.committed_rows(name)]
+        rows = self._committed_array(name, d)
         df = pd.DataFrame({f: rows[f] for f in d.dtype.names})
         for f in d.dtype.names:
             enum = h5py.check_enum_dtype(d.dtype[f])

@@ -1,7 +1,7 @@
 // Writing a batch and committing it (include/pimdse/store/store.hpp, docs/output.md
-// "Consistency, kill and resume"): rows placed in candidate order whichever rank made
-// them, tables grown ahead of their rows, a flush when metadata changed, then the commit
-// record; and the Pareto rewrite and the final trim.
+// "What a commit guarantees"): rows placed in candidate order whichever rank made them, in
+// whole chunks, tables grown ahead of their rows, the new tails in the other slot, a flush,
+// then the commit record; and the Pareto rewrite and the final trim.
 
 #include <algorithm>
 #include <array>
@@ -48,12 +48,17 @@ void polite_barrier(MPI_Comm comm) {
     }
 }
 
-// The whole /pareto history from row 0 (rank 0's rows; `count` on every rank).
+// The whole /pareto history from row 0 (rank 0's rows; `count` on every rank), in whole
+// chunks like every other write; returns rank 0's rows as bytes (the slot keeps them).
 template <class Impl>
-void write_pareto(Impl& s, const std::vector<ParetoRow>& rows, hsize_t count) {
+std::vector<std::byte> write_pareto(Impl& s, const std::vector<ParetoRow>& rows, hsize_t count) {
+    const bool root = !rows.empty();
     const std::array<h5::Table::Run, 1> all{{{0, count}}};
-    const std::span<const h5::Table::Run> run(all.data(), rows.empty() ? 0 : 1);
-    s.tables[kPareto].template write_rows_at<ParetoRow>(0, count, run, rows);
+    const std::span<const h5::Table::Run> run(all.data(), root ? 1 : 0);
+    const std::span<const std::byte> bytes = std::as_bytes(std::span<const ParetoRow>(rows));
+    write_whole_chunks(s.tables[kPareto], kTables[kPareto].chunk, 0, 0, count, run, bytes, {},
+                       rank_of(s.file.comm()) == 0);
+    return {bytes.begin(), bytes.end()};
 }
 
 // The history's length, from rank 0 to every rank (a collective write needs it everywhere).
@@ -162,20 +167,24 @@ BatchRow batch_row(const BatchRecord& tuner, double write_seconds) {
 }  // namespace
 
 // Rows go at the committed ends. Tables grow ahead of their rows, all at once, by a quarter
-// of what they hold or four batches' rows, whichever is more: most batches change no
-// metadata and need no flush (store.hpp), growths are O(log batches), and a finished
-// file's unused (sparse) space stays under a quarter. Returns whether they grew.
+// of what they hold or four batches' rows, whichever is more, to whole chunks: growths are
+// O(log batches), and a finished file's unused (sparse) space stays under a quarter.
+// Returns whether they grew.
 bool Store::Impl::grow_for(const std::array<hsize_t, kTables.size()>& this_batch, hsize_t pareto_rows) {
     std::array<hsize_t, kTables.size()> needed{};
     for (std::size_t t = 0; t < kTables.size(); ++t) {
         needed[t] = static_cast<hsize_t>(commit[1 + t]) + this_batch[t];
     }
     needed[kPareto] = pareto_rows;
+    // Every write ends at a chunk's end (write_whole_chunks).
+    for (std::size_t t = 0; t < kTables.size(); ++t)
+        needed[t] = round_up_to_chunk(needed[t], kTables[t].chunk);
     bool grow = false;
     for (std::size_t t = 0; t < kTables.size(); ++t) grow |= tables[t].rows() < needed[t];
     if (grow) {
         for (std::size_t t = 0; t < kTables.size(); ++t) {
-            (void)tables[t].reserve(needed[t] + std::max(needed[t] / 4, 4 * this_batch[t]));
+            const hsize_t ahead = needed[t] + std::max(needed[t] / 4, 4 * this_batch[t]);
+            (void)tables[t].reserve(round_up_to_chunk(ahead, kTables[t].chunk));
         }
     }
     return grow;
@@ -196,51 +205,89 @@ void Store::write_batch(BatchRows& mine, std::span<const CandidateRecord> layout
     for (std::size_t t = 0; t < kPerCandidate; ++t) this_batch[t] = p.added[t];
     this_batch[kBatches] = 1;
     this_batch[kPareto] = pareto_count - std::min(pareto_count, static_cast<hsize_t>(s.commit[1 + kPareto]));
+    // The batch's rows, and at most the chunk they start in and its copy in the slot.
     std::uintmax_t bytes = 0;
-    for (std::size_t t = 0; t < kTables.size(); ++t) bytes += this_batch[t] * kTables[t].schema().row_size;
-    check_room(s.file.name(), bytes, s.file.comm());
-    const bool grew = s.grow_for(this_batch, pareto_count);
-
-    const auto at = [&](TableIndex t) { return static_cast<hsize_t>(s.commit[1 + t]); };
-    s.tables[kCandidates].write_rows_at<CandidateRow>(at(kCandidates), p.added[0], p.runs[0], m.cand_rows);
-    s.tables[kMetrics].write_rows_at<MetricRow>(at(kMetrics), p.added[1], p.runs[1], m.metric_rows);
-    s.tables[kLayers].write_rows_at<LayerRow>(at(kLayers), p.added[2], p.runs[2], m.layer_rows);
-    s.tables[kSegments].write_rows_at<SegmentRow>(at(kSegments), p.added[3], p.runs[3], m.segment_rows);
-    s.tables[kSchedules].write_rows_at<ScheduleRow>(at(kSchedules), p.added[4], p.runs[4], m.schedule_rows);
-    // The rows reach the disk while the next batch evaluates, so that the next flush is short.
-    if (!m.cand_rows.empty()) s.file.start_writeback();
-
-    std::vector<BatchRow> batch_rows;
-    if (rank == 0) {
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        batch_rows.push_back(batch_row(tuner, seconds));
+    for (std::size_t t = 0; t < kTables.size(); ++t) {
+        bytes += (this_batch[t] + 2 * kTables[t].chunk) * kTables[t].schema().row_size;
     }
-    const std::array<h5::Table::Run, 1> one{{{0, 1}}};
-    const std::span<const h5::Table::Run> batch_run(one.data(), rank == 0 ? 1 : 0);
-    s.tables[kBatches].write_rows_at<BatchRow>(at(kBatches), 1, batch_run, batch_rows);
-    write_pareto(s, rank == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{}, pareto_count);
+    check_room(s.file.name(), bytes, s.file.comm());
+    check_memory_headroom(2 * bytes);
+    // From the first write on, a failure leaves the file as a kill would: never closed, so that
+    // nothing of the interrupted batch is flushed (hdf5.hpp, File::abandon); the commit record
+    // still stands.
+    try {
+        (void)s.grow_for(this_batch, pareto_count);
 
-    // The file's metadata changed (a table grew), or it is time for a sync: flush before the
-    // commit record points past what is on disk.
-    const auto now = std::chrono::steady_clock::now();
-    if (grew || s.compressed || now - s.last_sync >= kSyncInterval) s.sync();
+        // Whole chunks from the one holding each table's first new row: rank 0 adds the committed
+        // rows before it (its tail, also in the committed slot) and zeros after the last.
+        const auto write = [&](TableIndex t, std::span<const h5::Table::Run> runs,
+                               std::span<const std::byte> rows) {
+            const auto from = static_cast<hsize_t>(s.commit[1 + t]);
+            if (this_batch[t] == 0) return;
+            write_whole_chunks(
+                s.tables[t], kTables[t].chunk, stable_rows(t, s.commit[1 + t]), from, this_batch[t], runs,
+                rows, rank == 0 ? std::span<const std::byte>(s.tails[t]) : std::span<const std::byte>(),
+                rank == 0);
+        };
+        write(kCandidates, p.runs[0], std::as_bytes(std::span<const CandidateRow>(m.cand_rows)));
+        write(kMetrics, p.runs[1], std::as_bytes(std::span<const MetricRow>(m.metric_rows)));
+        write(kLayers, p.runs[2], std::as_bytes(std::span<const LayerRow>(m.layer_rows)));
+        write(kSegments, p.runs[3], std::as_bytes(std::span<const SegmentRow>(m.segment_rows)));
+        write(kSchedules, p.runs[4], std::as_bytes(std::span<const ScheduleRow>(m.schedule_rows)));
+        // The rows reach the disk while the next batch evaluates, so that the next flush is short.
+        if (!m.cand_rows.empty()) s.file.start_writeback();
 
-    s.commit[0] += 1;
-    for (std::size_t t = 0; t < kPerCandidate; ++t) s.commit[1 + t] += static_cast<std::int64_t>(p.added[t]);
-    s.commit[1 + kBatches] += 1;
-    s.commit[1 + kPareto] = static_cast<std::int64_t>(pareto_count);
-    s.write_commit();
+        std::vector<BatchRow> batch_rows;
+        if (rank == 0) {
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            batch_rows.push_back(batch_row(tuner, seconds));
+        }
+        const std::array<h5::Table::Run, 1> one{{{0, 1}}};
+        write(kBatches, std::span<const h5::Table::Run>(one.data(), rank == 0 ? 1 : 0),
+              std::as_bytes(std::span<const BatchRow>(batch_rows)));
+        const std::vector<std::byte> pareto_bytes =
+            write_pareto(s, rank == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{}, pareto_count);
+
+        // The tails this commit will name, into the slot its record names; then every write of
+        // the batch is made durable before the commit record points past it.
+        std::array<hsize_t, kTables.size()> counts{};
+        for (std::size_t t = 0; t < kTables.size(); ++t) {
+            counts[t] = static_cast<hsize_t>(s.commit[1 + t]) + this_batch[t];
+        }
+        counts[kPareto] = pareto_count;
+        s.write_tails(counts, pareto_bytes);
+        s.sync();
+
+        s.commit[0] += 1;
+        for (std::size_t t = 0; t < kTables.size(); ++t)
+            s.commit[1 + t] = static_cast<std::int64_t>(counts[t]);
+        s.write_commit();
+    } catch (...) {
+        impl_->abandon();
+        throw;
+    }
 }
 
 void Store::rewrite_pareto(std::span<const ParetoRecord> pareto) {
+    try {
+        rewrite_pareto_rows(pareto);
+    } catch (...) {
+        impl_->abandon();
+        throw;
+    }
+}
+
+void Store::rewrite_pareto_rows(std::span<const ParetoRecord> pareto) {
     Impl& s = *impl_;
     const hsize_t count = broadcast_rows(pareto.size(), s.file.comm());
     if (count != static_cast<hsize_t>(s.commit[1 + kPareto])) {
         throw IoError(s.file.name() +
                       ": the replayed Pareto history disagrees with the committed /pareto rows");
     }
-    write_pareto(s, rank_of(s.file.comm()) == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{}, count);
+    (void)s.tables[kPareto].reserve(round_up_to_chunk(count, kTables[kPareto].chunk));
+    (void)write_pareto(s, rank_of(s.file.comm()) == 0 ? pareto_rows(pareto) : std::vector<ParetoRow>{},
+                       count);
     s.sync();
 }
 

@@ -49,12 +49,6 @@ Table Table::open(File& file, const std::string& path, const CompoundType& type)
     return Table(file, path, Handle(id, H5Dclose), type.id(), H5Tget_size(type.id()));
 }
 
-bool Table::compressed() const {
-    const std::string context = file_->name() + ":" + path_;
-    Handle dcpl(check(H5Dget_create_plist(dataset_.id()), context, "H5Dget_create_plist"), H5Pclose);
-    return check(H5Pget_nfilters(dcpl.id()), context, "H5Pget_nfilters") > 0;
-}
-
 hsize_t Table::rows() const {
     const std::string context = file_->name() + ":" + path_;
     Handle space(check(H5Dget_space(dataset_.id()), context, "H5Dget_space"), H5Sclose);

@@ -52,6 +52,9 @@ void Store::repair_for_resume(const std::filesystem::path& path) {
     s.verify_fixed_datasets();
     s.open_tables();
     s.check_rows_cover_commit();
+    // A batch interrupted while it rewrote a tail chunk leaves it damaged or changed: put the
+    // committed rows back from the slot before anything reads or cuts that chunk.
+    if (s.restore_tails()) s.sync();
     s.cut_to_commit();
 }
 
@@ -65,6 +68,7 @@ Store Store::open_for_resume(const std::filesystem::path& path, MPI_Comm comm) {
                           " holds rows past its commit record (repair_for_resume first)");
         }
     }
+    impl->load_tails();
     return Store(std::move(impl));
 }
 
@@ -123,12 +127,10 @@ StoredSweep Store::read() const {
     }
 
     out.batches = s.commit[0];
-    for (const CandidateRow& r :
-         s.tables[kCandidates].read_rows<CandidateRow>(0, static_cast<hsize_t>(s.commit[1 + kCandidates]))) {
+    for (const CandidateRow& r : s.committed_rows<CandidateRow>(kCandidates)) {
         out.candidates.push_back(record_of(r));
     }
-    for (const BatchRow& r :
-         s.tables[kBatches].read_rows<BatchRow>(0, static_cast<hsize_t>(s.commit[1 + kBatches]))) {
+    for (const BatchRow& r : s.committed_rows<BatchRow>(kBatches)) {
         BatchRecord b;
         b.batch = r.batch;
         b.proposer = static_cast<io::Proposer>(r.proposer);
@@ -148,8 +150,7 @@ StoredSweep Store::read() const {
         b.wall_seconds = r.wall_seconds;
         out.tuner.push_back(b);
     }
-    for (const ParetoRow& r :
-         s.tables[kPareto].read_rows<ParetoRow>(0, static_cast<hsize_t>(s.commit[1 + kPareto]))) {
+    for (const ParetoRow& r : s.committed_rows<ParetoRow>(kPareto)) {
         out.pareto.push_back(
             {r.candidate, r.joined_batch, r.left_batch, r.latency_s, r.energy_j, r.area_mm2, r.cost});
     }

@@ -150,7 +150,21 @@ Store Store::create(const std::filesystem::path& path, const io::Config& config,
                                              spec.per_candidate ? config.output.compression : 0));
         write_docs(f, spec.path(), spec.schema());
     }
-    impl->note_filters();
+    // The two slots of the committed rows a later batch rewrites (store_impl.hpp).
+    for (std::int64_t slot = 0; slot < 2; ++slot) {
+        for (std::size_t t = 0; t < kTables.size(); ++t) {
+            const TableSpec& spec = kTables[t];
+            const std::string tail = tail_path(slot, spec);
+            impl->tail_tables[slot].push_back(Table::create(
+                f, tail, impl->types[t], spec.chunk, spec.per_candidate ? config.output.compression : 0));
+            write_docs(f, tail, spec.schema());
+            f.set_attribute(tail, "meaning",
+                            "a second copy of " + spec.path() +
+                                "'s committed rows that the next batch rewrites (those past its last whole "
+                                "chunk; all of /pareto), for commit records whose batch count % 2 is " +
+                                std::to_string(slot) + " (docs/output.md, \"What a commit guarantees\")");
+        }
+    }
     impl->commit.assign(kCommitSize, 0);
     impl->write_commit();
     f.set_attribute(kCommit, "meaning",

@@ -1,7 +1,8 @@
 // A sweep file's tables as CSV files (store/store_export.hpp): read through the file's own
 // description (compound fields, enum types, meaning attributes, the commit record), so that
 // this file knows no table of the schema by heart; only /pareto's left_batch rule
-// (docs/output.md, "Consistency") is applied by name.
+// (docs/output.md, "What a commit guarantees") is applied by name, and so is its rule
+// that /pareto is read whole from the commit record's slot.
 
 #include "pimdse/store/store_export.hpp"
 
@@ -170,6 +171,33 @@ std::string cell(const Column& c, const std::byte* p) {
     }
 }
 
+// Rows of a committed table that its own dataset holds for certain: those in whole chunks
+// (the rest, and all of /pareto, are read from the commit record's slot; docs/output.md,
+// "What a commit guarantees").
+hsize_t stable_rows(hid_t dataset, const std::string& table, hsize_t committed, const std::string& context) {
+    if (table == "pareto") return 0;
+    Handle dcpl(check(H5Dget_create_plist(dataset), context, "H5Dget_create_plist"), H5Pclose);
+    hsize_t chunk = 1;
+    check(H5Pget_chunk(dcpl.id(), 1, &chunk), context, "H5Pget_chunk");
+    return committed / std::max<hsize_t>(chunk, 1) * chunk;
+}
+
+// Rows [first, first + count) of `dataset` in blocks, each row handed to `row`.
+template <class F>
+void read_blocks(hid_t dataset, hid_t native, std::size_t row_size, hsize_t first, hsize_t count,
+                 const std::string& context, F&& row) {
+    Handle space(check(H5Dget_space(dataset), context, "H5Dget_space"), H5Sclose);
+    std::vector<std::byte> buffer(row_size * kBlockRows);
+    for (hsize_t at = first; at < first + count; at += kBlockRows) {
+        const hsize_t n = std::min(kBlockRows, first + count - at);
+        check(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, &at, nullptr, &n, nullptr), context,
+              "H5Sselect_hyperslab");
+        Handle mem(check(H5Screate_simple(1, &n, nullptr), context, "H5Screate_simple"), H5Sclose);
+        check(H5Dread(dataset, native, mem.id(), space.id(), H5P_DEFAULT, buffer.data()), context, "H5Dread");
+        for (hsize_t r = 0; r < n; ++r) row(buffer.data() + r * row_size);
+    }
+}
+
 ExportedTable export_table(const h5::File& file, const std::string& table, std::int64_t committed,
                            std::int64_t batches, const std::filesystem::path& csv) {
     const std::string context = file.name() + ":/" + table;
@@ -184,6 +212,7 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
     hsize_t extent = 0;
     check(H5Sget_simple_extent_dims(space.id(), &extent, nullptr), context, "H5Sget_simple_extent_dims");
     const hsize_t rows = committed < 0 ? extent : std::min(extent, static_cast<hsize_t>(committed));
+    const hsize_t stable = committed < 0 ? rows : stable_rows(dset.id(), table, rows, context);
 
     std::ofstream out(csv, std::ios::binary);
     if (!out) throw IoError(csv.string() + ": cannot write (is the directory writable?)");
@@ -195,24 +224,22 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
     }
     out << '\n';
     const bool pareto = table == "pareto";
-    std::vector<std::byte> buffer(row_size * kBlockRows);
-    for (hsize_t first = 0; first < rows; first += kBlockRows) {
-        const hsize_t count = std::min(kBlockRows, rows - first);
-        check(H5Sselect_hyperslab(space.id(), H5S_SELECT_SET, &first, nullptr, &count, nullptr), context,
-              "H5Sselect_hyperslab");
-        Handle mem(check(H5Screate_simple(1, &count, nullptr), context, "H5Screate_simple"), H5Sclose);
-        check(H5Dread(dset.id(), native.id(), mem.id(), space.id(), H5P_DEFAULT, buffer.data()), context,
-              "H5Dread");
-        for (hsize_t r = 0; r < count; ++r) {
-            const std::byte* row = buffer.data() + r * row_size;
-            for (std::size_t i = 0; i < cols.size(); ++i) {
-                std::string text = cell(cols[i], row + cols[i].offset);
-                // A point dominated in a batch that never committed is still on the front.
-                if (pareto && cols[i].name == "left_batch" && std::stoll(text) >= batches) text = "-1";
-                out << (i ? "," : "") << text;
-            }
-            out << '\n';
+    const auto write_row = [&](const std::byte* row) {
+        for (std::size_t i = 0; i < cols.size(); ++i) {
+            std::string text = cell(cols[i], row + cols[i].offset);
+            // A point dominated in a batch that never committed is still on the front.
+            if (pareto && cols[i].name == "left_batch" && std::stoll(text) >= batches) text = "-1";
+            out << (i ? "," : "") << text;
         }
+        out << '\n';
+    };
+    read_blocks(dset.id(), native.id(), row_size, 0, stable, context, write_row);
+    if (rows > stable) {
+        const std::string tail = "/commit_tails/" + std::to_string(batches % 2) + "/" + table;
+        Handle slot(
+            check(H5Dopen2(file.id(), tail.c_str(), H5P_DEFAULT), file.name() + ":" + tail, "H5Dopen2"),
+            H5Dclose);
+        read_blocks(slot.id(), native.id(), row_size, 0, rows - stable, file.name() + ":" + tail, write_row);
     }
     out.close();
     if (!out) throw IoError(csv.string() + ": write failed");
@@ -245,6 +272,7 @@ std::vector<ExportedTable> export_csv(const std::filesystem::path& h5, const std
     const std::map<std::string, std::int64_t> committed = committed_rows(file, batches);
     std::vector<ExportedTable> out;
     for (const std::string& table : find_tables(file.id(), file.name())) {
+        if (table.starts_with("commit_tails/")) continue;  // a copy of rows the tables export
         std::string stem = table;
         std::replace(stem.begin(), stem.end(), '/', '_');
         const auto it = committed.find(table);

@@ -7,10 +7,12 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+#include <new>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -45,14 +47,44 @@ inline const std::array<TableSpec, 7> kTables{{
 }};
 enum TableIndex : std::size_t { kCandidates, kMetrics, kLayers, kSegments, kSchedules, kBatches, kPareto };
 inline constexpr std::size_t kCommitSize = 1 + kTables.size();
-// Batches that change no metadata are not flushed (their rows and commit record are in the
-// file, which a killed process cannot undo); the file is synced to disk at least this often.
-inline constexpr std::chrono::seconds kSyncInterval{60};
 
 // The commit record: a small dataset of one checksummed chunk that a rewrite leaves in place,
 // so that writing it is one pwrite of its 64 bytes (and checksum)
 // that needs no flush of its own (store.hpp).
 inline constexpr const char* kCommit = "/commit";
+
+// The committed rows that a later batch rewrites (docs/output.md, "What a commit guarantees"): a batch writes
+// whole chunks, so the chunk holding a table's last committed rows (its tail) is written
+// again by the next batch, and /pareto is written whole by every batch. Those rows are kept
+// a second time in slot (batches % 2): /commit_tails/<slot>/<table path>, a table of the same
+// type. A commit writes the other slot before its commit record, so the slot a commit record
+// names is never written while that record stands. Readers take a table's rows past
+// stable_rows() from the slot.
+inline constexpr const char* kTailsGroup = "/commit_tails";
+inline std::string tail_path(std::int64_t slot, const TableSpec& spec) {
+    return std::string(kTailsGroup) + "/" + std::to_string(slot) + spec.path();
+}
+// The slot that commit record `batches` names.
+inline std::int64_t slot_of(std::int64_t batches) {
+    return batches % 2;
+}
+// Rows [0, stable_rows) of table `t` holding `committed` rows are in whole chunks that no
+// later write touches; /pareto has none (every batch rewrites it).
+inline hsize_t stable_rows(std::size_t t, std::int64_t committed) {
+    const hsize_t chunk = kTables[t].chunk;
+    return t == kPareto ? 0 : static_cast<hsize_t>(committed) / chunk * chunk;
+}
+inline hsize_t round_up_to_chunk(hsize_t rows, hsize_t chunk) {
+    return (rows + chunk - 1) / chunk * chunk;
+}
+
+// Collective: rows [from, from + added) of `table`, each rank its `runs` (relative to
+// `from`, bytes in run order), written as whole chunks so that HDF5 never reads a chunk to
+// modify it: rank 0 also writes `lead` (the rows [first, from), first a chunk boundary) and
+// zero rows from the last row to the end of its chunk. The extent must cover that end.
+void write_whole_chunks(Table& table, hsize_t chunk, hsize_t first, hsize_t from, hsize_t added,
+                        std::span<const Table::Run> runs, std::span<const std::byte> bytes,
+                        std::span<const std::byte> lead, bool root);
 
 // The same text on every rank: rank 0's.
 inline std::string broadcast_text(std::string text, MPI_Comm comm) {
@@ -61,6 +93,16 @@ inline std::string broadcast_text(std::string text, MPI_Comm comm) {
     text.resize(static_cast<std::size_t>(n));
     if (n > 0) MPI_Bcast(text.data(), static_cast<int>(n), MPI_CHAR, 0, comm);
     return text;
+}
+
+// HDF5 1.10 does not survive every failed allocation (it can crash inside H5Dset_extent when
+// malloc fails), so a batch, a new file or an opening starts only when `bytes` plus this much
+// for HDF5's own buffers can be had; otherwise std::bad_alloc before any HDF5 call of it, with
+// the file as its last commit left it. Under overcommit the probe costs nothing (untouched).
+inline constexpr std::size_t kHdf5Headroom = std::size_t{64} << 20;
+inline void check_memory_headroom(std::size_t bytes) {
+    const std::unique_ptr<std::byte[]> probe(new (std::nothrow) std::byte[bytes + kHdf5Headroom]);
+    if (!probe) throw std::bad_alloc();
 }
 
 inline int rank_of(MPI_Comm comm) {
@@ -76,7 +118,15 @@ struct Store::Impl {
     std::vector<Table> tables;
     std::vector<std::int64_t> commit;  // [batches, rows of each of kTables]
 
-    Impl(const std::filesystem::path& p, File::Mode mode, MPI_Comm comm) : path(p), file(p, mode, comm) {}
+    Impl(const std::filesystem::path& p, File::Mode mode, MPI_Comm comm) : path(p), file(opened(p, mode, comm)) {}
+
+    static File opened(const std::filesystem::path& p, File::Mode mode, MPI_Comm comm) {
+        check_memory_headroom(0);
+        return File(p, mode, comm);
+    }
+
+    std::array<std::vector<Table>, 2> tail_tables;             // [slot][table of kTables]
+    std::array<std::vector<std::byte>, kTables.size()> tails;  // rank 0: rows past stable_rows
 
     void open_tables() {
         types.reserve(kTables.size());
@@ -84,7 +134,37 @@ struct Store::Impl {
             types.push_back(compound_type(spec.schema()));
             tables.push_back(Table::open(file, spec.path(), types.back()));
         }
-        note_filters();
+        for (std::int64_t slot = 0; slot < 2; ++slot) {
+            for (std::size_t t = 0; t < kTables.size(); ++t) {
+                tail_tables[slot].push_back(Table::open(file, tail_path(slot, kTables[t]), types[t]));
+            }
+        }
+    }
+
+    /// Rows of table `t` past its stable rows, per the commit record (commit_tails.cpp).
+    [[nodiscard]] hsize_t tail_rows(std::size_t t) const {
+        return static_cast<hsize_t>(commit[1 + t]) - stable_rows(t, commit[1 + t]);
+    }
+    /// Collective: rank 0 reads the committed slot's rows into `tails`.
+    void load_tails();
+    /// Collective: after a batch's rows are written, rank 0 takes each table's new tail
+    /// (`counts`: the rows each will hold once committed; `pareto`: all of /pareto's rows)
+    /// and writes them to the slot the next commit record names.
+    void write_tails(const std::array<hsize_t, kTables.size()>& counts, std::span<const std::byte> pareto);
+    /// One process: every table's tail chunk made equal to the committed slot (rewritten
+    /// only where it differs or cannot be read); returns whether anything was written.
+    bool restore_tails();
+
+    /// Collective: table `t`'s committed rows, the stable ones from the table and the rest
+    /// from the committed slot.
+    template <class Row>
+    [[nodiscard]] std::vector<Row> committed_rows(std::size_t t) const {
+        const hsize_t stable = stable_rows(t, commit[1 + t]);
+        std::vector<Row> out = tables[t].template read_rows<Row>(0, stable);
+        const std::vector<Row> tail =
+            tail_tables[slot_of(commit[0])][t].template read_rows<Row>(0, tail_rows(t));
+        out.insert(out.end(), tail.begin(), tail.end());
+        return out;
     }
 
     // Throws IoError naming the file unless it is a readable sweep file of this format.
@@ -127,11 +207,18 @@ struct Store::Impl {
         }
     }
 
-    // Every committed row read once: a flipped byte fails its chunk's checksum here, with the
-    // dataset's name, instead of being read as data later.
+    // Every committed row read once, where readers read it: a flipped byte fails its chunk's
+    // checksum here, with the dataset's name, instead of being read as data later.
     void verify_checksums() const {
-        for (std::size_t t = 0; t < kTables.size(); ++t)
-            tables[t].verify(static_cast<hsize_t>(commit[t + 1]));
+        for (std::size_t t = 0; t < kTables.size(); ++t) {
+            tables[t].verify(stable_rows(t, commit[t + 1]));
+            const Table& tail = tail_tables[slot_of(commit[0])][t];
+            if (tail.rows() < tail_rows(t)) {
+                throw IoError(file.name() + ": " + tail_path(slot_of(commit[0]), kTables[t]) +
+                              " has fewer rows than its commit record");
+            }
+            tail.verify(tail_rows(t));
+        }
     }
 
     void write_commit() { file.write_int64s(kCommit, commit); }
@@ -140,17 +227,15 @@ struct Store::Impl {
     /// Pareto table to `pareto_rows`); true if any grew (commit.cpp).
     bool grow_for(const std::array<hsize_t, kTables.size()>& this_batch, hsize_t pareto_rows);
 
-    // Filtered chunks move whenever rows are added to them: every batch changes the file's
-    // metadata (its chunk index), which must be on disk before the commit record.
-    bool compressed = false;
-    void note_filters() {
-        compressed = std::any_of(tables.begin(), tables.end(), [](const Table& t) { return t.compressed(); });
-    }
+    void sync() { file.flush(); }
 
-    std::chrono::steady_clock::time_point last_sync = std::chrono::steady_clock::now();
-    void sync() {
-        file.flush();
-        last_sync = std::chrono::steady_clock::now();
+    // After a failed write (commit.cpp): nothing of the file is closed (h5::File::abandon).
+    void abandon() noexcept {
+        for (Table& t : tables) t.abandon();
+        for (std::vector<Table>& slot : tail_tables) {
+            for (Table& t : slot) t.abandon();
+        }
+        file.abandon();
     }
 
     // One process only (truncate): every table back to its committed rows.

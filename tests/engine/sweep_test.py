@@ -244,12 +244,19 @@ def scenario_tables(s):
         tables = []
         f.visititems(lambda name, obj: tables.append(name)
                      if isinstance(obj, h5py.Dataset) and obj.dtype.names else None)
-        check(sorted(tables) == sorted(["candidates", "metrics", "mappings/layers", "mappings/segments", "schedules",
-                                        "tuner/batches", "pareto", "workloads/networks", "workloads/tiny/layers",
-                                        "workloads/resnet18/layers"]), f"tables found: {tables}")
+        committed = ["candidates", "metrics", "mappings/layers", "mappings/segments", "schedules", "tuner/batches",
+                     "pareto"]
+        # Each committed table has its two slots of commit tails, of its own type (docs/output.md).
+        tails = [f"commit_tails/{slot}/{t}" for slot in (0, 1) for t in committed]
+        check(sorted(tables) == sorted(committed + tails + ["workloads/networks", "workloads/tiny/layers",
+                                                            "workloads/resnet18/layers"]), f"tables found: {tables}")
+        for t in committed:
+            for slot in (0, 1):
+                check(f[f"commit_tails/{slot}/{t}"].dtype == f[t].dtype, f"/commit_tails/{slot}/{t}: another type")
         for name in tables:
             d = f[name]
             generic = re.sub(r"^workloads/[^/]+/layers$", "workloads/<net>/layers", name)
+            generic = re.sub(r"^commit_tails/[01]/.+$", "commit_tails/<slot>/<table>", generic)
             check(f"`/{generic}`" in docs, f"/{generic} is not in docs/output.md")
             check("meaning" in d.attrs, f"/{name} has no meaning attribute")
             df = pd.DataFrame(d[()])  # the one-liner of docs/output.md

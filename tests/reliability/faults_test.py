@@ -12,7 +12,8 @@ Scenarios:
   part_file     a symlinked OUT.part is refused and its target untouched; a leftover .part is
                 refused with how to proceed and kept
   resume_refused  a refused --resume (a 0-byte file, another configuration on an interrupted
-                file, a damaged table) leaves the file byte for byte as it was
+                file, a damaged table and its commit tail) leaves the file byte for byte as it
+                was; a damaged table whose commit tail is whole is read and repaired
   disk_full     (root only) a tmpfs too small for the sweep: every rank exits 4 with "No space
                 left on device"; after making room --resume gives the reference file
   disk_full_at_create  (root only) a tmpfs too small for even the new file's configuration:
@@ -165,21 +166,38 @@ def scenario_resume_refused(s):
     q = s.run(["explore", s.data("tiny.yaml"), "-o", out, "--resume"], expect=3)
     check("refusing to resume" in q.stderr, "the configuration refusal")
     check(digest(out) == before, "a refused resume changed the interrupted file")
-    # A damaged table: 64 flipped bytes in /mappings/layers' first chunk.
-    damaged = s.fresh("rel_damaged.h5")
-    shutil.copy(reference(s, "resume_refused"), damaged)
+    # A damaged table: 64 flipped bytes in /mappings/layers' first chunk. Its committed rows
+    # there are also in the commit record's slot, so readers read them from it and the resume
+    # puts the chunk back (docs/output.md, "What a commit guarantees").
     import h5py
+    ref = reference(s, "resume_refused")
+
+    def flip(path, dataset):
+        with h5py.File(path, "r") as f:
+            offset = f[dataset].id.get_chunk_info(0).byte_offset
+        with open(path, "r+b") as f:
+            f.seek(offset + 100)
+            data = f.read(64)
+            f.seek(offset + 100)
+            f.write(bytes(b ^ 0xFF for b in data))
+
+    repaired = s.fresh("rel_repaired.h5")
+    shutil.copy(ref, repaired)
+    flip(repaired, "mappings/layers")
+    s.run(["summary", repaired], np_=0)
+    s.run(["explore", s.data("faults.yaml"), "-o", repaired, "--resume"], np_=0)
+    same_files(ref, repaired)
+    # Both copies damaged: refused, naming the dataset, and the file left as it was.
+    damaged = s.fresh("rel_damaged.h5")
+    shutil.copy(ref, damaged)
     with h5py.File(damaged, "r") as f:
-        offset = f["mappings/layers"].id.get_chunk_info(0).byte_offset
-    with open(damaged, "r+b") as f:
-        f.seek(offset + 100)
-        data = f.read(64)
-        f.seek(offset + 100)
-        f.write(bytes(b ^ 0xFF for b in data))
+        slot = f"commit_tails/{int(f['commit'][0]) % 2}/mappings/layers"
+    flip(damaged, "mappings/layers")
+    flip(damaged, slot)
     before = digest(damaged)
     for args in (["explore", s.data("faults.yaml"), "-o", damaged, "--resume"], ["summary", damaged]):
         q = s.run(args, np_=0, expect=4)
-        check(f"{damaged}:/mappings/layers: rows 0 to" in q.stderr and "the file is damaged there" in q.stderr,
+        check(f"{damaged}:/{slot}: rows 0 to" in q.stderr and "the file is damaged there" in q.stderr,
               "the damage is reported with the dataset's name")
     check(digest(damaged) == before, "a refused resume changed the damaged file")
 

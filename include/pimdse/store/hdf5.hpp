@@ -43,6 +43,8 @@ public:
     [[nodiscard]] hid_t id() const noexcept { return id_; }
     [[nodiscard]] bool valid() const noexcept { return id_ >= 0; }
     void reset() noexcept;
+    /// Forgets the identifier without closing it (File::abandon).
+    void release() noexcept { id_ = H5I_INVALID_HID; }
 
 private:
     hid_t id_ = H5I_INVALID_HID;
@@ -89,6 +91,10 @@ public:
     [[nodiscard]] MPI_Comm comm() const noexcept { return comm_; }
     /// Make everything written so far durable and consistent on disk (collective).
     void flush();
+    /// After a failed write: the file is never closed (a close flushes HDF5's cached metadata,
+    /// and HDF5 1.10 may fail again or crash inside it), as if the process had been killed;
+    /// what is on disk still ends at the last commit. Objects of the file must be abandoned too.
+    void abandon() noexcept { file_.release(); }
     /// Collective: flushes, then rank 0 renames the file to `path` (replacing what is there);
     /// the file stays open under its new name. Throws IoError on every rank if it fails.
     void rename(const std::filesystem::path& path);
@@ -155,11 +161,13 @@ public:
     /// them, so a filtered table changes the file's metadata on every write (compressed()).
     static Table create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows,
                         int deflate = 0);
-    /// Whether the table's chunks pass through filters (compression).
-    [[nodiscard]] bool compressed() const;
     static Table open(File& file, const std::string& path, const CompoundType& type);
 
     [[nodiscard]] hsize_t rows() const;
+    /// See File::abandon.
+    void abandon() noexcept { dataset_.release(); }
+    /// Bytes per row in memory (the compound type's size).
+    [[nodiscard]] std::size_t row_size() const noexcept { return row_size_; }
 
     /// Collective: every rank contributes `bytes.size() / row_size` rows (possibly none);
     /// they land after the existing rows in rank order. Returns the first row index of this

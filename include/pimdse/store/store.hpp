@@ -5,12 +5,15 @@
 // rank computed them, so the file is the same for any number of ranks (timing fields and
 // the evaluating rank aside).
 //
-// Consistency: tables grow ahead of their rows (by a quarter, or four batches' rows); a batch's rows are
-// written into them as raw data, the file is flushed if a table grew (its metadata changed) or a minute has
-// passed since the last flush, and only then the commit record (the dataset /commit: batches and the row
-// count of every table) is overwritten in place, one raw-data write that reaches the file at once. Readers
-// read only the committed rows; a resumed run first cuts the rest off (repair_for_resume), and so does a run
-// that ends (close_and_trim), both on one process: HDF5 1.10 cannot shrink a dataset consistently in
+// Consistency (docs/output.md, "What a commit guarantees"): a batch writes whole chunks, the
+// committed rows it rewrites (each table's tail, all of /pareto) are kept a second time in the
+// slot of /commit_tails that the next commit record names, the file is flushed, and only then
+// the commit record (the dataset /commit: batches and the row count of every table) is
+// overwritten in place, one raw-data write that reaches the file at once. So no kill, signal
+// or failed allocation at any moment loses a committed row. Readers read a table's rows in
+// whole chunks from the table and the rest from the slot; a resumed run first puts the tails
+// back (repair_for_resume) and cuts what lies past the record, and so does a run that ends
+// (close_and_trim), both on one process: HDF5 1.10 cannot shrink a dataset consistently in
 // parallel, so no table shrinks while the file is open on several ranks.
 
 #include <mpi.h>
@@ -31,7 +34,7 @@
 namespace pimdse::store {
 
 /// Format of the sweep file; bumped on any incompatible schema change.
-inline constexpr std::int64_t kStoreFormatVersion = 2;
+inline constexpr std::int64_t kStoreFormatVersion = 3;
 /// The root attribute `format` of every sweep file.
 inline constexpr const char* kStoreFormatName = "pimdse sweep";
 
@@ -192,6 +195,7 @@ public:
 private:
     struct Impl;
     explicit Store(std::unique_ptr<Impl> impl);
+    void rewrite_pareto_rows(std::span<const ParetoRecord> pareto);
     std::unique_ptr<Impl> impl_;
 };
 
