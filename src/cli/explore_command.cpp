@@ -70,7 +70,9 @@ int run_explore(const ExploreCliOptions& o) {
     } catch (const std::exception& e) {
         if (world.size() == 1) throw;  // main reports it
         // The ranks disagree: another rank may wait forever in a collective, so end the job.
-        std::cerr << "pimdse: error on rank " << world.rank() << ": " << e.what() << '\n' << std::flush;
+        std::cerr << "pimdse: error on rank " << world.rank() << ": " << message_of(e)
+                  << "; every rank stops, and the output holds every batch committed before\n"
+                  << std::flush;
         env.abort(static_cast<int>(exit_code_of(e)));
     }
     return static_cast<int>(ExitCode::internal_error);

@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(0, 1);
     app.footer(
         "Exit codes: 0 success, 1 internal error, 2 bad command line, 3 malformed input file,\n"
-        "4 file I/O error, 5 solver failure, 6 stopped by SIGTERM/SIGINT (the sweep file resumes).\n"
+        "4 file I/O error, 5 solver failure, 6 stopped by SIGTERM/SIGINT (the sweep file resumes),\n"
+        "7 explore stopped before its wall time (resumes), 8 out of memory (the sweep file resumes).\n"
         "See docs/cli.md.");
 
     pimdse::cli::Action action;
@@ -79,7 +80,7 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         // core/error.hpp maps every error to its exit code; main only reports it.
         const pimdse::ExitCode c = pimdse::exit_code_of(e);
-        std::cerr << "pimdse: " << pimdse::error_label(c) << ": " << e.what() << '\n';
+        std::cerr << "pimdse: " << pimdse::error_label(c) << ": " << pimdse::message_of(e) << '\n';
         return code(c);
     }
 }

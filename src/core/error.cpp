@@ -1,5 +1,7 @@
 #include "pimdse/core/error.hpp"
 
+#include <new>
+
 namespace pimdse {
 
 std::string SourceLocation::str() const {
@@ -22,7 +24,15 @@ std::string compose(const SourceLocation& where, const std::string& key, const s
 
 ExitCode exit_code_of(const std::exception& e) noexcept {
     if (const auto* error = dynamic_cast<const Error*>(&e)) return error->exit_code();
+    if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return ExitCode::out_of_memory;
     return ExitCode::internal_error;
+}
+
+std::string message_of(const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
+        return std::string("out of memory (") + e.what() + "): the process could not allocate what it needed";
+    }
+    return e.what();
 }
 
 const char* error_label(ExitCode code) noexcept {
@@ -30,6 +40,7 @@ const char* error_label(ExitCode code) noexcept {
         case ExitCode::input:
         case ExitCode::io:
         case ExitCode::usage:
+        case ExitCode::out_of_memory:
             return "error";
         case ExitCode::solver:
             return "solver error";

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 
 #include "pimdse/core/error.hpp"
 
@@ -45,16 +46,20 @@ void write_or_stop_all(MPI_Comm comm, const std::filesystem::path& file, const s
     try {
         write();
     } catch (const std::exception& e) {
-        const std::string what = explain_write_failure(e.what(), file);
+        const bool memory = dynamic_cast<const std::bad_alloc*>(&e) != nullptr;
+        const std::string what = memory ? message_of(e) : explain_write_failure(e.what(), file);
         int size = 1;
         MPI_Comm_size(comm, &size);
-        if (size == 1) throw IoError(what);
+        if (size == 1) {
+            if (memory) throw;
+            throw IoError(what);
+        }
         int rank = 0;
         MPI_Comm_rank(comm, &rank);
         std::cerr << "pimdse: error on rank " << rank << ": " << what
                   << "; every rank stops, the file holds every batch committed before this one\n"
                   << std::flush;
-        MPI_Abort(comm, static_cast<int>(ExitCode::io));
+        MPI_Abort(comm, static_cast<int>(memory ? ExitCode::out_of_memory : ExitCode::io));
     }
 }
 

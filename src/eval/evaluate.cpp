@@ -9,6 +9,7 @@
 #include <exception>
 #include <limits>
 #include <memory>
+#include <new>
 #include <span>
 #include <thread>
 
@@ -152,6 +153,10 @@ Evaluation evaluate(const EvalContext& context, const Candidate& candidate, cons
         // weights exceed DRAM.
         e.status = Status::infeasible;
         e.message = ex.what();
+    } catch (const std::bad_alloc&) {
+        // Not the candidate's outcome but the machine's: recording it would make the file
+        // depend on memory, so the sweep stops (every rank) and resumes where it stood.
+        throw;
     } catch (const std::exception& ex) {
         e.status = Status::failed;
         e.message = ex.what();

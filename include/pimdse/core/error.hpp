@@ -45,6 +45,10 @@ enum class ExitCode : int {
     /// `explore` stopped cleanly before its wall time: the file is consistent and `--resume`
     /// continues it (batch scripts requeue on this code).
     wall_time_stop = 7,
+    /// Memory ran out (std::bad_alloc) anywhere on any rank: every rank stops, the sweep file
+    /// keeps every committed batch and resumes (no batch script should requeue on the same node
+    /// without more memory).
+    out_of_memory = 8,
 };
 
 /// Base of every error pimdse throws on purpose. A subclass says its exit code by
@@ -116,9 +120,14 @@ public:
     using Error::Error;
 };
 
-/// The exit code of an exception: Error::exit_code() for pimdse's errors, internal_error for
-/// anything else. The only mapping from errors to exit codes (main() and the MPI driver).
+/// The exit code of an exception: Error::exit_code() for pimdse's errors, out_of_memory for
+/// std::bad_alloc, internal_error for anything else. The only mapping from errors to exit
+/// codes (main() and the MPI driver).
 [[nodiscard]] ExitCode exit_code_of(const std::exception& e) noexcept;
+
+/// An exception's message for a user: what() but for std::bad_alloc, whose what() names no
+/// cause a user would recognise.
+[[nodiscard]] std::string message_of(const std::exception& e);
 
 /// How main() introduces an error's message: "error" for input and I/O errors, "solver
 /// error", or "internal error" for a bug or an unexpected exception.

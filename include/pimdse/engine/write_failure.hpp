@@ -25,6 +25,7 @@ namespace pimdse::engine {
 
 /// Runs `write`; if it throws, the message gains write_failure_reason(file), and with more
 /// than one rank this rank prints it and aborts the job with exit code 4 (one rank: IoError).
+/// Memory exhaustion (std::bad_alloc) keeps its own exit code, 8, and its exception.
 void write_or_stop_all(MPI_Comm comm, const std::filesystem::path& file, const std::function<void()>& write);
 
 }  // namespace pimdse::engine
