@@ -1,0 +1,202 @@
+#!/usr/bin/python3
+"""Faults at random moments of a sweep, each followed by --resume and compared with an
+uninterrupted run (docs/output.md, "What a commit guarantees").
+
+usage: fault_trials.py --pimdse EXE --mpiexec MPIEXEC --source DIR --work DIR
+                       [--np N] [--trials N] [--kinds K,K,...] [--seed S]
+
+Kinds (a trial picks its moment uniformly over the sweep's run time, measured first):
+  sigterm_mpirun, sigint_mpirun, sigkill_mpirun   the signal to mpirun (np > 0 only)
+  sigterm_rank0, sigkill_rank0                    the signal to rank 0 (the writer)
+  sigkill_worker                                  SIGKILL to rank 1 (np > 1 only)
+  memory_rank0, memory_worker                     the address-space limit of that rank lowered
+                                                  below what it maps now (prlimit)
+
+Every trial must end within a minute (no rank may spin or wait forever), never by a
+segmentation fault, and the file it leaves must resume (as many times as it takes) to a
+file equal to the uninterrupted one, timing fields aside. tests/data/sweep/stress.yaml
+commits many batches a second, so many moments fall inside a batch's writes.
+The short version (one trial per kind) runs in ctest; jobs/reliability/fault_trials.sh runs 50 per kind.
+"""
+import argparse
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "engine"))
+from sweep_test import ENV, Failure, Sweep, check, descendants, same_files  # noqa: E402
+
+KINDS = ["sigterm_mpirun", "sigint_mpirun", "sigkill_mpirun", "sigterm_rank0", "sigkill_rank0",
+         "sigkill_worker", "memory_rank0", "memory_worker"]
+CRASH_CODES = {-signal.SIGSEGV, 128 + signal.SIGSEGV, -signal.SIGABRT, 128 + signal.SIGABRT}
+
+
+def rank_of(pid):
+    """The MPI rank of process `pid` (0 without mpirun), from its environment."""
+    try:
+        env = open(f"/proc/{pid}/environ", "rb").read().split(b"\0")
+    except OSError:
+        return None
+    for item in env:
+        if item.startswith(b"OMPI_COMM_WORLD_RANK="):
+            return int(item.split(b"=", 1)[1])
+    return 0
+
+
+def ranks(s, p):
+    """{rank: pid} of run `p`'s pimdse processes."""
+    pids = [p.pid] if s.np == 0 else [
+        pid for pid in descendants(p.pid) if open(f"/proc/{pid}/comm").read().strip() == "pimdse"]
+    out = {}
+    for pid in pids:
+        r = rank_of(pid)
+        if r is not None:
+            out[r] = pid
+    return out
+
+
+def lower_memory(pid, rng):
+    """Limits `pid`'s address space to 90-100 % of what it maps now: what it holds stays, and
+    any allocation that needs new address space fails from now on."""
+    size = 0
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmSize:"):
+            size = int(line.split()[1]) * 1024
+    limit = int(size * rng.uniform(0.9, 1.0))
+    resource.prlimit(pid, resource.RLIMIT_AS, (limit, resource.RLIM_INFINITY))
+
+
+def inject(s, kind, p, rng):
+    """Applies the fault; returns False if its target was already gone."""
+    try:
+        if kind.endswith("_mpirun"):
+            sig = {"sigterm": signal.SIGTERM, "sigint": signal.SIGINT, "sigkill": signal.SIGKILL}[kind.split("_")[0]]
+            os.kill(p.pid, sig)
+            return True
+        target = ranks(s, p).get(0 if kind.endswith("rank0") else 1)
+        if target is None:
+            return False
+        if kind.startswith("memory"):
+            lower_memory(target, rng)
+        else:
+            os.kill(target, signal.SIGTERM if kind.startswith("sigterm") else signal.SIGKILL)
+        return True
+    except (ProcessLookupError, FileNotFoundError):
+        return False
+
+
+def end_of(p, timeout=60):
+    """The run's exit code; a run still going after `timeout` s is a hang."""
+    try:
+        return p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise Failure(f"the run did not end within {timeout} s of the fault (a rank spins or waits)")
+
+
+def trial(s, kind, cfg, ref, duration, rng, n):
+    out = s.fresh(f"trial_{kind}_np{s.np}.h5")
+    log = open(out + ".log", "w+")
+    p = subprocess.Popen(s.command(["explore", cfg, "-o", out]), env=ENV, stdout=log,
+                         stderr=subprocess.STDOUT, start_new_session=True)
+    delay = rng.uniform(0.0, duration)
+    time.sleep(delay)
+    injected = inject(s, kind, p, rng)
+    code = end_of(p)
+    try:
+        os.killpg(p.pid, signal.SIGKILL)  # any rank mpirun left behind
+    except ProcessLookupError:
+        pass
+    log.seek(0)
+    text = log.read()
+    if code in CRASH_CODES or "Segmentation fault" in text or "Signal code" in text:
+        print(text)
+        raise Failure(f"{kind} trial {n}: a crash (exit {code}) at {delay:.2f} s")
+    resumes = 0
+    while True:
+        if os.path.exists(out):
+            q = s.run(["explore", cfg, "-o", out, "--resume"], expect=None, timeout=300)
+        else:
+            # Killed while creating the file: nothing was committed, and the .part it left is
+            # refused until removed, as the refusal says (docs/cli.md).
+            if os.path.exists(out + ".part"):
+                os.remove(out + ".part")
+            q = s.run(["explore", cfg, "-o", out], expect=None, timeout=300)
+        resumes += 1
+        if q.returncode == 0:
+            break
+        check(resumes < 3, f"{kind} trial {n}: the run after the fault failed (exit {q.returncode})")
+    same_files(ref, out)
+    return delay, code, injected
+
+
+def with_budget(s, cfg, budget):
+    """A copy of `cfg` in the work directory with another budget (its relative paths made
+    absolute)."""
+    here = os.path.dirname(cfg)
+    lines = []
+    for line in open(cfg):
+        if line.strip().startswith("budget:"):
+            line = f"  budget: {budget}\n"
+        for word in ("../mapping/", "../../../inputs/"):
+            line = line.replace(word, os.path.normpath(os.path.join(here, word)) + "/")
+        lines.append(line)
+    out = s.out(f"stress_budget{budget}.yaml")
+    open(out, "w").write("".join(lines))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pimdse", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--np", type=int, default=3)
+    ap.add_argument("--trials", type=int, default=2)
+    ap.add_argument("--kinds", default=",".join(KINDS))
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", type=int, default=0, help="the sweep's budget (default: stress.yaml's)")
+    args = ap.parse_args()
+    s = Sweep(args)
+    kinds = [k for k in args.kinds.split(",") if k]
+    if s.np == 0:
+        kinds = [k for k in kinds if not k.endswith(("_mpirun", "_worker"))]
+    if s.np == 1:
+        kinds = [k for k in kinds if not k.endswith("_worker")]
+    cfg = s.data("stress.yaml")
+    if args.budget > 0:
+        cfg = with_budget(s, cfg, args.budget)
+    ref = s.fresh(f"trial_ref_np{s.np}.h5")
+    began = time.time()
+    s.run(["explore", cfg, "-o", ref], timeout=300)
+    duration = time.time() - began
+    print(f"uninterrupted run: {duration:.2f} s")
+    rng = random.Random(args.seed)
+    tally = {}
+    try:
+        for n in range(args.trials):
+            for kind in kinds:
+                delay, code, injected = trial(s, kind, cfg, ref, duration, rng, n)
+                tally.setdefault(kind, []).append((delay, code, injected))
+                print(f"TRIAL {kind} {n}: fault at {delay:.2f} s, exit {code}, resumed equal")
+    except Failure as e:
+        print(f"FAILED: {e}", file=sys.stderr)
+        return 1
+    for kind, rows in tally.items():
+        codes = sorted({c for _, c, _ in rows})
+        hit = sum(1 for _, _, i in rows if i)
+        print(f"{kind}: {len(rows)} trials, {hit} with the fault injected before the run ended, "
+              f"exit codes {codes}, every resume equal to the uninterrupted file")
+    print("passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
