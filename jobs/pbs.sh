@@ -5,10 +5,14 @@
 #
 # Rank 0 proposes, keeps the archive and writes the file, sleeping while it waits; every
 # other rank evaluates. Each job runs until the sweep's budget is reached or its walltime is
-# nearly up: pimdse then stops cleanly (--wall-time, exit code 7; exit code 6 after SIGTERM,
-# which PBS sends before killing a job) and this script submits itself again with the same
-# queue, account and resources (-q, -A, -l read back from the job), and the new job resumes
-# the file. A job that PBS reruns (-r y: node failure, `qrerun`) resumes the same way.
+# nearly up: pimdse then starts no batch it cannot finish before --wall-time (the walltime
+# minus PIMDSE_MARGIN), finishes the started ones, stops cleanly and writes "wall_time_stop"
+# to its --status-file (exiting 0: a non-zero exit makes mpirun print an abort banner). Then
+# this script submits itself again with the same queue, account, resources (-q, -A, -l read
+# back from the job) and PIMDSE_* settings, and the new job resumes the file. Should the
+# stop come too late, PBS's SIGTERM at the walltime stops the ranks at once (exit code 6;
+# the script passes it on to mpirun) and the script resubmits within PBS's kill delay. A job
+# that PBS reruns (-r y: node failure, `qrerun`) resumes the same way.
 #
 # Ranks are started by Open MPI's mpirun on the job's nodes (--hostfile $PBS_NODEFILE):
 # Debian's Open MPI is built without PBS (tm) support. The walltime is read from the job
@@ -48,7 +52,14 @@ fi
 resubmit=()
 queue=$(attr queue) && [[ -n $queue ]] && resubmit+=(-q "$queue")
 account=$(attr Account_Name) && [[ -n $account ]] && resubmit+=(-A "$account")
-for key in select walltime place nodes mem ncpus; do
+# Under a select statement PBS Pro derives the job-wide ncpus, mem and nodect from its chunks
+# and lists them too, but qsub refuses them beside -l select: pass only what was requested.
+if [[ -n $(attr Resource_List.select) ]]; then
+  keys=(select place walltime)
+else
+  keys=(nodes ncpus mem place walltime)
+fi
+for key in "${keys[@]}"; do
   value=$(attr "Resource_List.$key")
   [[ -n $value ]] && resubmit+=(-l "$key=$value")
 done
@@ -65,9 +76,25 @@ before=$(committed)
 echo "== $(date -u +%FT%TZ) job $PBS_JOBID ($chain of the chain): $config -> $out, $ranks ranks," \
      "${wall_option[*]:-no wall time}, $before batches committed"
 
-status=0
+# mpirun runs in the background so that the shell can pass a SIGTERM on: bash runs a trap
+# only between commands, and `wait` is one it interrupts.
+status_file=$out.status
+rm -f "$status_file"
+signalled=0
+launcher=
+trap 'signalled=1; kill -TERM "$launcher" 2> /dev/null || true' TERM
 mpirun --hostfile "$PBS_NODEFILE" -np "$ranks" -x HDF5_USE_FILE_LOCKING \
-  "$pimdse" explore "$config" -o "$out" "${wall_option[@]}" "${mode[@]}" || status=$?
+  "$pimdse" explore "$config" -o "$out" --status-file "$status_file" "${wall_option[@]}" "${mode[@]}" &
+launcher=$!
+while kill -0 "$launcher" 2> /dev/null; do wait "$launcher" || true; done  # a trap cuts a wait short
+status=0
+wait "$launcher" || status=$?  # bash keeps an ended child's status
+trap - TERM
+ended=$(cat "$status_file" 2> /dev/null || true)
+rm -f "$status_file"
+# mpirun exits 1, not the ranks' 6, when it is the one signalled (docs/cli.md, "Signals").
+((signalled)) && ((status != 0)) && status=6
+[[ $ended == wall_time_stop ]] && status=7
 
 case $status in
   0) "$pimdse" summary "$out" ;;
@@ -84,7 +111,9 @@ case $status in
     fi
     echo "== exit $status: budget not reached; submitting the next job to resume $out"
     # (not "$0": PBS runs a spooled copy of the script)
-    qsub "${resubmit[@]}" -v "CONFIG=$config,OUT=$out,PIMDSE=$pimdse,PIMDSE_CHAIN=$((chain + 1))" jobs/pbs.sh
+    qsub "${resubmit[@]}" \
+      -v "CONFIG=$config,OUT=$out,PIMDSE=$pimdse,PIMDSE_CHAIN=$((chain + 1)),PIMDSE_MARGIN=$margin_seconds,PIMDSE_MAX_JOBS=$max_jobs" \
+      jobs/pbs.sh
     ;;
   *) echo "== pimdse explore failed with exit code $status" >&2; exit "$status" ;;
 esac

@@ -72,7 +72,7 @@ def main() -> int:
                 f"{t.latency_reduction_pct.mean():.1f} % | {t.energy_reduction_pct.mean():.1f} % |\n")
         f.write("\nNicePIM Fig. 10 reports 37 % (latency) and 28 % (energy) average reductions.\n")
 
-    plotstyle.paired_bars(t, out / "fig10", NAMES, ("M", "B"),
+    plotstyle.paired_bars(t, out / "fig10", NAMES, (("M", "PIM-Mapper"), ("B", "baseline of NicePIM VIII-D")),
                           [(LABELS[p], LABELS[p] + " energy", COLOURS[p]) for p in parts],
                           ("latency_B_over_M", "latency"))
     print((out / "fig10_table.md").read_text(), end="")

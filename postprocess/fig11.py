@@ -94,7 +94,7 @@ def main() -> int:
     (out / "fig11_table.md").write_text("\n".join(lines) + "\n")
 
     t["throughput_D_over_M"] = 1.0 / t.throughput_M_over_D
-    plotstyle.paired_bars(t, out / "fig11", NAMES, ("M", "D"),
+    plotstyle.paired_bars(t, out / "fig11", NAMES, (("M", "PIM-Mapper"), ("D", "DDAM pipeline (NicePIM VIII-D)")),
                           [(p, label + " energy", colour) for (p, label), colour in zip(PARTS.items(), COLORS)],
                           ("throughput_D_over_M", "throughput"))
     print((out / "fig11_table.md").read_text(), end="")

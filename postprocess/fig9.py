@@ -57,7 +57,7 @@ def draw(curves: dict[str, np.ndarray], n: int, unit: str, stem: pathlib.Path) -
     x = np.arange(1, n + 1)
     for p in curves:
         q = curves[p]
-        line, = ax.plot(x, np.nanmedian(q, axis=0), lw=1.5, label=f"{p} ({len(q)} seeds)")
+        line, = ax.plot(x, np.nanmedian(q, axis=0), lw=1.5, label=f"{p} ({plotstyle.plural(len(q), 'seed')})")
         ax.fill_between(x, np.nanmin(q, axis=0), np.nanmax(q, axis=0), color=line.get_color(), alpha=0.15, lw=0)
     ax.set_xlabel("evaluations")
     ax.set_ylabel(f"design quality ({unit})")
@@ -88,7 +88,7 @@ def draw_table(md: pathlib.Path, out: pathlib.Path) -> int:
         ax.annotate(f"reaches random's quality: {reach}" + (" evals" if reach.isdigit() else ""), (hi, y),
                     xytext=(6, 0), textcoords="offset points", va="center", fontsize=7, color="0.3")
     ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([f"{r[0]} ({r[1]} seeds)" for r in rows])
+    ax.set_yticklabels([f"{r[0]} ({plotstyle.plural(r[1], 'seed')})" for r in rows])
     ax.invert_yaxis()
     ax.set_xscale("log")
     lo_all = min(float(r[3]) for r in rows)

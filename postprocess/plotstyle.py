@@ -41,12 +41,21 @@ def save(fig, stem):
     return paths
 
 
+def plural(n, word):
+    """'1 seed', '3 seeds'."""
+    return f"{n} {word}" if int(n) == 1 else f"{n} {word}s"
+
+
 def paired_bars(t, stem, titles, pair, parts, marker):
     """The paper's Fig. 10/11 layout, one panel per system: per network two stacked bars (the
-    PIM-Mapper and the other mapper, `pair`, e.g. ("M", "B")) whose segments are the columns
-    f"{who}_{key}" for (key, label, colour) in `parts`, normalised by the caller, and a marker
-    pair joined by a line: 1.0 for the first and column `marker[0]` for the second, labelled
-    `marker[1]`. `t` has a `system` and a `network` column; `titles` maps systems to titles."""
+    PIM-Mapper and the other mapper, `pair`, e.g. (("M", "PIM-Mapper"), ("B", "baseline"))
+    as (tick letter, what it stands for), spelled out under the panels) whose segments are the
+    columns f"{letter}_{key}" for (key, label, colour) in `parts`, normalised by the caller,
+    and a marker pair joined by a line: 1.0 for the first and column `marker[0]` for the
+    second, labelled `marker[1]`. `t` has a `system` and a `network` column; `titles` maps
+    systems to titles."""
+    names = pair
+    pair = tuple(letter for letter, _ in names)
     import matplotlib.transforms as transforms
 
     systems = [s for s in titles if s in set(t.system)] or sorted(set(t.system))
@@ -86,4 +95,7 @@ def paired_bars(t, stem, titles, pair, parts, marker):
     fig.legend(seen.values(), seen.keys(), loc="upper center", ncol=ncol, frameon=False,
                bbox_to_anchor=(0.5, 1.08 if ncol == len(seen) else 1.13), columnspacing=1.2, handlelength=1.5)
     fig.tight_layout()
+    # The tick letters, spelled out below the network names.
+    fig.text(0.5, 0.0, ",  ".join(f"{letter}: {what}" for letter, what in names), ha="center", va="top",
+             fontsize=8)
     save(fig, str(stem))

@@ -23,22 +23,16 @@ import numpy as np
 
 import pimdse
 
-# How each objective is drawn: candidates' column, scale, axis label with its unit.
+# How each objective is drawn: candidates' column, factor, axis label with its unit, and the
+# axis scale. The scale is fixed per objective, never chosen from the data, so that one
+# quantity has the same axis in every panel and every plot: latency and energy span
+# decades over a design space (log); area is bounded by the area budget (linear).
 AXES = {
-    "latency": ("latency_s", 1e3, "latency, sum over workloads (ms)"),
-    "energy": ("energy_j", 1e3, "energy, sum over workloads (mJ)"),
-    "area": ("area_mm2", 1.0, "NN-engine area (mm²)"),
-    "cost": ("cost", 1.0, "NicePIM Eq. 1 cost ({unit})"),
+    "latency": ("latency_s", 1e3, "latency, sum over workloads (ms)", "log"),
+    "energy": ("energy_j", 1e3, "energy, sum over workloads (mJ)", "log"),
+    "area": ("area_mm2", 1.0, "NN-engine area (mm²)", "linear"),
+    "cost": ("cost", 1.0, "NicePIM Eq. 1 cost ({unit})", "log"),
 }
-
-
-def scale(setter, values):
-    """Log scale for values over more than a decade and a half; a linear axis reads better
-    (plain tick labels) for the rest."""
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v) & (v > 0)]
-    if len(v) and v.max() / v.min() > 30:
-        setter("log")
 
 
 def title(s, what):
@@ -79,17 +73,24 @@ def plot_latency_energy(s, c, front, stem):
     fig, ax = plt.subplots(figsize=(5.0, 4.0))
     ok = c[c["status"] == "ok"]
     lat, en = ok["latency_s"].to_numpy() * 1e3, ok["energy_j"].to_numpy() * 1e3
-    ax.scatter(lat, en, s=8, color="0.75", label=f"ok candidates ({len(ok)})")
+    ax.scatter(lat, en, s=8, color="0.75", label=f"ok candidates ({len(ok)})", zorder=1)
+    if len(ok):
+        # Above the candidates, below the front's markers (which it joins), and wide enough
+        # to read between them.
+        # Extended to the largest latency and energy of the candidates, so that the line
+        # shows the region the trade-off dominates even when one design is best in both.
+        xs, ys = staircase(lat, en)
+        xs = np.concatenate(([xs[0]], xs, [max(lat.max(), xs[-1])]))
+        ys = np.concatenate(([max(en.max(), ys[0])], ys, [ys[-1]]))
+        ax.step(xs, ys, where="post", color="tab:red", lw=2.2, alpha=0.9, zorder=2,
+                label="latency-energy trade-off")
     if len(front):
         sc = ax.scatter(front["latency_s"] * 1e3, front["energy_j"] * 1e3, s=26, c=front["area_mm2"],
-                        cmap="viridis", edgecolors="k", linewidths=0.4,
+                        cmap="viridis", edgecolors="k", linewidths=0.4, zorder=3,
                         label=f"Pareto front over {', '.join(s.objectives)} ({len(front)})")
         fig.colorbar(sc, ax=ax, label="NN-engine area (mm²)", pad=0.02)
-    if len(ok):
-        xs, ys = staircase(lat, en)
-        ax.step(xs, ys, where="post", color="tab:red", lw=1, label="latency-energy trade-off")
-    scale(ax.set_xscale, lat)
-    scale(ax.set_yscale, en)
+    ax.set_xscale(AXES["latency"][3])
+    ax.set_yscale(AXES["energy"][3])
     ax.set_xlabel(AXES["latency"][2])
     ax.set_ylabel(AXES["energy"][2])
     ax.grid(True, which="major", alpha=0.3)
@@ -106,14 +107,14 @@ def plot_front_pairs(s, c, front, stem):
     ok = c[c["status"] == "ok"]
     unit = s.cost_unit()
     for ax, (x, y) in zip(axes[0], pairs):
-        (cx, kx, lx), (cy, ky, ly) = AXES[x], AXES[y]
+        (cx, kx, lx, sx), (cy, ky, ly, sy) = AXES[x], AXES[y]
         ax.scatter(ok[cx] * kx, ok[cy] * ky, s=6, color="0.75", label="ok candidates")
         ax.scatter(front[cx] * kx, front[cy] * ky, s=20, color="tab:blue", edgecolors="k", linewidths=0.4,
                    label="Pareto front")
         ax.set_xlabel(lx.format(unit=unit))
         ax.set_ylabel(ly.format(unit=unit))
-        scale(ax.set_xscale, ok[cx])
-        scale(ax.set_yscale, ok[cy])
+        ax.set_xscale(sx)
+        ax.set_yscale(sy)
         ax.grid(True, which="major", alpha=0.3)
     handles, labels = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=2, frameon=False, bbox_to_anchor=(0.5, -0.02))

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 
 FORMAT = "pimdse sweep"
-_UNIT = re.compile(r"\[([^\[\]]+)\]\s*$")
+# After a space: "channel group n of BCHW[Cn]" names a layout and has no unit.
+_UNIT = re.compile(r"\s\[([^\[\]]+)\]\s*$")
 
 
 class SweepError(Exception):
@@ -29,7 +30,8 @@ def _text(value):
 
 
 def unit_of(meaning):
-    """The unit in brackets at the end of a field's meaning ("latency [s]" -> "s"), or ""."""
+    """The unit in brackets at the end of a field's meaning, after a space ("latency [s]" ->
+    "s"), or ""."""
     m = _UNIT.search(meaning or "")
     return m.group(1) if m else ""
 

@@ -1,4 +1,4 @@
-// `pimdse explore CONFIG.yaml [-o OUT.h5] [--resume] [--force] [--wall-time T]`: the sweep
+// `pimdse explore CONFIG.yaml [-o OUT.h5] [--resume] [--force] [--wall-time T] [--status-file F]`: the sweep
 // (docs/cli.md, docs/output.md), under `mpirun -np N` or as one process. MPI lives only for
 // the duration of the command.
 
@@ -6,6 +6,9 @@
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -28,10 +31,27 @@ struct ExploreCliOptions {
     bool resume = false;
     bool force = false;
     std::string wall_time;
+    std::string status_file;
     double progress_interval = 60;
     bool json = false;
     bool quiet = false;
 };
+
+// Why the sweep ended, as one word a job script can test (docs/cli.md, "Job scripts").
+const char* end_reason(const engine::ExploreResult& r) {
+    return r.budget_reached ? "budget_reached" : r.wall_time_stop ? "wall_time_stop" : "space_exhausted";
+}
+
+// Rank 0 alone, after the sweep (no collective is pending): a failure is its exit code only.
+int write_status(const std::string& path, const engine::ExploreResult& r) {
+    std::ofstream out(path, std::ios::trunc);
+    out << end_reason(r) << '\n';
+    out.close();
+    if (out) return static_cast<int>(ExitCode::ok);
+    std::cerr << "pimdse: error: " << path << ": cannot write the status file: " << std::strerror(errno)
+              << '\n';
+    return static_cast<int>(ExitCode::io);
+}
 
 int run_explore(const ExploreCliOptions& o) {
     // abort_on_exception = false: errors are handled below, rank by rank. Funneled: rank 0
@@ -62,7 +82,11 @@ int run_explore(const ExploreCliOptions& o) {
     }
     try {
         const engine::ExploreResult r = engine::explore(options, world);
-        return static_cast<int>(r.wall_time_stop ? ExitCode::wall_time_stop : ExitCode::ok);
+        if (o.status_file.empty())
+            return static_cast<int>(r.wall_time_stop ? ExitCode::wall_time_stop : ExitCode::ok);
+        // Launchers report any non-zero exit as a failure (mpirun with an abort banner), so
+        // a clean end of any kind exits 0 here and the file says which it was.
+        return world.rank() == 0 ? write_status(o.status_file, r) : static_cast<int>(ExitCode::ok);
     } catch (const engine::CollectiveError& e) {
         // Every rank failed alike: one message, a normal exit everywhere.
         if (world.rank() == 0) std::cerr << "pimdse: " << error_label(e.code()) << ": " << e.what() << '\n';
@@ -99,6 +123,12 @@ void add_explore_command(CLI::App& app, Action& action) {
     cmd->add_option("--wall-time", o->wall_time,
                     "stop cleanly before this much wall time (overrides sweep.wall_time): seconds, 90m, 12h, "
                     "HH:MM:SS");
+    cmd->add_option("--status-file", o->status_file,
+                    "for job scripts: rank 0 writes why the run ended (budget_reached, wall_time_stop, "
+                    "space_exhausted) to this file, and a wall-time stop exits 0 instead of 7")
+        ->check([](const std::string& v) {
+            return v.empty() ? std::string("expected a file name, got an empty string") : std::string();
+        });
     cmd->add_option("--progress-interval", o->progress_interval,
                     "within a batch, a progress line at most every this many seconds; 0: at batch ends only "
                     "(default 60)")

@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
     app.footer(
         "Exit codes: 0 success, 1 internal error, 2 bad command line, 3 malformed input file,\n"
         "4 file I/O error, 5 solver failure, 6 stopped by SIGTERM/SIGINT (the sweep file resumes),\n"
-        "7 explore stopped before its wall time (resumes), 8 out of memory (the sweep file resumes).\n"
+        "7 stopped cleanly before the wall time (explore --wall-time; the sweep file resumes),\n"
+        "8 out of memory (every rank stops; the sweep file resumes).\n"
         "See docs/cli.md.");
 
     pimdse::cli::Action action;

@@ -118,9 +118,15 @@ public:
         for (;;) {
             check_wall_time();
             if (!stop_) {
-                propose_due();
+                if (closing_) {
+                    harvest(false);  // nothing new is proposed; a finished proposal is queued
+                } else {
+                    propose_due();
+                }
                 dispatch();
-            } else {
+                stop_when_closed();
+            }
+            if (stop_) {
                 abandon_proposal();
                 queue_.clear();  // proposed again, identically, when the sweep is resumed
             }
@@ -222,7 +228,7 @@ private:
     }
 
     void dispatch() {
-        while (!idle_.empty() && !queue_.empty()) {
+        while (!idle_.empty() && !queue_.empty() && may_take_next()) {
             const Work w = queue_.front();
             queue_.pop_front();
             Pending& p = pending_.at(w.batch);
@@ -254,6 +260,36 @@ private:
         return static_cast<std::size_t>(world_.size() - 1) - idle_.size();
     }
 
+    // Whether the queue's next candidate may be handed out. A batch is started only if it can
+    // end within the wall time: once the queue reaches one that cannot, no batch is started
+    // any more and the started ones are finished, so a wall-time stop writes every evaluation
+    // instead of abandoning a half-evaluated batch (which --resume would evaluate again). With
+    // W workers kept busy and no evaluation longer than L (the longest of this run so far),
+    // the last of n candidates (those in flight, then the batch's) is handed out within
+    // (n - 1) L / W and ends L later; the hard stop of check_wall_time() stays the safety net.
+    bool may_take_next() {
+        if (closing_) return started(queue_.front());
+        if (!in_.wall_time || started(queue_.front())) return true;
+        const double workers = std::max(world_.size() - 1, 1);
+        const std::size_t n = in_flight() + pending_.at(queue_.front().batch).size;
+        const double needed = (static_cast<double>(n - 1) / workers + 1) * longest_;
+        if (elapsed() + needed < static_cast<double>(in_.wall_time->count())) return true;
+        closing_ = true;
+        return false;
+    }
+
+    [[nodiscard]] bool started(const Work& w) const {
+        return pending_.at(w.batch).first_dispatch.has_value();
+    }
+
+    // Closing: once nothing is in flight and no started batch has work left, stop.
+    void stop_when_closed() {
+        if (!closing_ || in_flight() != 0) return;
+        if (!queue_.empty() && started(queue_.front())) return;
+        stop_ = true;
+        out_.wall_time_stop = true;
+    }
+
     // No candidate is handed out that could not end within the wall time, judged by the
     // longest evaluation of this run so far; in-flight candidates are awaited, the batches
     // they complete are written, and the sweep stops resumably.
@@ -274,6 +310,7 @@ private:
     // One result: from a worker, or (one rank) evaluated here.
     void take_one_result() {
         if (world_.size() == 1) {
+            if (queue_.empty() || !may_take_next()) return;  // closing: the loop stops
             const Work w = queue_.front();
             queue_.pop_front();
             Pending& p = pending_.at(w.batch);
@@ -391,6 +428,7 @@ private:
     std::size_t stored_at_ = 0;
     bool stop_proposing_ = false;  // the budget is proposed, or the space is exhausted
     bool stop_ = false;            // hand out nothing more (wall time)
+    bool closing_ = false;         // start no batch, finish the started ones (wall time)
     double longest_ = 0;           // the longest evaluation of this run [s]
     Progress progress_;
     std::map<std::int64_t, double> dispatched_at_;  // in flight: id -> elapsed() at dispatch

@@ -9,4 +9,6 @@ for m in baseline nicepim; do "$pimdse" map --hardware "$hw" --network "$net" --
 /usr/bin/python3 "$root/postprocess/fig10.py" "$dir/fig10.csv" --out "$dir" > "$dir/out.txt"
 grep -Eq '^\| hardware_2x4 \| [a-z0-9_]+ \| [0-9.]+ \| [0-9.]+ \|' "$dir/fig10_table.md" || { cat "$dir/fig10_table.md" >&2; exit 1; }
 [[ -s $dir/fig10.png ]] || { echo "fig10_smoke: no fig10.png" >&2; exit 1; }
+# The bars' tick letters are spelled out on the figure (its SVG keeps text as text).
+grep -q 'M: PIM-Mapper,  B: baseline of NicePIM VIII-D' "$dir/fig10.svg" || { echo "fig10_smoke: M and B not explained" >&2; exit 1; }
 echo "fig10.py ok"

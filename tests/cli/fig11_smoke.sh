@@ -27,4 +27,7 @@ for r in best.itertuples():
 PY
 grep -Eq '^\| hardware_2x4 \| [a-z0-9_]+ \| [0-9]+ / [0-9]+ \| [0-9.]+ \|' "$dir/fig11_table.md" || { cat "$dir/fig11_table.md" >&2; exit 1; }
 [[ -s $dir/fig11.png && -s $dir/fig11.pdf && -s $dir/fig11.svg ]] || { echo "fig11_smoke: a figure is missing" >&2; exit 1; }
+# The bars' tick letters are spelled out on the figure (its SVG keeps text as text).
+grep -q 'M: PIM-Mapper,  D: DDAM pipeline (NicePIM VIII-D)' "$dir/fig11.svg" ||
+  { echo "fig11_smoke: M and D not explained" >&2; exit 1; }
 echo "fig11.py ok"

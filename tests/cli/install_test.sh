@@ -21,5 +21,17 @@ PYTHONPATH=$prefix/share/pimdse/python "$python" -c "import pimdse, sys; sys.exi
 "$python" "$prefix/share/pimdse/postprocess/sweep_plots.py" --help | grep -q "usage" ||
   fail "the installed sweep_plots.py does not run"
 for f in LICENSE CITATION.cff; do [[ -s $prefix/share/doc/pimdse/$f ]] || fail "no $f installed"; done
+# Every postprocess script, and every page the installed README links to.
+source=$(cd "$(dirname "$0")/../.." && pwd)
+for f in "$source"/postprocess/*.py; do
+  [[ -s $prefix/share/pimdse/postprocess/$(basename "$f") ]] || fail "postprocess/$(basename "$f") not installed"
+done
+doc=$prefix/share/doc/pimdse
+links=$(grep -o '](\([^)#]*\)' "$doc/README.md" | sed 's/^](//' | grep -v '^https\?:' | sort -u)
+[[ -n $links ]] || fail "no relative links found in the installed README"
+for link in $links; do [[ -s $doc/$link ]] || fail "the installed README links to $link, which is not installed"; done
+for page in "$source"/docs/*.md; do
+  [[ -s $doc/docs/$(basename "$page") ]] || fail "docs/$(basename "$page") not installed"
+done
 ! find "$prefix" -name __pycache__ | grep -q . || fail "__pycache__ installed"
 echo "installed into $prefix: ok"

@@ -19,6 +19,9 @@ Scenarios:
   bad_inputs   missing/malformed configuration, unwritable output, corrupt or foreign HDF5
                for --resume and summary: a clear message, a non-zero exit, no output left
   wall_time    a sweep stopped by its wall time ends cleanly, resumably
+  wall_time_keeps  a wall-time stop starts no batch it cannot finish and finishes the
+               started ones: every evaluation of the run is written; with --status-file
+               the stop exits 0 and the file says wall_time_stop
   plots        postprocess/sweep_plots.py draws its three plots (PNG, PDF, SVG) from a sweep file
   synthetic    the synthetic evaluator with a lag of 3 and output.mappings: front: the same
                file without mpirun and on --np ranks, and exactly the candidates on the front
@@ -388,6 +391,56 @@ def scenario_wall_time(s):
         check(f["commit"][0] < 3, "stopped before the budget")
     p = s.run(["explore", s.data("faults.yaml"), "-o", out, "--resume"])
     check("budget reached: 12 evaluations in 3 batches" in p.stdout, "resumed to the end")
+
+
+# Synthetic evaluations (the sleep of synthetic_seconds(seed, id), median 0.05 s) whose
+# longest among ids 0..63 is in batch 0 (ids 0..15: 0.27 s of 0.92 s in all), twice the
+# longest after it (0.14 s): the longest evaluation seen when a batch is judged is then an
+# upper bound of every later one, so the stop does not depend on the machine's speed.
+KEEPS_SEED = 24
+
+
+def scenario_wall_time_keeps(s):
+    cfg = os.path.join(s.work, "keeps.yaml")
+    data = os.path.join(s.source, "tests", "data")
+    with open(cfg, "w") as f:
+        f.write(f"""space:
+  node_rows: {{values: [2, 4]}}
+  node_cols: {{values: [2, 4]}}
+  pe_rows: {{min: 4, max: 32, spacing: log2}}
+  pe_cols: {{min: 4, max: 32, spacing: log2}}
+  ibuf_kib: {{min: 8, max: 64, spacing: linear, step: 8}}
+  wbuf_kib: {{min: 8, max: 64, spacing: linear, step: 8}}
+  obuf_kib: {{min: 8, max: 64, spacing: linear, step: 8}}
+workloads:
+  - {{network: {data}/mapping/tiny.yaml, weight: 1}}
+sweep:
+  seed: {KEEPS_SEED}
+  batch_size: 16
+  budget: 64
+  proposer: random
+  evaluator: synthetic
+  synthetic_median_seconds: 0.05
+output:
+  path: keeps.h5
+""")
+    out = s.fresh("keeps.h5")
+    status = out + ".status"
+    # A 4 s wall time: batch 1 (16 x 0.27 s by the estimate) may not start after batch 0;
+    # stopping candidate by candidate would evaluate batches 1 to 3 until 0.27 s before the
+    # wall time and abandon the one in hand half-evaluated.
+    p = s.run(["explore", cfg, "-o", out, "--wall-time", "4", "--status-file", status], expect=0)
+    check(open(status).read() == "wall_time_stop\n", "the status file says wall_time_stop")
+    check("stopped before the wall time; continue with --resume" in p.stdout, "wall-time stop message")
+    now = int(re.search(r"this run: (\d+) evaluations", p.stdout).group(1))
+    summary = s.run(["summary", out], np_=0).stdout
+    batches, candidates = map(int, re.search(r"(\d+) committed batches, (\d+) candidates", summary).groups())
+    print(f"evaluated {now}, committed {candidates} in {batches} batches")
+    check(0 < candidates < 64, f"{candidates} candidates committed: not a wall-time stop")
+    check(now == candidates, f"{now - candidates} of {now} evaluations thrown away at the stop")
+    p = s.run(["explore", cfg, "-o", out, "--resume", "--status-file", status])
+    check("budget reached: 64 evaluations" in p.stdout, "resumed to the end")
+    check(open(status).read() == "budget_reached\n", "the status file says budget_reached")
 
 
 def kept_by_rule(f, best):

@@ -118,6 +118,7 @@ def scenario_reader_commit():
     check(units["latency_s"] == "s" and units["area_mm2"] == "mm2" and units["ibuf_kib"] == "KiB",
           f"units: {units}")
     check(s.layers.attrs["units"]["compute_cycles"] == "cycles", "units of /mappings/layers")
+    check(s.layers.attrs["units"]["dl_in_group"] == "", "BCHW[Cn] in a meaning is not a unit")
     check(pimdse.cost_unit(1, 1) == "J s" and pimdse.cost_unit(0, 1) == "s" and pimdse.cost_unit(2, 0.5) ==
           "J^2 s^0.5", "cost_unit")
     ok = c[c["status"] == "ok"]
@@ -212,7 +213,7 @@ def scenario_export():
             fields = [h.split(" [")[0] for h in header]
             check(fields == list(f[name].dtype.names), f"{csv_path}: header {header}")
             for h, field in zip(header, fields):
-                unit = re.search(r"\[([^\[\]]+)\]\s*$", f[name].attrs[field].decode())
+                unit = re.search(r"\s\[([^\[\]]+)\]\s*$", f[name].attrs[field].decode())
                 check(h == (f"{field} [{unit.group(1)}]" if unit else field), f"{csv_path}: header {h}")
             check(name + ".csv" in p.stdout.replace("/", "_") or csv_path in p.stdout, f"{csv_path} not reported")
         check(not any(n.startswith("commit_tails") for n in os.listdir(out)), "commit tails exported")

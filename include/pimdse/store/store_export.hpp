@@ -26,7 +26,8 @@ struct ExportedTable {
 /// Throws IoError naming the file when it cannot be read or a CSV cannot be written.
 std::vector<ExportedTable> export_csv(const std::filesystem::path& h5, const std::filesystem::path& dir);
 
-/// The unit at the end of a field's meaning, "latency summed [s]" -> "s"; empty if none.
+/// The unit at the end of a field's meaning after a space, "latency summed [s]" -> "s";
+/// empty if none ("channel group n of BCHW[Cn]" has none).
 [[nodiscard]] std::string unit_of(const std::string& meaning);
 
 }  // namespace pimdse::store
