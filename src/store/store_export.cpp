@@ -10,11 +10,12 @@
 #include <cctype>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <map>
+#include <memory>
 #include <system_error>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/io/output_file.hpp"
 #include "pimdse/store/hdf5.hpp"
 #include "pimdse/store/store.hpp"
 
@@ -171,7 +172,7 @@ std::string cell(const Column& c, const std::byte* p) {
 }
 
 ExportedTable export_table(const h5::File& file, const std::string& table, std::int64_t committed,
-                           std::int64_t batches, const std::filesystem::path& csv) {
+                           std::int64_t batches, io::OutputFile& out) {
     const std::string context = file.name() + ":/" + table;
     Handle dset(check(H5Dopen2(file.id(), ("/" + table).c_str(), H5P_DEFAULT), context, "H5Dopen2"),
                 H5Dclose);
@@ -185,15 +186,16 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
     check(H5Sget_simple_extent_dims(space.id(), &extent, nullptr), context, "H5Sget_simple_extent_dims");
     const hsize_t rows = committed < 0 ? extent : std::min(extent, static_cast<hsize_t>(committed));
 
-    std::ofstream out(csv, std::ios::binary);
-    if (!out) throw IoError(csv.string() + ": cannot write (is the directory writable?)");
+    std::string line;
     for (std::size_t i = 0; i < cols.size(); ++i) {
         const std::string unit = file.has_attribute("/" + table, cols[i].name)
                                      ? unit_of(file.string_attribute("/" + table, cols[i].name))
                                      : "";
-        out << (i ? "," : "") << csv_field(unit.empty() ? cols[i].name : cols[i].name + " [" + unit + "]");
+        line += i ? "," : "";
+        line += csv_field(unit.empty() ? cols[i].name : cols[i].name + " [" + unit + "]");
     }
-    out << '\n';
+    line += '\n';
+    out.write(line);
     const bool pareto = table == "pareto";
     std::vector<std::byte> buffer(row_size * kBlockRows);
     for (hsize_t first = 0; first < rows; first += kBlockRows) {
@@ -205,18 +207,19 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
               "H5Dread");
         for (hsize_t r = 0; r < count; ++r) {
             const std::byte* row = buffer.data() + r * row_size;
+            line.clear();
             for (std::size_t i = 0; i < cols.size(); ++i) {
                 std::string text = cell(cols[i], row + cols[i].offset);
                 // A point dominated in a batch that never committed is still on the front.
                 if (pareto && cols[i].name == "left_batch" && std::stoll(text) >= batches) text = "-1";
-                out << (i ? "," : "") << text;
+                line += i ? "," : "";
+                line += text;
             }
-            out << '\n';
+            line += '\n';
+            out.write(line);
         }
     }
-    out.close();
-    if (!out) throw IoError(csv.string() + ": write failed");
-    return {table, csv, static_cast<std::int64_t>(rows), cols.size()};
+    return {table, out.path(), static_cast<std::int64_t>(rows), cols.size()};
 }
 
 }  // namespace
@@ -243,14 +246,23 @@ std::vector<ExportedTable> export_csv(const std::filesystem::path& h5, const std
     const h5::File file(h5, h5::File::Mode::read_only, MPI_COMM_SELF);
     std::int64_t batches = 0;
     const std::map<std::string, std::int64_t> committed = committed_rows(file, batches);
-    std::vector<ExportedTable> out;
-    for (const std::string& table : find_tables(file.id(), file.name())) {
+    // Every CSV is checked (a link or a FIFO planted in the directory is refused) and written
+    // before any replaces its file: a refusal or a full disk leaves the directory as it was.
+    const std::vector<std::string> tables = find_tables(file.id(), file.name());
+    const std::array inputs{h5};
+    std::vector<std::unique_ptr<io::OutputFile>> files;
+    for (const std::string& table : tables) {
         std::string stem = table;
         std::replace(stem.begin(), stem.end(), '/', '_');
-        const auto it = committed.find(table);
-        out.push_back(export_table(file, table, it == committed.end() ? -1 : it->second, batches,
-                                   dir / (stem + ".csv")));
+        files.push_back(std::make_unique<io::OutputFile>(dir / (stem + ".csv"), inputs));
     }
+    std::vector<ExportedTable> out;
+    for (std::size_t t = 0; t < tables.size(); ++t) {
+        const auto it = committed.find(tables[t]);
+        out.push_back(
+            export_table(file, tables[t], it == committed.end() ? -1 : it->second, batches, *files[t]));
+    }
+    for (const auto& f : files) f->commit();
     return out;
 }
 
