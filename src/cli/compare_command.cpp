@@ -18,6 +18,7 @@
 
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/io/config.hpp"
 #include "pimdse/store/store.hpp"
 #include "pimdse/tuner/pareto.hpp"
 #include "report.hpp"
@@ -54,8 +55,7 @@ double objective(const store::ParetoRecord& p, const std::string& name, const st
 }
 
 Side load(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path + ": no such file");
+    io::check_input_file(path);
     Side d{path, store::Store::open_read_only(path, MPI_COMM_SELF).read(), {}, {}, kInf, -1, 0};
     d.objectives = info(d.s, "objectives");
     std::vector<std::string> names;
@@ -151,13 +151,22 @@ void add_compare_command(CLI::App& app, Action& action) {
     auto a = std::make_shared<std::string>();
     auto b = std::make_shared<std::string>();
     auto target = std::make_shared<double>(std::numeric_limits<double>::quiet_NaN());
-    cmd->add_option("a", *a, "the first sweep file")->required();
-    cmd->add_option("b", *b, "the second sweep file")->required();
+    // Not required(): CLI11 would say "b is required"; run_compare says which file is missing.
+    cmd->add_option("A", *a, "the first sweep file (required)");
+    cmd->add_option("B", *b, "the second sweep file (required)");
     cmd->add_option("--target", *target,
                     "cost whose first reach is reported (default: the higher of the two best costs)")
         ->check(CLI::PositiveNumber);
-    cmd->callback(
-        [&action, a, b, target] { action = [a, b, target] { return run_compare(*a, *b, *target); }; });
+    cmd->callback([&action, a, b, target] {
+        action = [a, b, target] {
+            if (a->empty() || b->empty()) {
+                throw UsageError(
+                    std::string("compare: expected two sweep files (pimdse compare A.h5 B.h5), got ") +
+                    (a->empty() ? "none" : "only " + *a));
+            }
+            return run_compare(*a, *b, *target);
+        };
+    });
 }
 
 }  // namespace pimdse::cli

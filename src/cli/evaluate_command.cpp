@@ -10,11 +10,12 @@
 #include <cstdarg>
 
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
@@ -22,6 +23,7 @@
 #include "pimdse/hw/area.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/network_file.hpp"
+#include "pimdse/io/output_file.hpp"
 #include "pimdse/mapper/mapping_file.hpp"
 #include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sim/system.hpp"
@@ -75,7 +77,10 @@ int run_evaluate(const EvaluateOptions& o) {
     const sim::NetworkMapping mapping =
         o.uniform ? sim::uniform_mapping(network, seg, system.node_rows(), system.node_cols())
                   : mapper::read_mapping_file(o.mapping, target);
-    if (!o.write_mapping.empty()) write_text(o.write_mapping, mapper::to_yaml(mapping, target));
+    if (!o.write_mapping.empty()) {
+        const std::vector<std::filesystem::path> inputs{o.hardware, o.network, o.mapping};
+        io::write_output_file(o.write_mapping, mapper::to_yaml(mapping, target), inputs);
+    }
 
     sim::AnalyticIntraNodeMapper mapper;
     // The hardware file's `schedule:` section (default: the ILP) schedules every data-sharing
@@ -109,7 +114,7 @@ void add_evaluate_command(CLI::App& app, Action& action) {
                     "refuse a hardware point with more nodes than this (default 4096, 64 x 64; docs/cli.md)")
         ->check(integer_in(1, kMostNodes));
     cmd->add_option("--write-mapping", o->write_mapping, "write the evaluated mapping to this file (YAML)")
-        ->check(file_path());
+        ->check(output_file());
     cmd->callback([cmd, &action, o] {
         if (o->mapping.empty() && !o->uniform) throw CLI::RequiredError("--mapping or --uniform");
         action = [o] { return run_evaluate(*o); };

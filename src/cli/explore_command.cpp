@@ -73,8 +73,8 @@ int run_explore(const ExploreCliOptions& o) {
         if (seconds && *seconds > 0) options.wall_time = std::chrono::seconds(*seconds);
         if (!options.wall_time) {
             if (world.rank() == 0) {
-                std::cerr << "pimdse: error: --wall-time: expected a positive duration (seconds, 90m, 12h, "
-                             "12:00:00), got '"
+                std::cerr << "pimdse: error: --wall-time: expected a positive duration in whole seconds "
+                             "(3600), with a unit (90m, 12h, 2d) or as [D-]HH:MM:SS, got '"
                           << o.wall_time << "'\n";
             }
             return static_cast<int>(ExitCode::usage);
@@ -111,10 +111,7 @@ void add_explore_command(CLI::App& app, Action& action) {
     auto o = std::make_shared<ExploreCliOptions>();
     cmd->add_option("config", o->config, "sweep configuration (YAML, docs/config.md)")->required();
     cmd->add_option("-o,--output", o->output, "HDF5 output file; default: the configuration's output.path")
-        ->check([](const std::string& v) {
-            // Empty would silently mean "the configuration's path".
-            return v.empty() ? std::string("expected a file name, got an empty string") : std::string();
-        });
+        ->check(output_path("a file name"));  // empty would silently mean output.path
     CLI::Option* resume = cmd->add_flag("--resume", o->resume,
                                         "continue the sweep stored in the output file (same configuration)");
     CLI::Option* force = cmd->add_flag("--force", o->force, "overwrite an existing output file");

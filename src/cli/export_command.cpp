@@ -12,7 +12,10 @@
 
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/io/config.hpp"
 #include "pimdse/store/store_export.hpp"
+
+#include "option_checks.hpp"
 
 namespace pimdse::cli {
 
@@ -22,8 +25,7 @@ int run_export(const std::string& path, const std::string& dir) {
     boost::mpi::environment env(false);
     boost::mpi::communicator world;
     if (world.rank() != 0) return 0;
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path + ": no such file");
+    io::check_input_file(path);
     for (const store::ExportedTable& t : store::export_csv(path, dir)) {
         std::cout << t.file.string() << ": /" << t.table << ", " << t.rows << " rows, " << t.columns
                   << " columns\n";
@@ -39,7 +41,8 @@ void add_export_command(CLI::App& app, Action& action) {
     auto dir = std::make_shared<std::string>();
     cmd->add_option("file", *path, "the HDF5 file of `pimdse explore`")->required();
     cmd->add_option("--csv", *dir, "directory for the CSV files, one per table (created if missing)")
-        ->required();
+        ->required()
+        ->check(output_path("a directory name"));
     cmd->callback([&action, path, dir] { action = [path, dir] { return run_export(*path, *dir); }; });
 }
 

@@ -7,7 +7,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -19,6 +18,7 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/network_file.hpp"
+#include "pimdse/io/output_file.hpp"
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/mapper/mapping_file.hpp"
 #include "pimdse/sched/scheduler.hpp"
@@ -54,18 +54,16 @@ struct CsvRow {
     std::int64_t batch = 1;
 };
 
+/// The files `map` reads, which its outputs must not replace.
+std::vector<std::filesystem::path> inputs_of(const MapOptions& o) {
+    return {o.hardware, o.network};
+}
+
 /// One row of the --csv table (docs/cli.md): the header is written when the file is new.
 void append_csv_row(const MapOptions& o, const workload::Network& network, const CsvRow& r, double seconds) {
-    const bool fresh = !std::filesystem::exists(o.csv) || std::filesystem::file_size(o.csv) == 0;
-    std::ofstream out(o.csv, std::ios::app);
-    if (!out) throw IoError(o.csv + ": cannot open for appending");
-    if (fresh)
-        out << "hardware,network,mapper,latency_cycles,seconds_at_clock,energy_pj,pe_pj,register_pj,sram_pj,"
-               "dram_access_pj,dram_activation_pj,dram_background_pj,dram_pj,noc_pj,pe_utilisation,"
-               "from_baseline,map_seconds,batch,throughput_per_s\n";
     const sim::EnergyBreakdown& e = r.energy;
     const double throughput = r.seconds > 0 ? static_cast<double>(r.batch) / r.seconds : 0.0;
-    out << format(
+    const std::string row = format(
         "%s,%s,%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d,%.6f,%lld,%."
         "17g\n",
         std::filesystem::path(o.hardware).stem().string().c_str(), network.name().c_str(), o.mapper.c_str(),
@@ -73,7 +71,11 @@ void append_csv_row(const MapOptions& o, const workload::Network& network, const
         e.dram_access.value(), e.dram_activation.value(), e.dram_background.value(), e.dram().value(),
         e.noc.value(), r.pe_utilisation, r.from_baseline ? 1 : 0, seconds, static_cast<long long>(r.batch),
         throughput);
-    if (!out) throw IoError(o.csv + ": write failed");
+    io::append_output_file(o.csv,
+                           "hardware,network,mapper,latency_cycles,seconds_at_clock,energy_pj,pe_pj,"
+                           "register_pj,sram_pj,dram_access_pj,dram_activation_pj,dram_background_pj,"
+                           "dram_pj,noc_pj,pe_utilisation,from_baseline,map_seconds,batch,throughput_per_s\n",
+                           row, inputs_of(o));
 }
 
 /// The pipeline's parts and rate, after the per-layer report of one sample.
@@ -124,6 +126,9 @@ void print_search_stats(const MapOptions& o, std::int32_t rounds, double seconds
 }
 
 int run_map(const MapOptions& o) {
+    // Refused before the search's seconds; checked again when written.
+    if (!o.output.empty()) io::check_output_path(o.output, inputs_of(o));
+    if (!o.csv.empty()) io::check_output_path(o.csv, inputs_of(o));
     const io::HardwareFile h = io::read_hardware_file(o.hardware);
     check_node_count("map", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const bool ddam = o.mapper == "ddam";
@@ -185,7 +190,7 @@ int run_map(const MapOptions& o) {
     print_search_stats(o, r.rounds, seconds, m.search().stats());
     if (!o.output.empty()) {
         const mapper::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
-        write_text(o.output, mapper::to_yaml(r.mapping, target));
+        io::write_output_file(o.output, mapper::to_yaml(r.mapping, target), inputs_of(o));
     }
     if (!o.csv.empty()) {
         CsvRow row{r.cost.latency.value(), r.cost.seconds,  r.cost.energy,
@@ -226,9 +231,9 @@ void add_map_command(CLI::App& app, Action& action) {
         ->delimiter(',')
         ->check(CLI::IsMember({"sm", "wr", "dl"}));
     cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)")
-        ->check(file_path());
+        ->check(output_file());
     cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file")
-        ->check(file_path());
+        ->check(output_file());
     cmd->add_option("--batch", o->batch,
                     "batch size (default: the network file's); for ddam, the samples streamed through the "
                     "pipeline one at a time (default 1)")

@@ -3,9 +3,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -16,8 +17,11 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/io/onnx_import.hpp"
+#include "pimdse/io/output_file.hpp"
 #include "pimdse/workload/network.hpp"
 #include "pimdse/workload/segments.hpp"
+
+#include "option_checks.hpp"
 
 namespace pimdse::cli {
 
@@ -104,18 +108,17 @@ int run_import(const NetworkImportOptions& options) {
     import.batch = options.batch;
     import.seq_len = options.seq_len;
     import.skip_unsupported = options.skip_unsupported;
+    // Refused before the import's work; checked again when written.
+    const std::array inputs{std::filesystem::path(options.model)};
+    if (!options.output.empty()) io::check_output_path(options.output, inputs);
     const workload::Network net = io::import_onnx(options.model, import);
     const std::string text =
         io::emit_network(net, {net.name() + ": imported by `pimdse network import` from " + options.model});
     const workload::Segmentation seg = workload::decompose(net);
-    if (options.output.empty()) {
+    if (options.output.empty())
         std::cout << text;
-    } else {
-        std::ofstream out(options.output, std::ios::binary);
-        out << text;
-        out.close();
-        if (!out) throw IoError("cannot write the network file " + options.output);
-    }
+    else
+        io::write_output_file(options.output, text, inputs);
     std::cerr << "imported " << summary_line(net, seg)
               << (options.output.empty() ? std::string() : " -> " + options.output) << '\n';
     return 0;
@@ -141,7 +144,8 @@ void add_network_command(CLI::App& app, Action& action) {
         "import", "Import an ONNX model as a network file (docs/workloads.md, \"ONNX import\")");
     auto imp = std::make_shared<NetworkImportOptions>();
     import->add_option("MODEL", imp->model, "the ONNX model (.onnx)")->required();
-    import->add_option("-o,--output", imp->output, "write the network file here (default: stdout)");
+    import->add_option("-o,--output", imp->output, "write the network file here (default: stdout)")
+        ->check(output_file());
     import->add_option("--batch", imp->batch, "the batch size (replaces the model's first input dimension)")
         ->check(CLI::Range(std::int64_t{1}, std::int64_t{2147483647}));
     import->add_option("--seq-len", imp->seq_len, "the token count of a [batch, tokens, hidden] input")

@@ -53,12 +53,29 @@ CLI::Validator integer_in(std::int64_t lo, std::int64_t hi) {
         "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
 }
 
-CLI::Validator file_path() {
+namespace {
+
+std::string output_problem(const std::string& s, const std::string& what) {
+    if (s.empty()) return "expected " + what + ", got an empty string";
+    if (s.find('\0') != std::string::npos) return "expected " + what + ", got one with a NUL character";
+    // An option's name taken as the value ("-o --force") would name a file "--force".
+    if (s[0] == '-')
+        return "expected " + what + ", got " + shown(s) + ", which reads as an option; write ./" + s +
+               " if that name is meant";
+    return {};
+}
+
+}  // namespace
+
+CLI::Validator output_path(const std::string& what) {
+    return CLI::Validator([what](std::string& s) { return output_problem(s, what); },
+                          what == "a directory name" ? "DIR" : "FILE");
+}
+
+CLI::Validator output_file() {
     return CLI::Validator(
         [](std::string& s) -> std::string {
-            if (s.empty()) return "expected a file name, got an empty string";
-            if (s.find('\0') != std::string::npos)
-                return "expected a file name, got one with a NUL character";
+            if (std::string problem = output_problem(s, "a file name"); !problem.empty()) return problem;
             std::error_code ec;
             if (std::filesystem::is_directory(s, ec))
                 return "expected a file name, got the directory " + shown(s);

@@ -15,8 +15,13 @@ namespace pimdse::cli {
 [[nodiscard]] CLI::Validator number_in(double lo, double hi);
 /// An integer in [lo, hi], written in decimal ("-1" is refused for an unsigned option).
 [[nodiscard]] CLI::Validator integer_in(std::int64_t lo, std::int64_t hi);
-/// A path that is not empty, not a directory and free of NUL characters.
-[[nodiscard]] CLI::Validator file_path();
+/// An output file's path: not empty, not a directory, free of NUL characters and not starting
+/// with '-' (an option's name taken as the value: "-o --force"). What may be written there is
+/// checked when the command runs (io/output_file.hpp).
+[[nodiscard]] CLI::Validator output_file();
+/// An output's path, `what` it names ("a file name", "a directory name") in the message: not
+/// empty, free of NUL characters and not starting with '-'.
+[[nodiscard]] CLI::Validator output_path(const std::string& what);
 
 /// The default of `map --max-nodes` and `evaluate --max-nodes`: 64 x 64 nodes. The mapper's
 /// work grows about tenfold per doubling of the array's side (ResNet-18: 1.4 s on 32 x 32,

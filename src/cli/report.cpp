@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
-#include <fstream>
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/area.hpp"
@@ -37,17 +36,6 @@ std::string partitions_text(const sim::LayerMapping& m) {
         out += std::to_string(p.w);
     }
     return out.empty() ? "-" : out;
-}
-
-void write_text(const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    out.close();
-    if (!out) {
-        std::string what = path;
-        what += ": cannot write the mapping file";
-        throw IoError(what);
-    }
 }
 
 void print_report(std::ostream& out, const io::HardwareFile& h, const workload::Network& network,

@@ -1,6 +1,6 @@
 #pragma once
-// What `pimdse evaluate` and `pimdse map` print and write: the per-layer table of a costed
-// mapping with its summary, and text files that fail loudly.
+// What `pimdse evaluate` and `pimdse map` print: the per-layer table of a costed
+// mapping with its summary.
 
 #include <ostream>
 #include <string>
@@ -19,9 +19,6 @@ namespace pimdse::cli {
 
 /// "K2x2 P1x2" (loops with more than one part), "-" for none.
 [[nodiscard]] std::string partitions_text(const sim::LayerMapping& m);
-
-/// Writes `text` to `path`; IoError naming the file if that fails.
-void write_text(const std::string& path, const std::string& text);
 
 /// The per-layer table (region, partitions, WR, DL, cycles by part, energy, utilisation,
 /// status) and the summary (latency, energy split, utilisation, area, data sharing, status).

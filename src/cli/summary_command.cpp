@@ -20,6 +20,7 @@
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/params.hpp"
+#include "pimdse/io/config.hpp"
 #include "pimdse/store/store.hpp"
 
 namespace pimdse::cli {
@@ -128,9 +129,7 @@ int run_summary(const std::string& path, int best_count, int batch_rows) {
     boost::mpi::environment env(false);
     boost::mpi::communicator world;
     if (world.rank() != 0) return 0;
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw IoError(path + ": no such file");
-    if (!std::filesystem::is_regular_file(path, ec)) throw IoError(path + ": not a regular file");
+    io::check_input_file(path);
     const store::Store store = store::Store::open_read_only(path, MPI_COMM_SELF);
     const store::StoredSweep s = store.read();
     print_header(path, s);

@@ -5,11 +5,13 @@
 #include <unistd.h>
 
 #include <string>
+#include <vector>
 
 #include "collective.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/engine/signals.hpp"
 #include "pimdse/engine/write_failure.hpp"
+#include "pimdse/io/output_file.hpp"
 
 namespace pimdse::engine::detail {
 
@@ -111,6 +113,11 @@ void SweepOutput::open_for_resume(const io::Config& config, const fs::path& conf
 void SweepOutput::create(const ExploreOptions& options, const io::Config& config,
                          const eval::EvalContext& ctx) {
     check_output_directory(out_);  // the clearest message, before the lock file is made
+    // Never a device, a FIFO, a link or one of this sweep's own input files, even with --force;
+    // before the lock, so that a refusal makes no lock file beside /dev/null.
+    std::vector<fs::path> inputs{options.config};
+    for (const io::Workload& w : config.workloads) inputs.push_back(w.network);
+    io::check_output_path(out_, inputs);
     lock_ = lock_output(out_);
     check_output_for_fresh_run(out_, options.force);
     const fs::path part = part_of(out_);

@@ -163,7 +163,8 @@ SweepConfig read_sweep(const Reader& r, const Field& f) {
     if (auto v = m.get("batch_size")) s.batch_size = to_int(r.integer(*v, 1, 1 << 20));
     s.budget = r.integer(m.require("budget", "an integer >= 1 (evaluations in total)"), 1, kInt64Max);
     if (auto v = m.get("wall_time")) {
-        const std::string want = "a positive duration: seconds, or e.g. 90m, 12h, 2d, 12:00:00, 1-00:00:00";
+        const std::string want =
+            "a positive duration: whole seconds, or e.g. 90m, 12h, 2d, 12:00:00, 1-00:00:00";
         if (!v->node.IsScalar()) r.type_error(*v, want);
         const std::optional<std::int64_t> seconds = parse_duration(v->node.Scalar());
         if (!seconds || *seconds <= 0) r.value_error(*v, want, yaml::describe(v->node));
@@ -200,7 +201,7 @@ EngineConfig read_engine(const Reader& r, const std::optional<Field>& f) {
     Map m(r, *f, {"work_limit", "time_limit", "objectives", "reference", "fault_injection"});
     if (auto v = m.get("work_limit")) e.work_limit = r.integer(*v, 1, kMaxCandidateWork);
     if (auto v = m.get("time_limit")) {
-        const std::string want = "a positive duration: seconds, or e.g. 90s, 10m, 1h, 00:10:00";
+        const std::string want = "a positive duration: whole seconds, or e.g. 90s, 10m, 1h, 00:10:00";
         if (!v->node.IsScalar()) r.type_error(*v, want);
         const std::optional<std::int64_t> seconds = parse_duration(v->node.Scalar());
         if (!seconds || *seconds <= 0) r.value_error(*v, want, yaml::describe(v->node));
@@ -319,14 +320,17 @@ std::optional<std::int64_t> parse_duration(std::string_view s) {
     return days * 86400 + num(h) * 3600 + num(mm) * 60 + num(ss);
 }
 
-Config parse_config(std::string_view text, const fs::path& file_name) {
-    const Reader r(file_name.string());
-    const Map top(r, r.load(text, yaml::key_list(kConfigKeys)), kConfigKeys);
+namespace {
+
+// The files' readers from a loaded document, so that `config check` parses its file once.
+Config config_from(const Reader& r, const Field& root, std::string_view text, const fs::path& file_name) {
+    const Map top(r, root, kConfigKeys);
     const fs::path dir = directory_of(file_name);
 
     Config c;
     c.constraints = read_constraints(r, top.get("constraints"));
     c.technology = read_technology(r, top.get("technology"));
+    detail::check_bank_width(r, top.get("constraints"), top.get("technology"), c.constraints, c.technology);
     c.space = read_space(r, top.get("space"), c.constraints);
     std::vector<PendingFile> pending;
     c.workloads = read_workloads(r, top.require("workloads", "a non-empty list of workloads"), dir, pending);
@@ -342,13 +346,14 @@ Config parse_config(std::string_view text, const fs::path& file_name) {
     return c;
 }
 
-HardwareFile parse_hardware(std::string_view text, const fs::path& file_name) {
-    const Reader r(file_name.string());
-    const Map top(r, r.load(text, yaml::key_list(kHardwareFileKeys)), kHardwareFileKeys);
+HardwareFile hardware_from(const Reader& r, const Field& root, std::string_view text,
+                           const fs::path& file_name) {
+    const Map top(r, root, kHardwareFileKeys);
 
     HardwareFile h;
     h.constraints = read_constraints(r, top.get("constraints"));
     h.technology = read_technology(r, top.get("technology"));
+    detail::check_bank_width(r, top.get("constraints"), top.get("technology"), h.constraints, h.technology);
     const Map hw_map(r, top.require("hardware", "a mapping with the keys node_array, pe_array, buffers_kib"),
                      {"node_array", "pe_array", "buffers_kib"});
 
@@ -390,21 +395,33 @@ HardwareFile parse_hardware(std::string_view text, const fs::path& file_name) {
     return h;
 }
 
+}  // namespace
+
+Config parse_config(std::string_view text, const fs::path& file_name) {
+    const Reader r(file_name.string());
+    return config_from(r, r.load(text, yaml::key_list(kConfigKeys)), text, file_name);
+}
+
+HardwareFile parse_hardware(std::string_view text, const fs::path& file_name) {
+    const Reader r(file_name.string());
+    return hardware_from(r, r.load(text, yaml::key_list(kHardwareFileKeys)), text, file_name);
+}
+
 Config read_config_file(const fs::path& path) {
-    return parse_config(read_text_file(path), path);
+    return parse_config(read_text_file(path, kMaxConfigFileBytes), path);
 }
 
 HardwareFile read_hardware_file(const fs::path& path) {
-    return parse_hardware(read_text_file(path), path);
+    return parse_hardware(read_text_file(path, kMaxConfigFileBytes), path);
 }
 
 std::variant<Config, HardwareFile> read_config_or_hardware_file(const fs::path& path) {
-    const std::string text = read_text_file(path);
+    const std::string text = read_text_file(path, kMaxConfigFileBytes);
     const Reader r(path.string());
     const Field root = r.load(text, yaml::key_list(kConfigKeys) + " (or " +
                                         yaml::key_list(kHardwareFileKeys) + " for a hardware file)");
-    if (has_top_key(root.node, "hardware")) return parse_hardware(text, path);
-    return parse_config(text, path);
+    if (has_top_key(root.node, "hardware")) return hardware_from(r, root, text, path);
+    return config_from(r, root, text, path);
 }
 
 }  // namespace pimdse::io

@@ -6,6 +6,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "config_sections.hpp"
@@ -105,16 +106,14 @@ hw::ParamRange read_range(const Reader& r, const Field& f, hw::Param p, const hw
         std::vector<Field> items = r.list(*values_field, "a non-empty list of integers");
         if (items.empty()) r.value_error(*values_field, "a non-empty list of integers", "an empty list");
         std::vector<int> values;
+        std::unordered_map<int, std::size_t> first;  // value -> its first item: linear in the list
         for (const Field& item : items) {
             const int v = to_int(r.integer(item, b.min, b.max));
             if (divisor && *divisor % v != 0)
                 r.value_error(item, divisor_text(p, *divisor), std::to_string(v));
-            for (std::size_t j = 0; j < values.size(); ++j) {
-                if (values[j] == v) {
-                    r.value_error(item, "distinct values",
-                                  std::to_string(v) + " again (as " + items[j].path + ")");
-                }
-            }
+            if (const auto [at, fresh] = first.emplace(v, values.size()); !fresh)
+                r.value_error(item, "distinct values",
+                              std::to_string(v) + " again (as " + items[at->second].path + ")");
             values.push_back(v);
         }
         return hw::ParamRange::list(std::move(values));
@@ -163,7 +162,13 @@ hw::Constraints read_constraints(const Reader& r, const std::optional<Field>& f)
     Map m(r, *f, kConstraintKeys);
     if (auto v = m.get("technology_nm")) c.technology_nm = to_int(r.integer(*v, 1, 1000));
     if (auto v = m.get("bank_array")) std::tie(c.bank_rows, c.bank_cols) = read_pair(r, *v, 1, 1024);
-    if (auto v = m.get("bank_width_bits")) c.bank_width_bits = to_int(r.integer(*v, 1, 65536));
+    if (auto v = m.get("bank_width_bits")) {
+        c.bank_width_bits = to_int(r.integer(*v, 1, 65536));
+        // A node's DRAM port binds its banks' ports (III-A) and moves whole bytes.
+        if (c.bank_width_bits % 8 != 0)
+            r.value_error(*v, "a multiple of 8 in [8, 65536] (a bank's port moves whole bytes)",
+                          std::to_string(c.bank_width_bits));
+    }
     if (auto v = m.get("bank_capacity_mib")) c.bank_capacity = mebibytes(r.integer(*v, 1, 1 << 20));
     // A node holding every bank binds them into one port (III-A): its width must stay an int.
     const std::int64_t widest_port =
@@ -283,6 +288,32 @@ hw::Technology read_technology(const Reader& r, const std::optional<Field>& f) {
     if (auto v = m.get("dram_row_buffer_bytes")) t.dram_row_buffer = Bytes(r.integer(*v, 1, 1 << 20));
     if (auto v = m.get("noc_hop_cycles")) t.noc_hop_cycles = to_int(r.integer(*v, 1, 1024));
     return t;
+}
+
+void check_bank_width(const Reader& r, const std::optional<Field>& constraints,
+                      const std::optional<Field>& technology, const hw::Constraints& c,
+                      const hw::Technology& t) {
+    // A node's row buffer and port are its banks' rows and ports side by side, so a row holds
+    // whole port-wide accesses on every node array exactly when a bank's width divides its row.
+    const std::int64_t row_bits = t.dram_row_buffer.value() * 8;
+    if (row_bits % c.bank_width_bits == 0) return;
+    const std::string accesses = "a row holds whole bank-wide accesses";
+    if (technology) {
+        if (auto v = Map::unchecked(r, *technology, "").get("dram_row_buffer_bytes")) {
+            r.value_error(*v,
+                          "a multiple of constraints.bank_width_bits / 8 (" +
+                              std::to_string(c.bank_width_bits / 8) + " bytes): " + accesses,
+                          std::to_string(t.dram_row_buffer.value()));
+        }
+    }
+    // The row buffer is the default, so the width was given.
+    const Field at = constraints
+                         ? Map::unchecked(r, *constraints, "").get("bank_width_bits").value_or(*constraints)
+                         : Field{};
+    r.value_error(at.line, "constraints.bank_width_bits",
+                  "a divisor of 8 x technology.dram_row_buffer_bytes (" + std::to_string(row_bits) +
+                      " bits): " + accesses,
+                  std::to_string(c.bank_width_bits));
 }
 
 // Node extents must tile the bank array (III-A constraint 2); a space value that never can

@@ -24,6 +24,12 @@ inline int to_int(std::int64_t v) {
 [[nodiscard]] hw::Constraints read_constraints(const yaml::Reader& r, const std::optional<yaml::Field>& f);
 /// `technology:` (the technology table's defaults when absent).
 [[nodiscard]] hw::Technology read_technology(const yaml::Reader& r, const std::optional<yaml::Field>& f);
+/// Throws ConfigError unless a bank's port width divides its row buffer (the DRAM model's
+/// rule for every node array), naming technology.dram_row_buffer_bytes when it is given and
+/// constraints.bank_width_bits otherwise.
+void check_bank_width(const yaml::Reader& r, const std::optional<yaml::Field>& constraints,
+                      const std::optional<yaml::Field>& technology, const hw::Constraints& c,
+                      const hw::Technology& t);
 /// `space:`, each range checked against the constraints `c`.
 [[nodiscard]] hw::DesignSpace read_space(const yaml::Reader& r, const std::optional<yaml::Field>& f,
                                          const hw::Constraints& c);

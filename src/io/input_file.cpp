@@ -14,20 +14,14 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/config.hpp"
 
+#include "file_kind.hpp"
+
 namespace pimdse::io {
 
 namespace fs = std::filesystem;
+using detail::kind_of;
 
 namespace {
-
-std::string kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
-}
 
 struct Fd {
     int fd;
@@ -83,6 +77,18 @@ std::string read_text_file(const fs::path& path, std::uint64_t max_bytes) {
     }
     text.resize(have);
     return text;
+}
+
+void check_input_file(const fs::path& path) {
+    // stat opens nothing: a FIFO is reported, not waited on.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        const int err = errno;
+        if (err == ENOENT) throw IoError(path.string() + ": no such file");
+        throw IoError(path.string() + ": cannot be read (" + std::strerror(err) + ")");
+    }
+    if (!S_ISREG(st.st_mode))
+        throw IoError(path.string() + ": expected a regular file, got " + kind_of(st.st_mode));
 }
 
 }  // namespace pimdse::io

@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <onnx/checker.h>
@@ -12,9 +13,15 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/config.hpp"
 
+#include "onnx_importer.hpp"
+
 namespace pimdse::io::onnx_detail {
 
 namespace {
+
+// The largest batch or extent a network file holds (network_file.cpp): a larger input
+// dimension would be imported into a file pimdse then refuses to read.
+constexpr std::int64_t kMaxDimension = std::numeric_limits<std::int32_t>::max();
 
 // ONNX messages span lines ("...\n\n==> Context: ..."); an error line stays one line.
 std::string one_line(std::string text) {
@@ -47,6 +54,8 @@ OnnxModel::OnnxModel(const std::filesystem::path& path, const OnnxImportOptions&
         if (n.op_type() == "Constant" && n.output_size() == 1)
             if (const auto* a = find_attr(n, "value"); a && a->has_t())
                 constants_.emplace(n.output(0), &a->t());
+    check_opset();
+    check_attributes();
     fix_input(options);
     infer();
 }
@@ -82,6 +91,32 @@ void OnnxModel::check(const std::filesystem::path& path) const {
     if (model_.graph().node_size() == 0) fail("the graph has no nodes");
 }
 
+void OnnxModel::check_opset() const {
+    // An opset newer than the onnx library's would be read with older operators' rules.
+    const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    const auto known = ranges.find(onnx::ONNX_DOMAIN);
+    const std::int64_t version = opset();
+    if (known != ranges.end() && (version < 1 || version > known->second.second)) {
+        fail("imports ONNX opset " + std::to_string(version) + "; expected an opset in [1, " +
+             std::to_string(known->second.second) + "] (the newest this build's onnx library knows)");
+    }
+}
+
+void OnnxModel::check_attributes() const {
+    // ONNX's own shape inference divides by strides and dilations unchecked: a stride of 0
+    // would end the process with SIGFPE, so the attributes are checked before it runs.
+    for (const auto& n : model_.graph().node()) {
+        for (const char* name : {"strides", "dilations", "kernel_shape"}) {
+            for (std::int64_t v : attr_ints(n, name))
+                if (v < 1)
+                    fail(n,
+                         std::string(name) + " " + dims_text(attr_ints(n, name)) + ": expected values >= 1");
+        }
+        for (std::int64_t v : attr_ints(n, "pads"))
+            if (v < 0) fail(n, "pads " + dims_text(attr_ints(n, "pads")) + ": expected values >= 0");
+    }
+}
+
 void OnnxModel::fix_input(const OnnxImportOptions& options) {
     onnx::GraphProto& g = *model_.mutable_graph();
     onnx::ValueInfoProto* input = nullptr;
@@ -114,6 +149,11 @@ void OnnxModel::fix_input(const OnnxImportOptions& options) {
             fail("graph input '" + input->name() + "': dimension " + std::to_string(i) + " is " + what +
                  (i == 1 && rank == 3 ? "; give the sequence length with --seq-len"
                                       : "; the model must fix it"));
+        }
+        if (value > kMaxDimension) {
+            fail("graph input '" + input->name() + "': dimension " + std::to_string(i) + " is " +
+                 std::to_string(value) + "; at most " + std::to_string(kMaxDimension) +
+                 " (a network file's largest batch or extent) is supported");
         }
         d.clear_dim_param();
         d.set_dim_value(value);

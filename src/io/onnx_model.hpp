@@ -45,6 +45,8 @@ public:
 private:
     void load(const std::filesystem::path& path);
     void check(const std::filesystem::path& path) const;
+    void check_opset() const;
+    void check_attributes() const;
     void fix_input(const OnnxImportOptions& options);
     void infer();
 

@@ -11,11 +11,12 @@
 #include <cctype>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <map>
+#include <memory>
 #include <system_error>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/io/output_file.hpp"
 #include "pimdse/store/hdf5.hpp"
 #include "pimdse/store/store.hpp"
 
@@ -199,7 +200,7 @@ void read_blocks(hid_t dataset, hid_t native, std::size_t row_size, hsize_t firs
 }
 
 ExportedTable export_table(const h5::File& file, const std::string& table, std::int64_t committed,
-                           std::int64_t batches, const std::filesystem::path& csv) {
+                           std::int64_t batches, io::OutputFile& out) {
     const std::string context = file.name() + ":/" + table;
     Handle dset(check(H5Dopen2(file.id(), ("/" + table).c_str(), H5P_DEFAULT), context, "H5Dopen2"),
                 H5Dclose);
@@ -214,24 +215,28 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
     const hsize_t rows = committed < 0 ? extent : std::min(extent, static_cast<hsize_t>(committed));
     const hsize_t stable = committed < 0 ? rows : stable_rows(dset.id(), table, rows, context);
 
-    std::ofstream out(csv, std::ios::binary);
-    if (!out) throw IoError(csv.string() + ": cannot write (is the directory writable?)");
+    std::string line;
     for (std::size_t i = 0; i < cols.size(); ++i) {
         const std::string unit = file.has_attribute("/" + table, cols[i].name)
                                      ? unit_of(file.string_attribute("/" + table, cols[i].name))
                                      : "";
-        out << (i ? "," : "") << csv_field(unit.empty() ? cols[i].name : cols[i].name + " [" + unit + "]");
+        line += i ? "," : "";
+        line += csv_field(unit.empty() ? cols[i].name : cols[i].name + " [" + unit + "]");
     }
-    out << '\n';
+    line += '\n';
+    out.write(line);
     const bool pareto = table == "pareto";
     const auto write_row = [&](const std::byte* row) {
+        line.clear();
         for (std::size_t i = 0; i < cols.size(); ++i) {
             std::string text = cell(cols[i], row + cols[i].offset);
             // A point dominated in a batch that never committed is still on the front.
             if (pareto && cols[i].name == "left_batch" && std::stoll(text) >= batches) text = "-1";
-            out << (i ? "," : "") << text;
+            line += i ? "," : "";
+            line += text;
         }
-        out << '\n';
+        line += '\n';
+        out.write(line);
     };
     read_blocks(dset.id(), native.id(), row_size, 0, stable, context, write_row);
     if (rows > stable) {
@@ -241,9 +246,7 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
             H5Dclose);
         read_blocks(slot.id(), native.id(), row_size, 0, rows - stable, file.name() + ":" + tail, write_row);
     }
-    out.close();
-    if (!out) throw IoError(csv.string() + ": write failed");
-    return {table, csv, static_cast<std::int64_t>(rows), cols.size()};
+    return {table, out.path(), static_cast<std::int64_t>(rows), cols.size()};
 }
 
 }  // namespace
@@ -251,10 +254,8 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
 std::string unit_of(const std::string& meaning) {
     const std::size_t close = meaning.find_last_not_of(" \t");
     if (close == std::string::npos || meaning[close] != ']') return {};
-    // The unit follows a space (Field::description); a bracket inside a word is a name:
-    // "channel group n of BCHW[Cn]" has no unit.
     const std::size_t open = meaning.rfind('[', close);
-    if (open == std::string::npos || open == 0 || meaning[open - 1] != ' ') return {};
+    if (open == std::string::npos) return {};
     return meaning.substr(open + 1, close - open - 1);
 }
 
@@ -272,15 +273,25 @@ std::vector<ExportedTable> export_csv(const std::filesystem::path& h5, const std
     const h5::File file(h5, h5::File::Mode::read_only, MPI_COMM_SELF);
     std::int64_t batches = 0;
     const std::map<std::string, std::int64_t> committed = committed_rows(file, batches);
-    std::vector<ExportedTable> out;
-    for (const std::string& table : find_tables(file.id(), file.name())) {
-        if (table.starts_with("commit_tails/")) continue;  // a copy of rows the tables export
+    // Every CSV is checked (a link or a FIFO planted in the directory is refused) and written
+    // before any replaces its file: a refusal or a full disk leaves the directory as it was.
+    std::vector<std::string> tables = find_tables(file.id(), file.name());
+    // /commit_tails holds second copies of rows the tables export.
+    std::erase_if(tables, [](const std::string& t) { return t.starts_with("commit_tails/"); });
+    const std::array inputs{h5};
+    std::vector<std::unique_ptr<io::OutputFile>> files;
+    for (const std::string& table : tables) {
         std::string stem = table;
         std::replace(stem.begin(), stem.end(), '/', '_');
-        const auto it = committed.find(table);
-        out.push_back(export_table(file, table, it == committed.end() ? -1 : it->second, batches,
-                                   dir / (stem + ".csv")));
+        files.push_back(std::make_unique<io::OutputFile>(dir / (stem + ".csv"), inputs));
     }
+    std::vector<ExportedTable> out;
+    for (std::size_t t = 0; t < tables.size(); ++t) {
+        const auto it = committed.find(tables[t]);
+        out.push_back(
+            export_table(file, tables[t], it == committed.end() ? -1 : it->second, batches, *files[t]));
+    }
+    for (const auto& f : files) f->commit();
     return out;
 }
 

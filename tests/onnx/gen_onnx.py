@@ -356,6 +356,17 @@ def malformed():
     cases["unsorted_nodes"] = tiny([n("Relu", ["r"], ["y"], name="second"), n("Relu", ["x"], ["r"], name="first")])
     cases["transpose_a"] = tiny([n("Flatten", ["x"], ["f"], name="flat"),
                                  n("Gemm", ["f", "fc.w"], ["y"], name="fc", transA=1)], [w("fc.w", [1, 10])])
+    # Attributes ONNX's shape inference divides by unchecked (SIGFPE), and values out of range.
+    cases["conv_zero_strides"] = tiny([n("Conv", ["x", "c.w"], ["y"], name="c", kernel_shape=[3, 3],
+                                         strides=[0, 0])], [w("c.w", [4, 4, 3, 3])])
+    cases["conv_zero_dilations"] = tiny([n("Conv", ["x", "c.w"], ["y"], name="c", kernel_shape=[3, 3],
+                                           dilations=[0, 0])], [w("c.w", [4, 4, 3, 3])])
+    cases["conv_negative_pads"] = tiny([conv("c", pads=(-1, -1, -1, -1), out="y")], [w("c.w", [4, 4, 3, 3])])
+    cases["pool_zero_strides"] = tiny([n("MaxPool", ["x"], ["y"], name="p", kernel_shape=[2, 2], strides=[0, 0])])
+    cases["pool_zero_kernel"] = tiny([n("MaxPool", ["x"], ["y"], name="p", kernel_shape=[0, 0])])
+    cases["batch_2e40"] = tiny([n("Relu", ["x"], ["y"], name="r")],
+                               inputs=[helper.make_tensor_value_info("x", TensorProto.FLOAT, [1 << 40, 4, 8, 8])])
+    cases["opset_99"] = tiny([n("Relu", ["x"], ["y"], name="r")], opset=99)
     return cases
 
 

@@ -67,6 +67,15 @@ const Case kCases[] = {
     {"unsorted_nodes",
      "not a valid ONNX model (onnx checker): Nodes in a graph must be topologically sorted"},
     {"transpose_a", "node 'fc' (op type Gemm): transA = 1 does not map onto a layer (the input is A)"},
+    {"conv_zero_strides", "node 'c' (op type Conv): strides [0, 0]: expected values >= 1"},
+    {"conv_zero_dilations", "node 'c' (op type Conv): dilations [0, 0]: expected values >= 1"},
+    {"conv_negative_pads", "node 'c' (op type Conv): pads [-1, -1, -1, -1]: expected values >= 0"},
+    {"pool_zero_strides", "node 'p' (op type MaxPool): strides [0, 0]: expected values >= 1"},
+    {"pool_zero_kernel", "node 'p' (op type MaxPool): kernel_shape [0, 0]: expected values >= 1"},
+    {"batch_2e40",
+     "graph input 'x': dimension 0 is 1099511627776; at most 2147483647 (a network file's largest batch or "
+     "extent) is supported"},
+    {"opset_99", "imports ONNX opset 99; expected an opset in [1, "},
 };
 
 class Malformed : public ::testing::TestWithParam<Case> {};

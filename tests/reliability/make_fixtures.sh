@@ -58,3 +58,57 @@ sed 's/out: "BCHW\[C8\]"/out: "BCHW[C1073741824]"/' "$map/tiny_2x4.yaml" > "$wor
 sed 's/out: "BCHW\[C8\]"/out: "BCHW[C6]"/' "$map/tiny_2x4.yaml" > "$work/map_group_odd.yaml"
 : > "$work/empty.yaml"
 ln -sf /dev/urandom "$work/link_urandom.yaml"
+
+# --- outputs: never replace a device, a FIFO, a link or one of the command's inputs ---
+cp "$map/tiny.yaml" "$work/own_net.yaml"
+cp "$map/hardware_2x4.yaml" "$work/own_hw.yaml"
+abs | sed -e '/resnet18/d' -e "s#network: [^,]*tiny.yaml#network: $work/own_net.yaml#" -e 's/budget: 12/budget: 4/' \
+  > "$work/own_sweep.yaml"
+ln "$work/own_sweep.yaml" "$work/own_sweep_hardlink.yaml"
+mkfifo "$work/fifo_out"
+# Device nodes of our own, so that a pimdse that replaces devices never touches /dev.
+mknod "$work/dev_null" c 1 3 2>/dev/null || ln -s /dev/null "$work/dev_null"
+mknod "$work/dev_full" c 1 7 2>/dev/null || ln -s /dev/full "$work/dev_full"
+echo "not pimdse's" > "$work/victim.txt"
+ln -s "$work/victim.txt" "$work/link_out.yaml"
+mkdir "$work/csv_link" "$work/csv_fifo"
+ln -s "$work/victim.txt" "$work/csv_link/candidates.csv"
+mkfifo "$work/csv_fifo/candidates.csv"
+# --- inputs the importer must check before ONNX's shape inference divides by them ---
+/usr/bin/python3 - "$work" <<'PY'
+import sys
+from onnx import TensorProto, helper, save
+w = sys.argv[1]
+def model(nodes, dims=(1, 4, 8, 8), opset=17, inits=()):
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, list(dims))
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    y.type.tensor_type.shape.SetInParent()
+    g = helper.make_graph(nodes, "hostile", [x], [y], initializer=list(inits))
+    return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
+relu = [helper.make_node("Relu", ["x"], ["y"], name="r")]
+save(model(relu), f"{w}/own_model.onnx")
+save(model(relu, dims=(1 << 40, 4, 8, 8)), f"{w}/onnx_batch_2e40.onnx")
+save(model(relu, opset=99), f"{w}/onnx_opset99.onnx")
+save(model([helper.make_node("MaxPool", ["x"], ["y"], name="p", kernel_shape=[2, 2], strides=[0, 0])]),
+     f"{w}/onnx_pool_strides0.onnx")
+weights = helper.make_tensor("c.w", TensorProto.FLOAT, [4, 4, 3, 3], [0.0] * 144)
+save(model([helper.make_node("Conv", ["x", "c.w"], ["y"], name="c", kernel_shape=[3, 3], strides=[0, 0])],
+           inits=[weights]), f"{w}/onnx_conv_strides0.onnx")
+PY
+# --- hardware: a bank's port moves whole bytes and fills a row with whole accesses ---
+hw '  bank_width_bits: 1' 128 hw_width1.yaml
+hw '  bank_width_bits: 12' 128 hw_width12.yaml
+hw '  bank_width_bits: 24' 128 hw_width24.yaml
+hw '  bank_width_bits: 64' 128 hw_row_odd.yaml
+printf 'technology:\n  dram_row_buffer_bytes: 12\n' >> "$work/hw_row_odd.yaml"
+# --- configuration: a long values list (checked in linear time) and files over 2 MiB ---
+/usr/bin/python3 - "$work" <<'PY'
+import sys
+w = sys.argv[1]
+base = open(f"{w}/own_sweep.yaml").read().replace("space:", "constraints:\n  buffer_kib: {min: 1, max: 1048576}\nspace:")
+old = "  ibuf_kib: {min: 8, max: 64, spacing: linear, step: 8}"
+for name, n in (("values_250k", 250000), ("values_900k", 900000)):
+    values = "  ibuf_kib: {values: [" + ", ".join(str(i) for i in range(1, n + 1)) + "]}"
+    open(f"{w}/{name}.yaml", "w").write(base.replace(old, values))
+open(f"{w}/big_config.yaml", "w").write(base + "# " + "x" * (3 << 20) + "\n")
+PY

@@ -84,12 +84,20 @@ struct SweepConfig {
 
 /// The largest input file read (a network file of the library is under 100 KiB).
 inline constexpr std::uint64_t kMaxInputFileBytes = std::uint64_t{16} << 20;
+/// The largest sweep configuration or hardware file read (those of the repository are under
+/// 8 KiB). Parsing YAML costs seconds and about 100 MB per MB read, on every rank, so a
+/// larger file is refused before it is parsed (docs/config.md).
+inline constexpr std::uint64_t kMaxConfigFileBytes = std::uint64_t{2} << 20;
 
 /// The whole text of an input file; InputError naming it when it is missing, a directory,
 /// not a regular file (a FIFO, /dev/zero), larger than kMaxInputFileBytes or unreadable.
 /// Every input file (configuration, hardware, network, mapping) is read through it.
 [[nodiscard]] std::string read_text_file(const std::filesystem::path& path,
                                          std::uint64_t max_bytes = kMaxInputFileBytes);
+
+/// Throws IoError unless `path` names an existing regular file ("no such file", "expected a
+/// regular file, got a FIFO"); for inputs opened by another library (a sweep's HDF5 file).
+void check_input_file(const std::filesystem::path& path);
 
 /// An ONNX model holds its weights unless they are external: up to protobuf's 2 GiB limit.
 inline constexpr std::uint64_t kMaxOnnxFileBytes = std::uint64_t{2} << 30;
