@@ -9,6 +9,7 @@ Scenarios:
   sigint        the same with SIGINT
   two_writers   a second run (fresh, --force, --resume) on an output in use is refused naming the
                 holder; the first run's file is whole and equals the reference
+  two_writers_cluster_env  the same with HDF5_USE_FILE_LOCKING=FALSE, as the cluster scripts set it
   part_file     a symlinked OUT.part is refused and its target untouched; a leftover .part is
                 refused with how to proceed and kept
   resume_refused  a refused --resume (a 0-byte file, another configuration on an interrupted
@@ -98,9 +99,9 @@ def scenario_sigint(s):
     signal_scenario(s, signal.SIGINT, "sigint")
 
 
-def scenario_two_writers(s):
-    ref = reference(s, "two_writers")
-    out = s.fresh(f"rel_two_np{s.np}.h5")
+def scenario_two_writers(s, name="two_writers"):
+    ref = reference(s, name)
+    out = s.fresh(f"rel_{name}_np{s.np}.h5")
     p, log = start(s, out)
     wait_for_line(p, log, r"^pimdse explore:")
     holder = r"in use by another pimdse run \(pid \d+ on host [^,]+, started [0-9T:Z-]+; lock file " + re.escape(out + ".lock")
@@ -116,6 +117,12 @@ def scenario_two_writers(s):
             check(list(a["candidates"][key]) == list(b["candidates"][key]), f"/candidates.{key} differs")
     summary = s.run(["summary", out], np_=0)
     check("3 committed batches, 12 candidates" in summary.stdout, "summary of the first run's file")
+
+
+def scenario_two_writers_cluster_env(s):
+    # The cluster scripts (jobs/) turn HDF5's own file locks off; pimdse's lock must not follow.
+    ENV["HDF5_USE_FILE_LOCKING"] = "FALSE"
+    scenario_two_writers(s, "two_writers_cluster_env")
 
 
 def scenario_part_file(s):
