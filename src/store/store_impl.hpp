@@ -53,6 +53,8 @@ inline constexpr std::chrono::seconds kSyncInterval{60};
 // so that writing it is one pwrite of its 64 bytes (and checksum)
 // that needs no flush of its own (store.hpp).
 inline constexpr const char* kCommit = "/commit";
+// Digests of what pimdse wrote once, at creation (verify.cpp): metadata has no checksum.
+inline constexpr const char* kDigest = "/digest";
 
 // The same text on every rank: rank 0's.
 inline std::string broadcast_text(std::string text, MPI_Comm comm) {
@@ -112,6 +114,21 @@ struct Store::Impl {
         }
     }
 
+    // What the file claims, checked against itself before anything uses it (verify.cpp,
+    // docs/output.md "Checks on opening"); each throws IoError naming the dataset and row.
+    /// Every table's stored compound type is the declared one, field by field.
+    void check_schema();
+    /// The commit record's counts: none negative, as many batches as /tuner/batches rows,
+    /// and no more rows than each table holds and stores chunks for.
+    void check_commit_record() const;
+    /// The attributes pimdse wrote at creation and the texts, against /digest.
+    void check_digest();
+    /// Every committed row read once (each chunk's checksum tested) and checked: ids, batches,
+    /// enum values, finite costs, per-candidate row counts, /tuner/batches and /pareto.
+    void verify_rows() const;
+    /// The digests of what check_digest() compares, from the file as it is (/digest's values).
+    [[nodiscard]] std::vector<std::int64_t> compute_digest();
+
     /// Reads every dataset besides the batch tables whole: the configuration texts, the
     /// workloads' tables and network texts. Each is checksummed (Fletcher32), so damage is an
     /// IoError naming the dataset here, at opening, rather than later (store.cpp).
@@ -125,13 +142,6 @@ struct Store::Impl {
                               " has fewer rows than its commit record");
             }
         }
-    }
-
-    // Every committed row read once: a flipped byte fails its chunk's checksum here, with the
-    // dataset's name, instead of being read as data later.
-    void verify_checksums() const {
-        for (std::size_t t = 0; t < kTables.size(); ++t)
-            tables[t].verify(static_cast<hsize_t>(commit[t + 1]));
     }
 
     void write_commit() { file.write_int64s(kCommit, commit); }

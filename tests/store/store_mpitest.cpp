@@ -124,8 +124,12 @@ TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
             BatchRecord row;
             row.batch = static_cast<std::int64_t>(b);
             row.candidates = static_cast<std::int64_t>(layout.size());
-            if (world.rank() == 0)
-                pareto.push_back({batches[b][0], static_cast<std::int64_t>(b), -1, 1, 2, 3, 4});
+            // A Pareto row is an ok candidate of its batch with its own costs (checked on opening).
+            const CandidateRecord& joined = layout.back();
+            if (world.rank() == 0) {
+                pareto.push_back({joined.id, static_cast<std::int64_t>(b), -1, joined.latency_seconds,
+                                  joined.energy_joules, joined.area_mm2, joined.cost});
+            }
             store.write_batch(mine, layout, row, pareto);
         }
         store.close_and_trim();  // tables grow ahead of their rows; a finished run cuts them back
@@ -146,7 +150,7 @@ TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
     ASSERT_EQ(s.tuner.size(), 2u);
     EXPECT_EQ(s.tuner[1].candidates, 2);
     ASSERT_EQ(s.pareto.size(), 2u);
-    EXPECT_EQ(s.pareto[1].candidate, 3);
+    EXPECT_EQ(s.pareto[1].candidate, 4);
     ASSERT_EQ(s.workloads.size(), 2u);
     EXPECT_EQ(s.workloads[0].name, "tiny");
     EXPECT_NE(s.workloads[1].source.find("resnet18"), std::string::npos);
