@@ -11,7 +11,7 @@ Scenarios:
                 holder; the first run's file is whole and equals the reference
   two_writers_cluster_env  the same with HDF5_USE_FILE_LOCKING=FALSE, as the cluster scripts set it
   readback      files whose claims disagree with themselves (commit counts, ids, enums, NaN costs,
-                renamed fields and attributes, replaced texts, a wrong type)
+                renamed fields and attributes, replaced texts, a wrong type, an incomplete /pareto)
                 are refused by summary, export, compare and --resume, naming the dataset, within
                 seconds, and left byte for byte as they were
   part_file     a symlinked OUT.part is refused and its target untouched; a leftover .part is
@@ -314,6 +314,14 @@ def damage_proposer_attribute(path, h5py, np):
         check("proposer" not in f.attrs and "proposes" in f.attrs, "the flip missed the root attribute")
 
 
+def damage_pareto_count(path, h5py, np):
+    with h5py.File(path, "r+") as f:
+        commit = f["commit"][()]
+        check(commit[7] >= 1, "the reference has no Pareto front")
+        commit[7] -= 1
+        f["commit"][...] = commit
+
+
 # (name, damage, message, also refused by summary/export/compare)
 READBACK_CASES = [
     ("rows_1e7", damage_resized, ":/candidates: row 12: candidate id 0, expected 12", True),
@@ -343,6 +351,8 @@ READBACK_CASES = [
      ":/candidates: field 11 is named 'area_mn2', expected 'area_mm2'", True),
     ("root_attribute", damage_proposer_attribute,
      ":/: the attribute 'proposer' is missing", True),
+    ("pareto_incomplete", damage_pareto_count,
+     ":/pareto: row", False),
 ]
 
 
