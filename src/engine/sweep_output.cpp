@@ -104,6 +104,7 @@ void SweepOutput::open_for_resume(const io::Config& config, const fs::path& conf
         // Refused before anything is repaired: the file stays byte for byte.
         const store::StoredSweep committed = store::Store::open_read_only(out_, MPI_COMM_SELF).read();
         check_resumable(committed, config, config_file, out_);
+        check_pareto_replay(committed, config, out_);
     }
     store::Store::repair_for_resume(out_);
     store_.emplace(store::Store::open_for_resume(out_, MPI_COMM_SELF));

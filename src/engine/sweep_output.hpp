@@ -27,6 +27,12 @@ void check_output_name(const std::filesystem::path& out);
 void check_resumable(const store::StoredSweep& stored, const io::Config& config,
                      const std::filesystem::path& config_file, const std::filesystem::path& out);
 
+/// Throws IoError (naming `out` and the row) unless the committed /pareto rows are the history
+/// that replaying the committed candidates rebuilds: checked before the file is touched, as a
+/// resume rewrites /pareto from the replay.
+void check_pareto_replay(const store::StoredSweep& stored, const io::Config& config,
+                         const std::filesystem::path& out);
+
 class SweepOutput {
 public:
     /// Creates (fresh, --force) or opens (--resume) `out` on rank 0 and records this run in it;

@@ -169,7 +169,7 @@ void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
           context, "H5Dread");
 }
 
-void Table::verify(hsize_t rows) const {
+void Table::verify(hsize_t rows, const BlockVisitor& visit) const {
     const hsize_t block = std::max<hsize_t>(1, (hsize_t{4} << 20) / std::max<std::size_t>(row_size_, 1));
     std::vector<std::byte> buffer;
     for (hsize_t first = 0; first < rows; first += block) {
@@ -183,6 +183,7 @@ void Table::verify(hsize_t rows) const {
                           " cannot be read: the file is damaged there (a Fletcher32 checksum mismatch; " +
                           e.what() + ")");
         }
+        if (visit) visit(first, buffer);
     }
 }
 

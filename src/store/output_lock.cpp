@@ -64,10 +64,10 @@ fs::path OutputLock::lock_path(const fs::path& output) {
 }
 
 bool OutputLock::locking_disabled_by_environment() {
-    const char* v = std::getenv("HDF5_USE_FILE_LOCKING");
-    if (v == nullptr) return false;
-    const std::string s(v);
-    return s == "FALSE" || s == "false" || s == "0";
+    // pimdse's own switch, not HDF5_USE_FILE_LOCKING: cluster scripts turn HDF5's locks off
+    // for file systems that refuse them, which must not let a second run write the output.
+    const char* v = std::getenv(kDisableVariable);
+    return v != nullptr && std::string(v) == "off";
 }
 
 OutputLock OutputLock::acquire(const fs::path& output, bool enabled) {
@@ -97,8 +97,9 @@ OutputLock OutputLock::acquire(const fs::path& output, bool enabled) {
         }
         close_quietly(fd);
         throw IoError(output.string() + ": cannot lock " + path.string() + ": " + std::strerror(err) +
-                      " (a file system without locks: set HDF5_USE_FILE_LOCKING=FALSE to run without the "
-                      "lock, and make sure no other run writes this output)");
+                      " (a file system without locks, e.g. Lustre mounted without -o flock: set " +
+                      kDisableVariable +
+                      "=off to run without the lock, and make sure no other run writes this output)");
     }
     const std::string me =
         "pid " + std::to_string(::getpid()) + " on host " + host_name() + ", started " + utc_now() + "\n";

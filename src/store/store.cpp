@@ -39,10 +39,13 @@ const std::filesystem::path& Store::path() const {
 Store Store::open_read_only(const std::filesystem::path& path, MPI_Comm comm) {
     auto impl = std::make_unique<Impl>(path, File::Mode::read_only, comm);
     impl->check_sweep_file();
+    // Every claim checked against the file itself before anything reads by it (verify.cpp).
+    impl->check_schema();
     impl->open_tables();
-    impl->check_rows_cover_commit();
+    impl->check_commit_record();
     impl->verify_fixed_datasets();
-    impl->verify_checksums();
+    impl->check_digest();
+    impl->verify_rows();
     return Store(std::move(impl));
 }
 

@@ -170,6 +170,11 @@ Store Store::create(const std::filesystem::path& path, const io::Config& config,
     f.set_attribute(kCommit, "meaning",
                     std::string("batches, then committed rows of /candidates, /metrics, /mappings/layers, "
                                 "/mappings/segments, /schedules, /tuner/batches, /pareto"));
+    // Metadata has no checksum: digests of what is written only here, checked on every opening.
+    f.write_int64s(kDigest, impl->compute_digest());
+    f.set_attribute(kDigest, "meaning",
+                    std::string("FNV-1a digests of the attributes written at creation, /config/source, "
+                                "/config/resolved and the network texts"));
     f.rename(path);  // flushes first
     impl->path = path;
     return Store(std::move(impl));

@@ -254,8 +254,10 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
 std::string unit_of(const std::string& meaning) {
     const std::size_t close = meaning.find_last_not_of(" \t");
     if (close == std::string::npos || meaning[close] != ']') return {};
+    // The unit follows a space (Field::description); a bracket inside a word is a name:
+    // "channel group n of BCHW[Cn]" has no unit.
     const std::size_t open = meaning.rfind('[', close);
-    if (open == std::string::npos) return {};
+    if (open == std::string::npos || open == 0 || meaning[open - 1] != ' ') return {};
     return meaning.substr(open + 1, close - open - 1);
 }
 

@@ -52,6 +52,8 @@ inline constexpr std::size_t kCommitSize = 1 + kTables.size();
 // so that writing it is one pwrite of its 64 bytes (and checksum)
 // that needs no flush of its own (store.hpp).
 inline constexpr const char* kCommit = "/commit";
+// Digests of what pimdse wrote once, at creation (verify.cpp): metadata has no checksum.
+inline constexpr const char* kDigest = "/digest";
 
 // The committed rows that a later batch rewrites (docs/output.md, "What a commit guarantees"): a batch writes
 // whole chunks, so the chunk holding a table's last committed rows (its tail) is written
@@ -118,7 +120,8 @@ struct Store::Impl {
     std::vector<Table> tables;
     std::vector<std::int64_t> commit;  // [batches, rows of each of kTables]
 
-    Impl(const std::filesystem::path& p, File::Mode mode, MPI_Comm comm) : path(p), file(opened(p, mode, comm)) {}
+    Impl(const std::filesystem::path& p, File::Mode mode, MPI_Comm comm)
+        : path(p), file(opened(p, mode, comm)) {}
 
     static File opened(const std::filesystem::path& p, File::Mode mode, MPI_Comm comm) {
         check_memory_headroom(0);
@@ -192,6 +195,21 @@ struct Store::Impl {
         }
     }
 
+    // What the file claims, checked against itself before anything uses it (verify.cpp,
+    // docs/output.md "Checks on opening"); each throws IoError naming the dataset and row.
+    /// Every table's stored compound type is the declared one, field by field.
+    void check_schema();
+    /// The commit record's counts: none negative, as many batches as /tuner/batches rows,
+    /// and no more rows than each table holds and stores chunks for.
+    void check_commit_record() const;
+    /// The attributes pimdse wrote at creation and the texts, against /digest.
+    void check_digest();
+    /// Every committed row read once (each chunk's checksum tested) and checked: ids, batches,
+    /// enum values, finite costs, per-candidate row counts, /tuner/batches and /pareto.
+    void verify_rows() const;
+    /// The digests of what check_digest() compares, from the file as it is (/digest's values).
+    [[nodiscard]] std::vector<std::int64_t> compute_digest();
+
     /// Reads every dataset besides the batch tables whole: the configuration texts, the
     /// workloads' tables and network texts. Each is checksummed (Fletcher32), so damage is an
     /// IoError naming the dataset here, at opening, rather than later (store.cpp).
@@ -207,18 +225,20 @@ struct Store::Impl {
         }
     }
 
-    // Every committed row read once, where readers read it: a flipped byte fails its chunk's
-    // checksum here, with the dataset's name, instead of being read as data later.
-    void verify_checksums() const {
-        for (std::size_t t = 0; t < kTables.size(); ++t) {
-            tables[t].verify(stable_rows(t, commit[t + 1]));
-            const Table& tail = tail_tables[slot_of(commit[0])][t];
-            if (tail.rows() < tail_rows(t)) {
-                throw IoError(file.name() + ": " + tail_path(slot_of(commit[0]), kTables[t]) +
-                              " has fewer rows than its commit record");
-            }
-            tail.verify(tail_rows(t));
+    // Table `t`'s committed rows read once, where readers read them (its stable rows from the
+    // table, the rest from the committed slot), each block handed to `visit` with its first
+    // row: a flipped byte fails its chunk's checksum here, with the dataset's name.
+    void verify_committed(std::size_t t, const Table::BlockVisitor& visit) const {
+        const hsize_t stable = stable_rows(t, commit[t + 1]);
+        tables[t].verify(stable, visit);
+        const Table& tail = tail_tables[slot_of(commit[0])][t];
+        if (tail.rows() < tail_rows(t)) {
+            throw IoError(file.name() + ":" + tail_path(slot_of(commit[0]), kTables[t]) +
+                          ": holds fewer rows than its commit record claims past the table's whole chunks");
         }
+        tail.verify(tail_rows(t), [&](hsize_t first, std::span<const std::byte> rows) {
+            if (visit) visit(stable + first, rows);
+        });
     }
 
     void write_commit() { file.write_int64s(kCommit, commit); }

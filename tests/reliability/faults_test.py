@@ -9,6 +9,11 @@ Scenarios:
   sigint        the same with SIGINT
   two_writers   a second run (fresh, --force, --resume) on an output in use is refused naming the
                 holder; the first run's file is whole and equals the reference
+  two_writers_cluster_env  the same with HDF5_USE_FILE_LOCKING=FALSE, as the cluster scripts set it
+  readback      files whose claims disagree with themselves (commit counts, ids, enums, NaN costs,
+                renamed fields and attributes, replaced texts, a wrong type, an incomplete /pareto)
+                are refused by summary, export, compare and --resume, naming the dataset, within
+                seconds, and left byte for byte as they were
   part_file     a symlinked OUT.part is refused and its target untouched; a leftover .part is
                 refused with how to proceed and kept
   resume_refused  a refused --resume (a 0-byte file, another configuration on an interrupted
@@ -99,9 +104,9 @@ def scenario_sigint(s):
     signal_scenario(s, signal.SIGINT, "sigint")
 
 
-def scenario_two_writers(s):
-    ref = reference(s, "two_writers")
-    out = s.fresh(f"rel_two_np{s.np}.h5")
+def scenario_two_writers(s, name="two_writers"):
+    ref = reference(s, name)
+    out = s.fresh(f"rel_{name}_np{s.np}.h5")
     p, log = start(s, out)
     wait_for_line(p, log, r"^pimdse explore:")
     holder = r"in use by another pimdse run \(pid \d+ on host [^,]+, started [0-9T:Z-]+; lock file " + re.escape(out + ".lock")
@@ -117,6 +122,12 @@ def scenario_two_writers(s):
             check(list(a["candidates"][key]) == list(b["candidates"][key]), f"/candidates.{key} differs")
     summary = s.run(["summary", out], np_=0)
     check("3 committed batches, 12 candidates" in summary.stdout, "summary of the first run's file")
+
+
+def scenario_two_writers_cluster_env(s):
+    # The cluster scripts (jobs/) turn HDF5's own file locks off; pimdse's lock must not follow.
+    ENV["HDF5_USE_FILE_LOCKING"] = "FALSE"
+    scenario_two_writers(s, "two_writers_cluster_env")
 
 
 def scenario_part_file(s):
@@ -226,6 +237,171 @@ def scenario_damaged_datasets(s):
             check(f"{damaged}:/{name}" in q.stderr, f"/{name}: the damage is reported with the dataset's name")
             check("Fletcher32" in q.stderr, f"/{name}: HDF5's reason is kept: {q.stderr.strip()}")
         check(digest(damaged) == before, f"/{name}: a refused resume changed the damaged file")
+
+
+def flip_name(path, old, new, first_only=False):
+    """Renames `old` to `new` (same length) where the bytes occur in the file: HDF5 keeps
+    names in its metadata, which has no checksum, so this is a silent flip of metadata."""
+    data = bytearray(open(path, "rb").read())
+    at = data.find(old)
+    check(at >= 0, f"{old!r} is not in {path}")
+    while at >= 0:
+        data[at:at + len(old)] = new
+        at = -1 if first_only else data.find(old, at + 1)
+    open(path, "wb").write(bytes(data))
+
+
+def damage_commit(index, value):
+    def damage(path, h5py, np):
+        with h5py.File(path, "r+") as f:
+            commit = f["commit"][()]
+            commit[index] = value(commit[index])
+            f["commit"][...] = commit
+    return damage
+
+
+def damage_resized(path, h5py, np):
+    # A sweep file's datasets allocate their chunks when they grow: 10^7 rows of fill values.
+    with h5py.File(path, "r+") as f:
+        f["candidates"].resize((10**7,))
+        commit = f["commit"][()]
+        commit[1] = 10**7
+        f["commit"][...] = commit
+
+
+def damage_extent(path, h5py, np):
+    # A flipped extent of /candidates (12 rows become 10^9) and a commit record to match: the
+    # chunks that would hold them are not in the file.
+    import struct
+    with h5py.File(path, "r") as f:
+        header = h5py.h5o.get_info(f["candidates"].id).addr
+        rows = f["candidates"].shape[0]
+    data = bytearray(open(path, "rb").read())
+    old = struct.pack("<Q", rows) + b"\xff" * 8  # current and maximum (unlimited) size
+    at = data.find(old, header, header + 1024)
+    check(at >= 0, "the dataspace of /candidates was not found")
+    data[at:at + 8] = struct.pack("<Q", 10**9)
+    open(path, "wb").write(bytes(data))
+    with h5py.File(path, "r+") as f:
+        check(f["candidates"].shape[0] == 10**9, "the extent was not changed")
+        commit = f["commit"][()]
+        commit[1] = 10**9
+        f["commit"][...] = commit
+
+
+def damage_field(table, row, field, value):
+    """Edits a committed row where readers read it: in the table if it lies in a whole chunk,
+    else in the commit record's slot (docs/output.md, "What a commit guarantees"), and in the
+    table too."""
+    def damage(path, h5py, np):
+        with h5py.File(path, "r+") as f:
+            rows = f[table][()]
+            rows[field][row] = value
+            f[table][...] = rows  # the chunk is rewritten with a valid checksum
+            stable = 0 if table == "pareto" else len(rows) // f[table].chunks[0] * f[table].chunks[0]
+            if row >= stable:
+                slot = f[f"commit_tails/{int(f['commit'][0]) % 2}/{table}"]
+                tail = slot[()]
+                tail[field][row - stable] = value
+                slot[...] = tail
+    return damage
+
+
+def damage_source(path, h5py, np):
+    with h5py.File(path, "r+") as f:
+        text = f["config/source"][0]
+        f["config/source"][0] = text.replace(b"seed: 7", b"seed: 8")
+
+
+def damage_network_source(path, h5py, np):
+    with h5py.File(path, "r+") as f:
+        text = f["workloads/networks"][0]["group"].decode()
+        d = f[f"workloads/{text}/source"]
+        d[0] = d[0].replace(b"tiny", b"tinY")
+
+
+def damage_seed(path, h5py, np):
+    with h5py.File(path, "r+") as f:
+        f.attrs["seed"] = np.int64(8)
+
+
+def damage_type(path, h5py, np):
+    with h5py.File(path, "r+") as f:
+        del f["pareto"]
+        f.create_dataset("pareto", data=np.zeros(8), chunks=(8,), fletcher32=True, maxshape=(None,))
+
+
+def damage_area_name(path, h5py, np):
+    flip_name(path, b"area_mm2\0", b"area_mn2\0")
+
+
+def damage_proposer_attribute(path, h5py, np):
+    flip_name(path, b"proposer\0", b"proposes\0", first_only=True)
+    with h5py.File(path, "r") as f:  # the root attribute, not a field, was renamed
+        check("proposer" not in f.attrs and "proposes" in f.attrs, "the flip missed the root attribute")
+
+
+def damage_pareto_count(path, h5py, np):
+    with h5py.File(path, "r+") as f:
+        commit = f["commit"][()]
+        check(commit[7] >= 1, "the reference has no Pareto front")
+        commit[7] -= 1
+        f["commit"][...] = commit
+
+
+# (name, damage, message, also refused by summary/export/compare)
+READBACK_CASES = [
+    ("rows_1e7", damage_resized, ":/candidates: row 12: candidate id 0, expected 12", True),
+    ("batches_2e62", damage_commit(0, lambda v: 2**62),
+     ":/commit: 4611686018427387904 batches, but 3 committed rows of /tuner/batches", True),
+    ("extent_1e9", damage_extent,
+     ":/candidates: its commit record claims 1000000000 rows, but the file stores data for at most 256", True),
+    ("negative_count", damage_commit(2, lambda v: -5),
+     ":/commit: the row count of /metrics is -5, expected 0 or more", True),
+    ("fewer_committed", damage_commit(1, lambda v: v - 4),
+     ":/metrics: 20 committed rows, but the committed candidates of /candidates count 12", True),
+    ("status_enum", damage_field("candidates", 3, "status", 9),
+     ":/candidates: row 3: status is 9, not a value of its enum (enum: ok, infeasible", True),
+    ("duplicate_id", damage_field("candidates", 5, "candidate", 4),
+     ":/candidates: row 5: candidate id 4, expected 5", True),
+    ("nan_cost", damage_field("candidates", 2, "cost", float("nan")),
+     ":/candidates: row 2: cost is nan, expected a number or inf", True),
+    ("config_source", damage_source,
+     ": /config/source (the configuration text) differs from its digest in /digest", True),
+    ("network_source", damage_network_source,
+     ": a network text (/workloads/<net>/source) differs from its digest in /digest", True),
+    ("seed_attribute", damage_seed,
+     ": the attributes pimdse wrote when it created the file (the root's format, versions, seed", True),
+    ("wrong_type", damage_type,
+     ":/pareto: a dataset of the wrong type: expected a 1-D table of 7 fields, got a float", True),
+    ("field_name", damage_area_name,
+     ":/candidates: field 11 is named 'area_mn2', expected 'area_mm2'", True),
+    ("root_attribute", damage_proposer_attribute,
+     ":/: the attribute 'proposer' is missing", True),
+    ("pareto_incomplete", damage_pareto_count,
+     ":/pareto: row", False),
+]
+
+
+def scenario_readback(s):
+    import h5py
+    import numpy as np
+    ref = reference(s, "readback")
+    for name, damage, message, readers_too in READBACK_CASES:
+        damaged = s.fresh(f"rel_readback_{name}.h5")
+        shutil.copy(ref, damaged)
+        damage(damaged, h5py, np)
+        before = digest(damaged)
+        runs = [["explore", s.data("faults.yaml"), "-o", damaged, "--resume"]]
+        if readers_too:
+            runs += [["summary", damaged], ["export", damaged, "--csv", s.out(f"rel_readback_{name}_csv")],
+                     ["compare", ref, damaged]]
+        for args in runs:
+            q = s.run(args, np_=0, expect=4, timeout=30)
+            check(damaged + message in q.stderr, f"{name}: {args[0]} names the damage: {q.stderr.strip()}")
+            check("Fletcher32" not in q.stderr, f"{name}: {args[0]} blames a checksum")
+        check(digest(damaged) == before, f"{name}: a refused run changed the file")
+        check(not os.path.exists(s.out(f"rel_readback_{name}_csv/candidates.csv")), f"{name}: export wrote")
 
 
 def tmpfs_mountpoint(s, name):

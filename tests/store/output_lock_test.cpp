@@ -50,6 +50,18 @@ TEST(OutputLock, DisabledTakesNoLock) {
     EXPECT_FALSE(b.held());
 }
 
+// Cluster scripts set HDF5_USE_FILE_LOCKING=FALSE for HDF5's own locks; pimdse's lock stays.
+TEST(OutputLock, HdfLockingSwitchDoesNotDisableIt) {
+    ::setenv("HDF5_USE_FILE_LOCKING", "FALSE", 1);
+    const bool disabled = OutputLock::locking_disabled_by_environment();
+    ::setenv(OutputLock::kDisableVariable, "off", 1);
+    const bool off = OutputLock::locking_disabled_by_environment();
+    ::unsetenv(OutputLock::kDisableVariable);
+    ::unsetenv("HDF5_USE_FILE_LOCKING");
+    EXPECT_FALSE(disabled);
+    EXPECT_TRUE(off);
+}
+
 TEST(PartFile, SymlinkAndLeftoverAreRefusedUntouched) {
     const fs::path target = scratch("victim.txt");
     std::ofstream(target) << "precious";

@@ -125,8 +125,12 @@ TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
             BatchRecord row;
             row.batch = static_cast<std::int64_t>(b);
             row.candidates = static_cast<std::int64_t>(layout.size());
-            if (world.rank() == 0)
-                pareto.push_back({batches[b][0], static_cast<std::int64_t>(b), -1, 1, 2, 3, 4});
+            // A Pareto row is an ok candidate of its batch with its own costs (checked on opening).
+            const CandidateRecord& joined = layout.back();
+            if (world.rank() == 0) {
+                pareto.push_back({joined.id, static_cast<std::int64_t>(b), -1, joined.latency_seconds,
+                                  joined.energy_joules, joined.area_mm2, joined.cost});
+            }
             store.write_batch(mine, layout, row, pareto);
         }
         store.close_and_trim();  // tables grow ahead of their rows; a finished run cuts them back
@@ -147,7 +151,7 @@ TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
     ASSERT_EQ(s.tuner.size(), 2u);
     EXPECT_EQ(s.tuner[1].candidates, 2);
     ASSERT_EQ(s.pareto.size(), 2u);
-    EXPECT_EQ(s.pareto[1].candidate, 3);
+    EXPECT_EQ(s.pareto[1].candidate, 4);
     ASSERT_EQ(s.workloads.size(), 2u);
     EXPECT_EQ(s.workloads[0].name, "tiny");
     EXPECT_NE(s.workloads[1].source.find("resnet18"), std::string::npos);
@@ -236,12 +240,16 @@ TEST(SweepStore, CommittedRowsSurviveADamagedTailChunk) {
         const auto path = shared_path(world, "pimdse_tail");
         {
             Store store = Store::create(path, fx.config, fx.ctx.workloads, MPI_COMM_WORLD);
+            std::vector<ParetoRecord> front;  // both candidates join the front (checked on opening)
             for (std::int64_t id = 0; id < 2; ++id) {
                 BatchRows mine;
                 const std::vector<CandidateRecord> layout{evaluate_on(fx, id, id, 0, world.rank(), mine)};
-                const std::vector<ParetoRecord> front{{0, 0, -1, 1.0, 2.0, 3.0, 4.0},
-                                                      {id, id, -1, 5, 6, 7, 8}};
-                store.write_batch(mine, layout, BatchRecord{}, front);
+                const CandidateRecord& c = layout.front();
+                front.push_back({id, id, -1, c.latency_seconds, c.energy_joules, c.area_mm2, c.cost});
+                BatchRecord row;
+                row.batch = id;
+                row.candidates = 1;
+                store.write_batch(mine, layout, row, front);
             }
         }  // closed without close_and_trim, like a killed run
         world.barrier();
@@ -252,7 +260,8 @@ TEST(SweepStore, CommittedRowsSurviveADamagedTailChunk) {
                 ASSERT_EQ(s.candidates.size(), 2u) << table;
                 EXPECT_EQ(s.candidates[1].id, 1) << table;
                 ASSERT_EQ(s.pareto.size(), 2u) << table;
-                EXPECT_EQ(s.pareto[1].cost, 8.0) << table;
+                EXPECT_EQ(s.pareto[1].candidate, 1) << table;
+                EXPECT_EQ(s.pareto[1].cost, s.candidates[1].cost) << table;
             }
             Store::repair_for_resume(path);
             // The table itself is whole again, read without pimdse's slot logic.

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <utility>
@@ -211,8 +212,11 @@ public:
     }
 
     /// Collective: reads rows [0, rows) block by block, so that every chunk's checksum is
-    /// tested; a damaged chunk is an IoError naming the dataset and the rows.
-    void verify(hsize_t rows) const;
+    /// tested; a damaged chunk is an IoError naming the dataset and the rows. `visit`, when
+    /// given, sees each block as read (its first row and its bytes), so that the rows can be
+    /// checked in the same pass.
+    using BlockVisitor = std::function<void(hsize_t first, std::span<const std::byte> rows)>;
+    void verify(hsize_t rows, const BlockVisitor& visit = nullptr) const;
 
     /// Drop rows past `rows` (resume discards an interrupted batch). Only on a file opened by
     /// one process: HDF5 1.10 shrinks chunked datasets inconsistently across ranks.

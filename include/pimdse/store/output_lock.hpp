@@ -7,8 +7,9 @@
 // (docs/cli.md, "Exclusive output").
 //
 // The lock is a POSIX record lock (fcntl F_SETLK) on the lock file, which Linux forwards to
-// NFS's lock manager and to Lustre when it is mounted with `flock` or `localflock`. Where the
-// file system has no locks, HDF5_USE_FILE_LOCKING=FALSE (HDF5's own switch) turns it off.
+// NFS's lock manager and to Lustre when it is mounted with `flock` or `localflock`. It does not
+// follow HDF5_USE_FILE_LOCKING (which cluster scripts set to FALSE for HDF5's own locks): only
+// PIMDSE_OUTPUT_LOCK=off, for a file system that has no locks, turns it off.
 
 #include <filesystem>
 #include <string>
@@ -21,9 +22,11 @@ namespace pimdse::store {
 class OutputLock {
 public:
     /// Takes the lock or throws IoError naming the holder ("... is in use by pimdse (pid 42
-    /// on host n1, started ...)"). `enabled` false (HDF5_USE_FILE_LOCKING=FALSE) takes none.
+    /// on host n1, started ...)"). `enabled` false (PIMDSE_OUTPUT_LOCK=off) takes none.
     static OutputLock acquire(const std::filesystem::path& output, bool enabled);
-    /// Whether HDF5_USE_FILE_LOCKING asks for no file locking (FALSE or 0).
+    /// The environment variable that turns the lock off with the value `off`.
+    static constexpr const char* kDisableVariable = "PIMDSE_OUTPUT_LOCK";
+    /// Whether PIMDSE_OUTPUT_LOCK=off asks for no lock (HDF5_USE_FILE_LOCKING plays no part).
     [[nodiscard]] static bool locking_disabled_by_environment();
     /// The lock file of `output`: `output` + ".lock".
     [[nodiscard]] static std::filesystem::path lock_path(const std::filesystem::path& output);
