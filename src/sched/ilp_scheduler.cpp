@@ -201,6 +201,21 @@ struct Finish {
     Clock::time_point deadline;
 };
 
+// The event in load units: mesh shape, then per set its chunk in units (0: moves nothing)
+// and its members in their given order. Everything the solver phases see (warm start,
+// bound, models, pools) is a function of it, so equal keys get equal answers.
+std::vector<std::int64_t> geometry_key(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets,
+                                       std::int32_t flit_bits, std::int64_t unit) {
+    std::vector<std::int64_t> key{mesh.rows(), mesh.cols()};
+    for (const sim::SharingSet& s : sets) {
+        const std::int64_t f = sim::flits_of(s.bytes_per_node, flit_bits);
+        key.push_back(s.members.size() >= 2 && f > 0 ? f / unit : 0);
+        key.push_back(static_cast<std::int64_t>(s.members.size()));
+        key.insert(key.end(), s.members.begin(), s.members.end());
+    }
+    return key;
+}
+
 void finish(const Finish& f, IlpResult& r) {
     const std::int32_t flit_bits = f.noc.flit_bits;
     r.objective_flits = step_max_link_flits(f.mesh, r.cycles, flit_bits);
@@ -239,6 +254,19 @@ void finish(const Finish& f, IlpResult& r) {
 }
 
 }  // namespace
+
+// The settled answer of an event as this event's result (the bound back in flits).
+void IlpCycleScheduler::apply(const Settled& s, std::int64_t unit, IlpResult& r) {
+    for (std::size_t i = 0; i < r.cycles.size(); ++i) r.cycles[i].order = s.orders[i];
+    r.best_bound_flits = s.bound_units * unit;
+    r.phase = s.phase;
+    r.status = s.status;
+    r.reason = s.reason;
+    r.components = s.components;
+    r.columns = s.columns;
+    r.pricing_rounds = s.pricing_rounds;
+    r.simplex_iterations = s.simplex_iterations;
+}
 
 IlpCycleScheduler::IlpCycleScheduler(IlpOptions options) : options_(options) {
     validate(options_);
@@ -317,8 +345,34 @@ IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::S
         return result;
     }
 
-    const std::int64_t bound_units = (comb.flits + unit - 1) / unit;
-    Solver solver(mesh, options_, deadline, vars, const_load, bound_units);
+    std::vector<std::int64_t> key = geometry_key(mesh, sets, flit_bits, unit);
+    auto it = settled_.find(key);
+    if (it == settled_.end()) {
+        const Settled s =
+            run_solver(mesh, vars, const_load, b, min_hops, (comb.flits + unit - 1) / unit, deadline);
+        if (s.status == IlpStatus::time_limit_incumbent) {
+            apply(s, unit, result);
+            finish(fin, result);
+            return result;
+        }
+        if (settled_.size() >= kMaxSettled) settled_.clear();
+        it = settled_.emplace(std::move(key), s).first;
+    } else {
+        ++geometry_hits_;
+    }
+    apply(it->second, unit, result);
+    finish(fin, result);
+    return result;
+}
+
+IlpCycleScheduler::Settled IlpCycleScheduler::run_solver(const sim::Mesh& mesh, std::span<const VarSet> vars,
+                                                         std::span<const std::int64_t> const_load,
+                                                         const Baselines& b,
+                                                         std::span<const std::int64_t> min_hops,
+                                                         std::int64_t bound_units,
+                                                         Clock::time_point deadline) {
+    Solver solver(mesh, options_, deadline, {vars.begin(), vars.end()},
+                  {const_load.begin(), const_load.end()}, bound_units);
     solver.split_components();
     std::vector<Tour> tours;
     for (const VarSet& vs : vars) tours.push_back(detail::tour_of(vs, b.warm[vs.input].order));
@@ -327,19 +381,20 @@ IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::S
 
     solver.run();
 
-    for (std::size_t s = 0; s < vars.size(); ++s) {
-        result.cycles[vars[s].input].order = detail::order_of(vars[s], solver.tours()[s]);
+    Settled s;
+    for (const sim::SharingCycle& c : b.warm) s.orders.push_back(c.order);
+    for (std::size_t v = 0; v < vars.size(); ++v) {
+        s.orders[vars[v].input] = detail::order_of(vars[v], solver.tours()[v]);
     }
-    result.best_bound_flits = solver.bound() * unit;
-    result.phase = solver.phase();
-    result.status = solver.status();
-    result.reason = solver.reason();
-    result.components = solver.component_count();
-    result.columns = solver.column_count();
-    result.pricing_rounds = solver.pricing_rounds();
-    result.simplex_iterations = solver.work_used();
-    finish(fin, result);
-    return result;
+    s.bound_units = solver.bound();
+    s.phase = solver.phase();
+    s.status = solver.status();
+    s.reason = solver.reason();
+    s.components = solver.component_count();
+    s.columns = solver.column_count();
+    s.pricing_rounds = solver.pricing_rounds();
+    s.simplex_iterations = solver.work_used();
+    return s;
 }
 
 }  // namespace pimdse::sched

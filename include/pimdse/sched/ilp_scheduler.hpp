@@ -120,8 +120,9 @@ struct IlpResult {
 /// constant link loads. The cycles returned are those of lowest event latency
 /// (share_along_cycles) among the solver's answer, the TSP cycles and the warm start (ties:
 /// the lighter heaviest link, then the solver's), so the ILP is never slower than TSP.
-/// No cache of whole events here (sched::DataScheduler has one); the TSP memo per set
-/// shape makes an instance not thread-safe: use one per thread.
+/// Events equal up to a common factor of their chunks are solved once (a memo of
+/// geometries in load units; sched::DataScheduler caches whole events). The memos make an
+/// instance not thread-safe: use one per thread.
 class IlpCycleScheduler {
 public:
     explicit IlpCycleScheduler(IlpOptions options = {});
@@ -134,6 +135,8 @@ public:
     [[nodiscard]] const IlpOptions& options() const noexcept { return options_; }
     /// The TSP baseline this scheduler warm-starts from, with its memo of set shapes.
     [[nodiscard]] TspCycleScheduler& tsp() noexcept { return tsp_; }
+    /// Solves answered from the memo of geometries in load units.
+    [[nodiscard]] std::size_t geometry_hits() const noexcept { return geometry_hits_; }
 
 private:
     struct Baselines {
@@ -143,8 +146,34 @@ private:
                    const Baselines& b, std::span<const std::int64_t> min_hops,
                    std::chrono::steady_clock::time_point deadline);
 
+    // What the phases after the warm start settled for one event, in load units: the
+    // answer's cycle orders (one per input set) and the solver's bound, status and counts.
+    struct Settled {
+        std::vector<std::vector<sim::NodeId>> orders;
+        std::int64_t bound_units = 0;
+        IlpPhase phase = IlpPhase::trivial;
+        IlpStatus status = IlpStatus::optimal;
+        std::string reason;
+        std::size_t components = 0, columns = 0, pricing_rounds = 0;
+        std::int64_t simplex_iterations = 0;
+    };
+    static constexpr std::size_t kMaxSettled = 4096;
+
+    [[nodiscard]] Settled run_solver(const sim::Mesh& mesh, std::span<const detail::VarSet> vars,
+                                     std::span<const std::int64_t> const_load, const Baselines& b,
+                                     std::span<const std::int64_t> min_hops, std::int64_t bound_units,
+                                     std::chrono::steady_clock::time_point deadline);
+    static void apply(const Settled& s, std::int64_t unit, IlpResult& r);
+
     IlpOptions options_;
     TspCycleScheduler tsp_;
+    // Solved events by their geometry in load units (mesh shape; per set its members in order
+    // and its chunk in units): an event whose chunks are those of a solved one times a common
+    // factor (other bytes, another flit width) builds the same models and gets the same
+    // answer, so only the latency choice of finish() is made again. Events stopped by the
+    // wall clock are not kept (their answer depends on the machine).
+    std::map<std::vector<std::int64_t>, Settled> settled_;
+    std::size_t geometry_hits_ = 0;
     // Min-hop cycles of each set shape, as member-index tours (see hamilton.hpp).
     std::map<std::vector<std::int32_t>, std::vector<std::vector<std::uint16_t>>> min_hop_cycles_;
 };
