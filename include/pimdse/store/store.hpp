@@ -31,7 +31,7 @@
 namespace pimdse::store {
 
 /// Format of the sweep file; bumped on any incompatible schema change.
-inline constexpr std::int64_t kStoreFormatVersion = 2;
+inline constexpr std::int64_t kStoreFormatVersion = 3;
 /// The root attribute `format` of every sweep file.
 inline constexpr const char* kStoreFormatName = "pimdse sweep";
 
