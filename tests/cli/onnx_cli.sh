@@ -34,4 +34,10 @@ sed -e "s|../mapping/tiny.yaml|$models/corner_branches.onnx|" \
 "$pimdse" config check "$dir/sweep.yaml" > "$dir/config.txt"
 grep -q "resnet18, batch 1, 31 layers" "$dir/config.txt" || fail "config check: $(cat "$dir/config.txt")"
 grep -q "corner_branches, batch 1, 12 layers" "$dir/config.txt" || fail "config check: $(cat "$dir/config.txt")"
+# Models as users export them map on the NicePIM 4x4 system.
+for m in unet_tiny vit_tiny mobilenet_v3_block; do
+    "$pimdse" map --hardware "$src/inputs/hardware/nicepim_4x4.yaml" --network "$models/user/$m.onnx" \
+        > "$dir/map_$m.txt" || fail "map of $m"
+    grep -qE '^  status +ok' "$dir/map_$m.txt" || fail "map of $m: $(cat "$dir/map_$m.txt")"
+done
 echo "onnx cli ok"
