@@ -243,6 +243,16 @@ def vit_tiny(image=32, patch=4, dim=32, heads=2, classes=10):
     return g.model([1, 3, image, image], y)
 
 
+def big_weights():
+    """A conv whose weights are stored in the model: 256*2048*9 floats, 18 MiB, above the
+    16 MiB bound of text input files (a sweep keeps such a model as its size and hash)."""
+    g = Graph("big_weights")
+    k, c = 2048, 256
+    g.inits.append(helper.make_tensor("big.w", TensorProto.FLOAT, [k, c, 3, 3], bytes(4 * k * c * 9), raw=True))
+    y = g.add("Conv", ["x", "big.w"], "big", kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    return g.model([1, c, 4, 4], y)
+
+
 def fixed_tokens():
     """A sequence model whose Reshape fixes 16 tokens: --seq-len 8 cannot apply."""
     g = Graph("fixed_tokens")
@@ -269,4 +279,4 @@ def refused():
     return cases
 
 
-MODELS = [mobilenet_v3_block, unet_tiny, decoder_padded, gelu_mlp, vit_tiny, fixed_tokens]
+MODELS = [mobilenet_v3_block, unet_tiny, decoder_padded, gelu_mlp, vit_tiny, fixed_tokens, big_weights]
