@@ -67,7 +67,7 @@ void check_resumable(const store::StoredSweep& stored, const io::Config& config,
                      const fs::path& out) {
     std::vector<std::string> diffs = io::config_differences(stored.resolved_config, io::to_yaml(config));
     for (std::size_t n = 0; n < stored.workloads.size() && n < config.workloads.size(); ++n) {
-        if (io::read_text_file(config.workloads[n].network) != stored.workloads[n].source) {
+        if (io::workload_source(config.workloads[n].network) != stored.workloads[n].source) {
             diffs.push_back("the network file " + config.workloads[n].network.string() +
                             " differs from the text stored in the file");
         }

@@ -98,8 +98,28 @@ std::vector<std::string> kind_fields(const workload::Network& net, const Layer& 
             break;
         }
         case LayerKind::add:
+        case LayerKind::mul:
+            if (l.bias) f.push_back("bias: true");
             if (l.activation != workload::Activation::none)
                 f.push_back("activation: " + std::string(to_string(l.activation)));
+            break;
+        case LayerKind::deconv: {
+            const auto in = net.output_shape(l.inputs.front());
+            f.push_back("out_channels: " + std::to_string(l.K));
+            f.push_back("kernel: " + pair_text(l.R, l.S));
+            f.push_back("stride: " + pair_text(l.up_h, l.up_w));
+            if (l.R - 1 - l.pad_h || l.S - 1 - l.pad_w)
+                f.push_back("padding: " + pair_text(l.R - 1 - l.pad_h, l.S - 1 - l.pad_w));
+            const std::int64_t extra_h = l.H - ((in.height - 1) * l.up_h + 1);
+            const std::int64_t extra_w = l.W - ((in.width - 1) * l.up_w + 1);
+            if (extra_h || extra_w) f.push_back("output_padding: " + pair_text(extra_h, extra_w));
+            if (l.groups != 1) f.push_back("groups: " + std::to_string(l.groups));
+            post_ops(f, l);
+            break;
+        }
+        case LayerKind::upsample:
+            f.push_back("scale: " + pair_text(l.up_h, l.up_w));
+            f.push_back("mode: " + std::string(to_string(l.interpolation)));
             break;
         case LayerKind::norm:
             f.push_back("mode: " + std::string(to_string(l.norm)));

@@ -56,7 +56,17 @@ std::vector<std::string_view> keys_for(LayerKind kind) {
             keys.insert(keys.end(), {"mode", "kernel", "stride", "padding", "global", "ceil_mode", "output"});
             break;
         case LayerKind::add:
+            keys.insert(keys.end(), {"activation", "bias"});
+            break;
+        case LayerKind::mul:
             keys.push_back("activation");
+            break;
+        case LayerKind::deconv:
+            keys.insert(keys.end(), {"out_channels", "kernel", "stride", "padding", "output_padding",
+                                     "groups", "bias", "norm", "activation"});
+            break;
+        case LayerKind::upsample:
+            keys.insert(keys.end(), {"scale", "mode"});
             break;
         case LayerKind::norm:
             keys.push_back("mode");
@@ -356,12 +366,48 @@ private:
             }
             case LayerKind::add: {
                 const auto act = fused_activation();
-                located([&] { b.add(l.name, inputs, act); });
+                const bool learned = flag("bias");
+                located([&] { b.add(l.name, inputs, act, learned); });
                 break;
             }
             case LayerKind::concat:
                 located([&] { b.concat(l.name, inputs); });
                 break;
+            case LayerKind::mul: {
+                if (inputs.size() != 2)
+                    r_.value_error(l.keys.has("inputs") ? *find("inputs") : l.field,
+                                   "exactly 2 producers for a mul layer (the second may be C x 1 x 1)",
+                                   std::to_string(inputs.size()));
+                const auto act = fused_activation();
+                located([&] { b.mul(l.name, inputs[0], inputs[1], act); });
+                break;
+            }
+            case LayerKind::deconv: {
+                const LayerIndex in = single_input();
+                workload::DeconvSpec s;
+                s.out_channels = positive(need("out_channels", kPositive));
+                std::tie(s.kernel_h, s.kernel_w) =
+                    pair(need("kernel", "an integer or a list [height, width]"), 1);
+                if (auto f = find("stride")) std::tie(s.stride_h, s.stride_w) = pair(*f, 1);
+                if (auto f = find("padding")) std::tie(s.pad_h, s.pad_w) = pair(*f, 0);
+                if (auto f = find("output_padding")) std::tie(s.output_pad_h, s.output_pad_w) = pair(*f, 0);
+                if (auto f = find("groups")) s.groups = r_.integer(*f, 1, kMaxInteger, kPositive);
+                s.bias = flag("bias");
+                s.norm = fused_norm();
+                s.activation = fused_activation();
+                located([&] { b.deconv(l.name, in, s); });
+                break;
+            }
+            case LayerKind::upsample: {
+                const LayerIndex in = single_input();
+                std::int64_t sh = 1, sw = 1;
+                std::tie(sh, sw) = pair(need("scale", "an integer or a list [height, width]"), 1);
+                workload::Interpolation mode = workload::Interpolation::nearest;
+                if (auto f = find("mode"))
+                    mode = r_.choice(*f, workload::parse_interpolation, workload::interpolation_names());
+                located([&] { b.upsample(l.name, in, sh, sw, mode); });
+                break;
+            }
             case LayerKind::norm: {
                 const LayerIndex in = single_input();
                 const auto norm =

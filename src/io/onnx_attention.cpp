@@ -23,8 +23,8 @@ bool Importer::split_heads(const NodeProto& n, const Value& x, const workload::L
     const NodeProto* reshape = follow(out, "Reshape");
     if (!reshape) return false;
     const int reshape_index = followed_;
-    const auto to = reshape_target(*reshape, {m_.input_dims()[0], shape(x).height, s.out_features});
-    if (!to || to->size() != 4 || (*to)[1] != shape(x).height || (*to)[2] * (*to)[3] != s.out_features)
+    const auto to = reshape_target(*reshape, {m_.input_dims()[0], tokens(shape(x)), s.out_features});
+    if (!to || to->size() != 4 || (*to)[1] != tokens(shape(x)) || (*to)[2] * (*to)[3] != s.out_features)
         return false;
     const NodeProto* transpose = follow(reshape->output(0), "Transpose");
     if (!transpose) return false;
@@ -40,14 +40,71 @@ bool Importer::split_heads(const NodeProto& n, const Value& x, const workload::L
     const std::string base = layer_name(n);
     for (std::int64_t i = 0; i < (*to)[2]; ++i) {
         const std::string name = unique_name(head_name(base, static_cast<std::size_t>(i)));
-        v.heads.push_back(build(n, [&] { return builder_.linear(name, x.producer, head); }));
+        v.heads.push_back(per_token(n, name, x.producer, head));
     }
     set(transpose->output(0), v);
     return true;
 }
 
+// timm's and torchvision's fused projection: a MatMul to 3 x heads x width, a Reshape to
+// [batch, tokens, 3, heads, width] and a Transpose [2, 0, 3, 1, 4]; q, k and v are then
+// picked by a Gather on axis 0. One projection layer per part and head, as split_heads.
+bool Importer::split_qkv(const NodeProto& n, const Value& x, const workload::LinearSpec& s,
+                         const std::string& out) {
+    const NodeProto* reshape = follow(out, "Reshape");
+    if (!reshape) return false;
+    const int reshape_index = followed_;
+    const std::int64_t t = tokens(shape(x));
+    const auto to = reshape_target(*reshape, {m_.input_dims()[0], t, s.out_features});
+    if (!to || to->size() != 5 || (*to)[1] != t || (*to)[2] * (*to)[3] * (*to)[4] != s.out_features)
+        return false;
+    const NodeProto* transpose = follow(reshape->output(0), "Transpose");
+    if (!transpose || attr_ints(*transpose, "perm") != std::vector<std::int64_t>{2, 0, 3, 1, 4})
+        m_.fail(*reshape,
+                "a 5-D Reshape of a projection maps onto the layer model only as a fused q/k/v "
+                "projection: [batch, tokens, parts, heads, width] followed by Transpose perm "
+                "[2, 0, 3, 1, 4]");
+    done_[static_cast<std::size_t>(reshape_index)] = true;
+    done_[static_cast<std::size_t>(followed_)] = true;
+    Value v{x.producer, 5, false, false, {}};
+    v.parts = static_cast<int>((*to)[2]);
+    workload::LinearSpec head = s;
+    head.out_features = (*to)[4];
+    const std::string base = layer_name(n);
+    const char* const names[] = {"q", "k", "v"};
+    for (std::int64_t p = 0; p < (*to)[2]; ++p)
+        for (std::int64_t i = 0; i < (*to)[3]; ++i) {
+            const std::string part = p < 3 && (*to)[2] == 3 ? names[p] : "part" + std::to_string(p + 1);
+            const std::string name = unique_name(head_name(base + "." + part, static_cast<std::size_t>(i)));
+            v.heads.push_back(per_token(n, name, x.producer, head));
+        }
+    set(transpose->output(0), v);
+    return true;
+}
+
+void Importer::gather(const NodeProto& n) {
+    const Value& x = value(n, 0);
+    const auto index = n.input_size() > 1 ? m_.values(n.input(1)) : std::nullopt;
+    const auto index_dims = n.input_size() > 1 ? m_.dims(n.input(1)) : std::nullopt;
+    if (x.parts < 2 || attr_int(n, "axis", 0) != 0 || !index || index->size() != 1 || !index_dims ||
+        !index_dims->empty())
+        m_.fail(n,
+                "only picking q, k or v (a scalar index on axis 0) of a fused projection split by a 5-D "
+                "Reshape maps onto the layer model; a Gather of tokens (a class token's x[:, 0]) has no "
+                "layer: pool over the tokens instead (ReduceMean on axis 1)");
+    auto part = static_cast<std::int64_t>(index->front());
+    if (part < 0) part += x.parts;
+    if (part < 0 || part >= x.parts) m_.fail(n, "index " + std::to_string(part) + " is outside the parts");
+    const std::size_t per = x.heads.size() / static_cast<std::size_t>(x.parts);
+    Value v{x.producer, 4, false, false, {}};
+    const auto first = x.heads.begin() + static_cast<std::ptrdiff_t>(per * static_cast<std::size_t>(part));
+    v.heads.assign(first, first + static_cast<std::ptrdiff_t>(per));
+    set(n.output(0), v);
+}
+
 void Importer::head_matmul(const NodeProto& n, const Value& a, const Value& b) {
-    if (a.heads.empty() || b.heads.empty() || a.transposed || a.heads.size() != b.heads.size())
+    if (a.heads.empty() || b.heads.empty() || a.transposed || a.heads.size() != b.heads.size() ||
+        a.parts > 1 || b.parts > 1)
         m_.fail(n,
                 "a per-head product needs both operands split into the same heads ([batch, heads, tokens, "
                 "width]; the second may be K^T)");
@@ -64,7 +121,8 @@ void Importer::head_matmul(const NodeProto& n, const Value& a, const Value& b) {
 void Importer::head_softmax(const NodeProto& n, const Value& x) {
     std::int64_t axis = attr_int(n, "axis", m_.opset() < 13 ? 1 : -1);
     if (axis < 0) axis += 4;
-    if (axis != 3 || x.transposed) m_.fail(n, "a per-head softmax runs along the last axis (the keys)");
+    if (axis != 3 || x.transposed || x.parts > 1)
+        m_.fail(n, "a per-head softmax runs along the last axis (the keys) of one of q.k^T's heads");
     Value v{x.producer, 4, false, false, {}};
     const std::string base = layer_name(n);
     for (std::size_t i = 0; i < x.heads.size(); ++i) {
@@ -75,11 +133,12 @@ void Importer::head_softmax(const NodeProto& n, const Value& x) {
 }
 
 bool Importer::merge_heads(const NodeProto& n, const Value& x) {
-    if (x.transposed || attr_ints(n, "perm") != std::vector<std::int64_t>{0, 2, 1, 3}) return false;
+    if (x.transposed || x.parts > 1 || attr_ints(n, "perm") != std::vector<std::int64_t>{0, 2, 1, 3})
+        return false;
     const NodeProto* reshape = follow(n.output(0), "Reshape");
     if (!reshape) return false;
     const TensorShape head = builder_.shape(x.heads.front());  // width x tokens x 1
-    const auto to = reshape_target(*reshape, {m_.input_dims()[0], head.height,
+    const auto to = reshape_target(*reshape, {m_.input_dims()[0], tokens(head),
                                               static_cast<std::int64_t>(x.heads.size()), head.channels});
     if (!to || to->size() != 3) return false;
     consume(*reshape);

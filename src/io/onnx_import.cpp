@@ -12,10 +12,15 @@ namespace onnx_detail {
 
 workload::Network Importer::run() && {
     const auto& nodes = m_.graph().node();
-    for (int i = 0; i < nodes.size(); ++i) {
-        if (done_[static_cast<std::size_t>(i)]) continue;
-        done_[static_cast<std::size_t>(i)] = true;
-        map_node(nodes[i]);
+    try {
+        for (int i = 0; i < nodes.size(); ++i) {
+            if (done_[static_cast<std::size_t>(i)]) continue;
+            done_[static_cast<std::size_t>(i)] = true;
+            map_node(nodes[i]);
+        }
+    } catch (const InputError& e) {
+        m_.fail_seq_len(e.problem());  // a changed sequence length is the likely cause
+        throw;
     }
     if (builder_.size() == 0) m_.fail("the graph has no node that maps onto a layer");
     return std::move(builder_).build();
@@ -69,6 +74,8 @@ std::optional<Activation> Importer::activation_of(const NodeProto& n) const {
     if (op == "Sigmoid") return Activation::sigmoid;
     if (op == "Tanh") return Activation::tanh;
     if (op == "Gelu") return Activation::gelu;  // opset 20, or com.microsoft's fused GELU
+    if (op == "HardSigmoid") return Activation::hard_sigmoid;
+    if (op == "HardSwish") return Activation::hard_swish;
     if (op != "Clip") return std::nullopt;
     double lo = -INFINITY, hi = INFINITY;
     if (m_.opset() < 11) {
@@ -88,6 +95,11 @@ std::optional<Activation> Importer::activation_of(const NodeProto& n) const {
 }
 
 Activation Importer::fold_activation(std::string* tensor) {
+    if (const auto p = pattern(*tensor)) {
+        for (int i : p->nodes) done_[static_cast<std::size_t>(i)] = true;
+        *tensor = p->out;
+        return p->activation;
+    }
     if (const NodeProto* next = follow(*tensor, ""))
         if (auto a = activation_of(*next)) {
             consume(*next);
@@ -133,7 +145,19 @@ int Importer::channel_axis(const NodeProto& n, int rank, std::int64_t axis) cons
 void Importer::map_node(const NodeProto& n) {
     const std::string& op = n.op_type();
     if ((op == "Mul" || op == "Div" || op == "Add") && scale_or_mask(n)) return;
+    if ((op == "Mul" || op == "Div" || op == "Sigmoid" || op == "HardSigmoid") && mapped_pattern(n)) return;
     if (op == "Conv") return conv(n);
+    if (op == "ConvTranspose") return conv_transpose(n);
+    if (op == "Pad") return pad(n);
+    if (op == "Resize" || op == "Upsample") return resize(n);
+    if (op == "Mul") return mul(n);
+    if (op == "ReduceMean") return reduce_mean(n);
+    if (op == "Gather") return gather(n);
+    if (op == "LSTM" || op == "GRU" || op == "RNN")
+        m_.fail(n,
+                "recurrent cells (LSTM, GRU, RNN) are not supported: the layer model has no time steps and "
+                "does not slice a sequence into them; for an estimate without the steps' serial order, "
+                "replace the cell by matmuls over the whole sequence with its weights' shapes");
     if (op == "Gemm") return gemm(n);
     if (op == "MatMul") return matmul(n);
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool")

@@ -27,10 +27,15 @@ using workload::LayerIndex;
 using workload::TensorShape;
 
 inline const char* const kSupported =
-    "Conv, Gemm, MatMul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Add, Concat, Flatten, "
+    "Conv, ConvTranspose, Gemm, MatMul, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Pad (before "
+    "a "
+    "Conv or pool), Resize, Upsample, Add, Mul (two activations, or one factor per channel), Concat, "
+    "Flatten, "
     "Reshape, Transpose (attention), Mul/Div/Add of attention's scale and mask, Relu, Clip, LeakyRelu, "
-    "Sigmoid, Tanh, Gelu, Softmax, "
-    "BatchNormalization, LayerNormalization, LRN, Dropout, Identity";
+    "Sigmoid, HardSigmoid, HardSwish, Tanh, Gelu (or its Div/Erf/Add/Mul export), x * Sigmoid(x), Softmax, "
+    "BatchNormalization, LayerNormalization, LRN, ReduceMean (over tokens or a plane), Gather (q, k or v of "
+    "a "
+    "fused projection), Dropout, Identity";
 
 struct Value {
     Value() = default;
@@ -44,7 +49,16 @@ struct Value {
     /// Multi-head attention, [batch, heads, tokens, width] (transposed: [.., width, tokens]):
     /// one layer per head, as the network files write attention (onnx_attention.cpp).
     std::vector<LayerIndex> heads;
+    /// A fused q/k/v projection split by a 5-D Reshape, [3, batch, heads, tokens, width]:
+    /// `heads` holds the parts one after another; a Gather on axis 0 picks one.
+    int parts = 1;
 };
+
+/// Tokens of a sequence: a 1-D sequence is hidden x tokens x 1; after a patch embedding the
+/// tokens stay the conv's h x w plane (row-major, as Reshape + Transpose order them).
+inline std::int64_t tokens(const TensorShape& s) {
+    return s.height * s.width;
+}
 
 inline TensorShape input_shape(const std::vector<std::int64_t>& d) {
     if (d.size() == 4) return {d[1], d[2], d[3]};
@@ -125,7 +139,7 @@ private:
         const TensorShape s = shape(v);
         const std::int64_t b = m_.input_dims()[0];
         if (v.rank == 4) return {b, s.channels, s.height, s.width};
-        if (v.rank == 3) return {b, s.height, s.channels};
+        if (v.rank == 3) return {b, tokens(s), s.channels};
         return {b, s.elements()};
     }
 
@@ -169,8 +183,22 @@ private:
 
     std::optional<Activation> activation_of(const NodeProto& n) const;
 
-    /// Folds an activation node that alone reads `*tensor`; moves `*tensor` to its output.
+    /// Folds an activation node that alone reads `*tensor`, or an activation pattern over it
+    /// (pattern()); moves `*tensor` to its output.
     Activation fold_activation(std::string* tensor);
+
+    /// An activation written as several nodes over `x` (onnx_patterns.cpp): PyTorch's GELU
+    /// export x * 0.5 * (1 + erf(x / sqrt 2)) and x * Sigmoid(x) / x * HardSigmoid(x).
+    struct Pattern {
+        Activation activation = Activation::none;
+        std::string out;         ///< the tensor that holds the activation's result
+        std::vector<int> nodes;  ///< the pattern's nodes, to mark as done
+    };
+    std::optional<Pattern> pattern(const std::string& x) const;
+    /// The only node reading `tensor` (not a graph output), else nullptr; no side effect.
+    const NodeProto* sole_reader(const std::string& tensor, int* index = nullptr) const;
+    /// Whether `name` is a one-element constant within 1e-3 of `want`.
+    bool scalar_near(const std::string& name, double want) const;
 
     workload::Normalization fold_batch_norm(std::string* tensor);
 
@@ -192,17 +220,33 @@ private:
     void softmax(const NodeProto& n);
     void normalization(const NodeProto& n);
     void skip(const NodeProto& n);
+    void reduce_mean(const NodeProto& n);
+    void gather(const NodeProto& n);
+    /// A weighted matmul at every token: a matmul layer, or a 1x1 conv when the tokens are a
+    /// plane (a ViT's patches), which has the same MACs and parameters.
+    LayerIndex per_token(const NodeProto& n, const std::string& name, LayerIndex producer,
+                         const workload::LinearSpec& s);
+    // Padding, transposed convolution, resizing and products (onnx_patterns.cpp, onnx_resample.cpp).
+    void pad(const NodeProto& n);
+    void conv_transpose(const NodeProto& n);
+    void resize(const NodeProto& n);
+    void mul(const NodeProto& n);
+    bool mapped_pattern(const NodeProto& n);
     // Batched multi-head attention (onnx_attention.cpp).
     bool split_heads(const NodeProto& n, const Value& x, const workload::LinearSpec& s,
                      const std::string& out);
+    bool split_qkv(const NodeProto& n, const Value& x, const workload::LinearSpec& s, const std::string& out);
     void head_matmul(const NodeProto& n, const Value& a, const Value& b);
     void head_softmax(const NodeProto& n, const Value& x);
     bool merge_heads(const NodeProto& n, const Value& x);
     bool scale_or_mask(const NodeProto& n);
 
+    /// The symmetric padding of a Conv or pool: its pads or auto_pad plus a folded Pad before
+    /// it; asymmetric pads become the symmetric padding that gives the same output extent.
     std::pair<std::int64_t, std::int64_t> padding(const NodeProto& n, std::int64_t span_h,
                                                   std::int64_t span_w, std::int64_t stride_h,
-                                                  std::int64_t stride_w, const TensorShape& in) const;
+                                                  std::int64_t stride_w, const TensorShape& in,
+                                                  bool ceil_mode = false) const;
     int channel_axis(const NodeProto& n, int rank, std::int64_t axis) const;
 
     OnnxModel m_;
@@ -214,6 +258,8 @@ private:
     std::unordered_set<std::string> names_;
     std::vector<bool> done_;
     int followed_ = -1;
+    /// Pads [begin_h, begin_w, end_h, end_w] of a folded Pad, by the Pad's output tensor.
+    std::unordered_map<std::string, std::vector<std::int64_t>> pads_;
 };
 
 }  // namespace pimdse::io::onnx_detail

@@ -68,6 +68,15 @@ void OnnxModel::fail(const onnx::NodeProto& node, const std::string& problem) co
     fail(describe(node) + ": " + problem);
 }
 
+void OnnxModel::fail_seq_len(const std::string& problem) const {
+    if (!fixed_seq_len_) return;
+    fail("--seq-len " + std::to_string(input_dims_[1]) + " does not fit this model: its input '" +
+         input_->name() + "' fixes the sequence length at " + std::to_string(*fixed_seq_len_) +
+         " and its nodes depend on it (" + problem +
+         "); omit --seq-len, or export the model with a symbolic sequence axis (PyTorch: dynamic_axes / "
+         "dynamic_shapes)");
+}
+
 std::string OnnxModel::describe(const onnx::NodeProto& node) {
     const std::string name = !node.name().empty() ? node.name() : node.output_size() ? node.output(0) : "?";
     const std::string domain = node.domain().empty() ? "" : node.domain() + ".";
@@ -143,7 +152,10 @@ void OnnxModel::fix_input(const OnnxImportOptions& options) {
         std::int64_t value = d.has_dim_value() ? d.dim_value() : 0;
         if (i == 0 && options.batch) value = *options.batch;
         if (i == 0 && value == 0) value = 1;  // a symbolic batch: one sample unless --batch
-        if (i == 1 && rank == 3 && options.seq_len) value = *options.seq_len;
+        if (i == 1 && rank == 3 && options.seq_len) {
+            if (value > 0 && value != *options.seq_len) fixed_seq_len_ = value;
+            value = *options.seq_len;
+        }
         if (value <= 0) {
             const std::string what = d.has_dim_param() ? "symbolic ('" + d.dim_param() + "')" : "unknown";
             fail("graph input '" + input->name() + "': dimension " + std::to_string(i) + " is " + what +
@@ -174,6 +186,7 @@ void OnnxModel::infer() {
     try {
         onnx::shape_inference::InferShapes(model_, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {
+        fail_seq_len("ONNX shape inference: " + one_line(e.what()));
         fail("ONNX shape inference failed: " + one_line(e.what()));
     }
     const auto& g = model_.graph();

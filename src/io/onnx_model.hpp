@@ -41,6 +41,9 @@ public:
     [[nodiscard]] static std::string describe(const onnx::NodeProto& node);
     [[noreturn]] void fail(const std::string& problem) const;
     [[noreturn]] void fail(const onnx::NodeProto& node, const std::string& problem) const;
+    /// When --seq-len replaced the model's fixed sequence length, fails saying so, with the
+    /// `problem` that followed from it; else returns.
+    void fail_seq_len(const std::string& problem) const;
 
 private:
     void load(const std::filesystem::path& path);
@@ -54,6 +57,8 @@ private:
     onnx::ModelProto model_;
     const onnx::ValueInfoProto* input_ = nullptr;
     std::vector<std::int64_t> input_dims_;
+    /// The model's own, fixed sequence length when --seq-len replaced it.
+    std::optional<std::int64_t> fixed_seq_len_;
     std::unordered_map<std::string, const onnx::TensorProto*> constants_;
     std::unordered_map<std::string, const onnx::ValueInfoProto*> infos_;
 };

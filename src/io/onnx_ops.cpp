@@ -11,16 +11,6 @@ namespace pimdse::io::onnx_detail {
 
 namespace {
 
-// ONNX pads are [begin_h, begin_w, end_h, end_w]; the layer model pads symmetrically.
-std::pair<std::int64_t, std::int64_t> symmetric(const OnnxModel& m, const NodeProto& n,
-                                                const std::vector<std::int64_t>& pads) {
-    if (pads.empty()) return {0, 0};
-    if (pads.size() != 4 || pads[0] != pads[2] || pads[1] != pads[3])
-        m.fail(n, "pads " + dims_text(pads) +
-                      " are not symmetric; the layer model pads top = bottom and left = right");
-    return {pads[0], pads[1]};
-}
-
 std::pair<std::int64_t, std::int64_t> pair_of(const OnnxModel& m, const NodeProto& n, const std::string& attr,
                                               std::int64_t fallback) {
     const auto v = attr_ints(n, attr);
@@ -33,18 +23,48 @@ std::pair<std::int64_t, std::int64_t> pair_of(const OnnxModel& m, const NodeProt
 
 std::pair<std::int64_t, std::int64_t> Importer::padding(const NodeProto& n, std::int64_t span_h,
                                                         std::int64_t span_w, std::int64_t stride_h,
-                                                        std::int64_t stride_w, const TensorShape& in) const {
+                                                        std::int64_t stride_w, const TensorShape& in,
+                                                        bool ceil_mode) const {
+    // ONNX pads are [begin_h, begin_w, end_h, end_w].
     const std::string mode = attr_string(n, "auto_pad", "NOTSET");
-    if (mode == "NOTSET") return symmetric(m_, n, attr_ints(n, "pads"));
-    if (mode == "VALID") return {0, 0};
-    // SAME_*: the output is ceil(in / stride); the total padding must split evenly.
-    const auto same = [&](std::int64_t size, std::int64_t span, std::int64_t stride) {
-        const std::int64_t out = (size + stride - 1) / stride;
-        const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * stride + span - size);
-        if (total % 2) m_.fail(n, "auto_pad " + mode + " needs an odd total padding, which is not symmetric");
-        return total / 2;
+    std::vector<std::int64_t> pads(4, 0);
+    if (mode == "NOTSET") {
+        const auto given = attr_ints(n, "pads");
+        if (!given.empty() && given.size() != 4)
+            m_.fail(n, "pads " + dims_text(given) + ": expected 4 values (a 2-D operator)");
+        if (!given.empty()) pads = given;
+    } else if (mode != "VALID") {
+        // SAME_*: the output is ceil(in / stride); SAME_UPPER puts an odd pad's extra at the end.
+        const auto same = [&](std::int64_t size, std::int64_t span, std::int64_t stride, std::size_t axis) {
+            const std::int64_t out = (size + stride - 1) / stride;
+            const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * stride + span - size);
+            const std::int64_t small = total / 2;
+            pads[axis] = mode == "SAME_LOWER" ? total - small : small;
+            pads[axis + 2] = total - pads[axis];
+        };
+        same(in.height, span_h, stride_h, 0);
+        same(in.width, span_w, stride_w, 1);
+    }
+    if (const auto it = pads_.find(n.input(0)); it != pads_.end())
+        for (std::size_t i = 0; i < 4; ++i) pads[i] += it->second[i];
+    // The layer model pads symmetrically. Unequal pads (TensorFlow's SAME, a Pad before the
+    // layer) become the symmetric padding, the larger or the smaller, with the same output
+    // extent: the counts are exact; the window sits shifted by the difference.
+    const auto symmetric = [&](std::int64_t size, std::int64_t span, std::int64_t stride, std::size_t axis) {
+        const std::int64_t begin = pads[axis], end = pads[axis + 2];
+        if (begin == end) return begin;
+        const std::int64_t padded = size + begin + end - span;
+        std::int64_t want = padded < 0 ? 0 : (ceil_mode ? (padded + stride - 1) : padded) / stride + 1;
+        if (ceil_mode && want > 0 && (want - 1) * stride >= size + begin) --want;
+        for (std::int64_t p : {std::max(begin, end), std::min(begin, end)})
+            if (workload::window_extent(size, span, stride, p, ceil_mode) == want) return p;
+        m_.fail(n, "pads " + dims_text(pads) +
+                       " (a Pad before the layer included) are asymmetric and no "
+                       "symmetric padding gives the same output extent " +
+                       std::to_string(want) +
+                       "; the layer model pads top = bottom and left = right: export with symmetric padding");
     };
-    return {same(in.height, span_h, stride_h), same(in.width, span_w, stride_w)};
+    return {symmetric(in.height, span_h, stride_h, 0), symmetric(in.width, span_w, stride_w, 1)};
 }
 
 void Importer::conv(const NodeProto& n) {
@@ -113,10 +133,10 @@ void Importer::matmul(const NodeProto& n) {
         s.flatten = x.flat && in.height * in.width > 1;
         std::string out = n.output(0);
         s.bias = fold_bias(&out, s.out_features);
-        if (x.rank == 3 && split_heads(n, x, s, out)) return;
+        if (x.rank == 3 && (split_heads(n, x, s, out) || split_qkv(n, x, s, out))) return;
         s.activation = fold_activation(&out);
         const std::string name = layer_name(n);
-        set(out, {build(n, [&] { return builder_.linear(name, x.producer, s); }), x.rank});
+        set(out, {per_token(n, name, x.producer, s), x.rank});
         return;
     }
     if (!value(n, 0).heads.empty() || !value(n, 1).heads.empty())
@@ -137,6 +157,18 @@ void Importer::matmul(const NodeProto& n) {
     set(out, {build(n, [&] { return builder_.matmul(name, a.producer, b.producer, b.transposed, act); }), 3});
 }
 
+LayerIndex Importer::per_token(const NodeProto& n, const std::string& name, LayerIndex producer,
+                               const workload::LinearSpec& s) {
+    if (s.flatten || builder_.shape(producer).width == 1)
+        return build(n, [&] { return builder_.linear(name, producer, s); });
+    workload::ConvSpec c;
+    c.out_channels = s.out_features;
+    c.bias = s.bias;
+    c.norm = s.norm;
+    c.activation = s.activation;
+    return build(n, [&] { return builder_.conv(name, producer, c); });
+}
+
 void Importer::pool(const NodeProto& n) {
     const Value& x = plain(n, 0);
     if (x.rank != 4) m_.fail(n, "only 2-D pooling ([batch, channels, height, width]) maps onto a pool layer");
@@ -153,8 +185,9 @@ void Importer::pool(const NodeProto& n) {
             if (d != 1) m_.fail(n, "dilated pooling has no pool layer (dilations must be 1)");
         std::tie(s.kernel_h, s.kernel_w) = std::pair(kernel[0], kernel[1]);
         std::tie(s.stride_h, s.stride_w) = pair_of(m_, n, "strides", 1);
-        std::tie(s.pad_h, s.pad_w) = padding(n, s.kernel_h, s.kernel_w, s.stride_h, s.stride_w, shape(x));
         s.ceil_mode = attr_int(n, "ceil_mode", 0) != 0;
+        std::tie(s.pad_h, s.pad_w) =
+            padding(n, s.kernel_h, s.kernel_w, s.stride_h, s.stride_w, shape(x), s.ceil_mode);
     }
     const std::string name = layer_name(n);
     set(n.output(0), {build(n, [&] { return builder_.pool(name, x.producer, s); }), 4});
@@ -162,22 +195,73 @@ void Importer::pool(const NodeProto& n) {
 
 void Importer::add(const NodeProto& n) {
     std::vector<LayerIndex> operands;
+    std::vector<std::string> constants;
     int rank = 0;
     for (int k = 0; k < n.input_size(); ++k) {
-        if (m_.constant(n.input(k)))
-            m_.fail(n,
-                    "adds the constant '" + n.input(k) +
-                        "', which is no bias of a MatMul just before it; the layer model adds activations");
+        if (m_.constant(n.input(k))) {
+            constants.push_back(n.input(k));
+            continue;
+        }
         operands.push_back(plain(n, k).producer);
         rank = std::max(rank, plain(n, k).rank);
+    }
+    // A learned tensor of the activation's own shape (ViT's position embedding) is the add's
+    // `bias`; any other constant is refused.
+    bool learned = false;
+    if (!constants.empty()) {
+        const auto d = m_.dims(constants.front());
+        std::int64_t count = 1;
+        for (auto v : d.value_or(std::vector<std::int64_t>{0})) count *= v;
+        const std::int64_t batch = m_.input_dims()[0];
+        learned = constants.size() == 1 && operands.size() == 1 && d && !d->empty() &&
+                  (d->front() == 1 || d->front() == batch) &&
+                  count / d->front() == builder_.shape(operands.front()).elements();
+        if (!learned)
+            m_.fail(n, "adds the constant '" + constants.front() +
+                           "', which is no bias of a MatMul just before it and no learned tensor of the "
+                           "activation's shape (a position embedding); the layer model adds activations");
     }
     std::string out = n.output(0);
     const Activation act = fold_activation(&out);
     const std::string name = layer_name(n);
-    set(out, {build(n, [&] { return builder_.add(name, operands, act); }), rank});
+    set(out, {build(n, [&] { return builder_.add(name, operands, act, learned); }), rank});
+}
+
+// A mean over the tokens of a sequence (axis 1), or over a plane (axes 2 and 3): a global
+// average pool (a ViT's head without a class token).
+void Importer::reduce_mean(const NodeProto& n) {
+    const Value& x = plain(n, 0);
+    std::vector<std::int64_t> axes = attr_ints(n, "axes");
+    if (n.input_size() > 1 && !n.input(1).empty()) {
+        const auto v = m_.values(n.input(1));
+        if (!v) m_.fail(n, "the axes (operand 1) must be a constant");
+        axes.assign(v->begin(), v->end());
+    }
+    for (auto& a : axes)
+        if (a < 0) a += x.rank;
+    std::sort(axes.begin(), axes.end());
+    const bool over_tokens = x.rank == 3 && axes == std::vector<std::int64_t>{1};
+    const bool over_plane = x.rank == 4 && axes == std::vector<std::int64_t>{2, 3};
+    if (!over_tokens && !over_plane)
+        m_.fail(n, "axes " + dims_text(axes) + " of a rank-" + std::to_string(x.rank) +
+                       " tensor: only a mean over the tokens ([1] of a sequence) or the plane ([2, 3]) maps "
+                       "onto a (global average) pool layer");
+    workload::PoolSpec s;
+    s.mode = workload::Pooling::avg;
+    s.global = true;
+    const bool keep = attr_int(n, "keepdims", 1) != 0;
+    const std::string name = layer_name(n);
+    set(n.output(0), {build(n, [&] { return builder_.pool(name, x.producer, s); }), keep ? x.rank : 2});
 }
 
 void Importer::concat(const NodeProto& n) {
+    for (const std::string& in : n.input())
+        if (m_.constant(in) || !values_.count(in))
+            m_.fail(n,
+                    "concatenates '" + in +
+                        "', which is no activation the layer model computes (a class "
+                        "token?); the layer model cannot add a token: export the model with a mean over the "
+                        "tokens instead of a class token (timm: class_token=False, global_pool='avg')");
     std::vector<LayerIndex> operands;
     const int rank = plain(n, 0).rank;
     channel_axis(n, rank, attr_int(n, "axis", 1));
@@ -204,6 +288,13 @@ void Importer::reshape(const NodeProto& n) {
     }
     if (to.size() == 2 && to[1] == in.elements())
         return set(n.output(0), {x.producer, 2, x.rank > 2 || x.flat});
+    // A patch embedding's [batch, D, h, w] -> [batch, D, h*w] before a Transpose [0, 2, 1]:
+    // the sequence, transposed; the tokens stay the plane h x w (tokens()).
+    const NodeProto* next = x.rank == 4 ? sole_reader(n.output(0)) : nullptr;
+    if (next && next->op_type() == "Transpose" &&
+        attr_ints(*next, "perm") == std::vector<std::int64_t>{0, 2, 1} && !x.flat && to.size() == 3 &&
+        to[1] == in.channels && to[2] == tokens(in))
+        return set(n.output(0), {x.producer, 3, false, true});
     const auto from = m_.dims(n.input(0));
     if (from && *from == to) return set(n.output(0), x);
     m_.fail(n, "reshapes to " + dims_text(to) +
@@ -212,13 +303,21 @@ void Importer::reshape(const NodeProto& n) {
 
 void Importer::transpose(const NodeProto& n) {
     if (!value(n, 0).heads.empty()) {
+        if (value(n, 0).parts == 1 && attr_ints(n, "perm") == std::vector<std::int64_t>{0, 1, 3, 2}) {
+            Value v = value(n, 0);  // k.transpose(-2, -1): the keys' heads, transposed
+            v.transposed = !v.transposed;
+            return set(n.output(0), v);
+        }
         if (merge_heads(n, value(n, 0))) return;
         m_.fail(n,
                 "per-head attention tensors are merged only by Transpose perm [0, 2, 1, 3] and a Reshape to "
                 "[batch, tokens, heads x width]");
     }
-    const Value& x = plain(n, 0);
     const auto perm = attr_ints(n, "perm");
+    if (const Value& t = value(n, 0);
+        t.transposed && t.rank == 3 && t.heads.empty() && perm == std::vector<std::int64_t>{0, 2, 1})
+        return set(n.output(0), {t.producer, 3});  // [batch, D, tokens] back to [batch, tokens, D]
+    const Value& x = plain(n, 0);
     if (x.rank != 3 || perm != std::vector<std::int64_t>{0, 2, 1})
         m_.fail(n, "perm " + dims_text(perm) + " of a rank-" + std::to_string(x.rank) +
                        " tensor: only [0, 2, 1] of a [batch, tokens, features] tensor (attention's K^T) maps "

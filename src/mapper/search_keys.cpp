@@ -2,6 +2,8 @@
 
 #include "pimdse/mapper/search_keys.hpp"
 
+#include <tuple>
+
 namespace pimdse::mapper {
 
 namespace {
@@ -23,19 +25,26 @@ private:
 }  // namespace
 
 LayerShape LayerShape::of(const workload::Layer& l) noexcept {
-    return LayerShape{l.kind,        l.B,       l.K,        l.C,
-                      l.P,           l.Q,       l.R,        l.S,
-                      l.H,           l.W,       l.stride_h, l.stride_w,
-                      l.pad_h,       l.pad_w,   l.groups,   l.weights_are_activations,
-                      l.transpose_b, l.flatten, l.bias,     static_cast<std::int64_t>(l.inputs.size())};
+    LayerShape s;
+    s.kind = l.kind;
+    std::tie(s.B, s.K, s.C, s.P, s.Q, s.R, s.S, s.H, s.W) =
+        std::tie(l.B, l.K, l.C, l.P, l.Q, l.R, l.S, l.H, l.W);
+    std::tie(s.stride_h, s.stride_w, s.pad_h, s.pad_w, s.groups, s.up_h, s.up_w) =
+        std::tie(l.stride_h, l.stride_w, l.pad_h, l.pad_w, l.groups, l.up_h, l.up_w);
+    std::tie(s.weights_are_activations, s.transpose_b, s.flatten, s.bias, s.broadcast) =
+        std::tie(l.weights_are_activations, l.transpose_b, l.flatten, l.bias, l.broadcast);
+    s.bilinear = l.interpolation == workload::Interpolation::bilinear;
+    s.operands = static_cast<std::int64_t>(l.inputs.size());
+    return s;
 }
 
 std::size_t LayerShape::hash() const noexcept {
     Mixer m;
     m.add(static_cast<std::uint64_t>(kind));
-    for (std::int64_t v : {B, K, C, P, Q, R, S, H, W, stride_h, stride_w, pad_h, pad_w, groups})
+    for (std::int64_t v : {B, K, C, P, Q, R, S, H, W, stride_h, stride_w, pad_h, pad_w, groups, up_h, up_w})
         m.add(static_cast<std::uint64_t>(v));
-    for (bool flag : {weights_are_activations, transpose_b, flatten, bias}) m.add(flag ? 1U : 0U);
+    for (bool flag : {weights_are_activations, transpose_b, flatten, bias, broadcast, bilinear})
+        m.add(flag ? 1U : 0U);
     m.add(static_cast<std::uint64_t>(operands));
     return m.value();
 }

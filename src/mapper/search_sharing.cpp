@@ -16,7 +16,7 @@ namespace {
 
 /// Ungrouped compute layers get the search's model; the others the timeline's exact costing.
 bool exact_costing(const workload::Layer& l) {
-    return !l.is_compute() || (l.kind == workload::LayerKind::conv && l.groups > 1);
+    return !l.is_compute() || (l.is_convolution() && l.groups > 1);
 }
 
 /// The group of a node in event `kind`, as sim::sharing_events keys it for an ungrouped
@@ -205,15 +205,13 @@ PerSharingKind<std::int64_t> LayerSearch::largest_chunks(const workload::Layer& 
     const auto largest = [&](PartDim d) {
         return sim::split(sim::loop_bound(l, d), m.part(d).count(), 0).size();
     };
-    const auto extent = [&](PartDim d, std::int64_t stride, std::int64_t pad, std::int64_t kernel,
-                            std::int64_t size) {
+    const auto extent = [&](PartDim d) {
         std::int64_t most = 0;
         const std::int64_t len = sim::loop_bound(l, d);
         for (std::int32_t i = 0; i < m.part(d).count(); ++i) {
             const sim::Range r = sim::split(len, m.part(d).count(), i);
-            const std::int64_t lo = std::max<std::int64_t>(0, r.begin * stride - pad);
-            const std::int64_t hi = std::min<std::int64_t>(size, (r.end - 1) * stride - pad + kernel);
-            most = std::max(most, std::max<std::int64_t>(0, hi - lo));
+            const auto [lo, hi] = l.input_rows(r.begin, r.end, d == PartDim::q);
+            most = std::max(most, hi - lo);
         }
         return most;
     };
@@ -221,8 +219,7 @@ PerSharingKind<std::int64_t> LayerSearch::largest_chunks(const workload::Layer& 
     const std::int64_t k = largest(PartDim::k);
     const std::int64_t c = largest(PartDim::c);
     PerSharingKind<std::int64_t> bytes;
-    bytes[SharingKind::inputs] = b * c * extent(PartDim::p, l.stride_h, l.pad_h, l.R, l.H) *
-                                 extent(PartDim::q, l.stride_w, l.pad_w, l.S, l.W) * system_.data_bytes();
+    bytes[SharingKind::inputs] = b * c * extent(PartDim::p) * extent(PartDim::q) * system_.data_bytes();
     bytes[SharingKind::weights] = (l.has_weights() ? k * c * l.R * l.S : k * c * b) * system_.data_bytes();
     bytes[SharingKind::partial_sums] =
         b * k * largest(PartDim::p) * largest(PartDim::q) * system_.psum_bytes();

@@ -296,20 +296,13 @@ namespace {
 /// Input channels [begin, end) that the output channels `k` need (grouped convolutions
 /// read only their groups' channels; everything else reads all of C).
 Range needed_input_channels(const Layer& layer, Range k, Range c) {
-    if (layer.kind == LayerKind::conv && layer.groups > 1) {
+    if (layer.is_convolution() && layer.groups > 1) {
         const std::int64_t k_per_group = layer.K / layer.groups;
         const std::int64_t c_per_group = layer.C / layer.groups;
         return {k.begin / k_per_group * c_per_group, ((k.end - 1) / k_per_group + 1) * c_per_group};
     }
     if (layer.is_compute()) return c;
     return k;  // elementwise and pooling layers: output channel i reads input channel i
-}
-
-/// Input rows (or columns) that output rows [r.begin, r.end) read, clipped to the input.
-Range input_extent(Range r, std::int64_t stride, std::int64_t pad, std::int64_t kernel, std::int64_t size) {
-    const std::int64_t lo = std::max<std::int64_t>(0, r.begin * stride - pad);
-    const std::int64_t hi = std::min<std::int64_t>(size, (r.end - 1) * stride - pad + kernel);
-    return {lo, std::max(lo, hi)};
 }
 
 struct NodePart {
@@ -351,11 +344,11 @@ SharingEvent input_event(const Layer& layer, const std::vector<NodePart>& nodes,
         const Range ch = needed_input_channels(layer, range(n, PartDim::k), range(n, PartDim::c));
         const Key key{at(n, PartDim::b), at(n, PartDim::p), at(n, PartDim::q),
                       at(n, PartDim::c), ch.begin,          ch.end};
-        const Range rows = input_extent(range(n, PartDim::p), layer.stride_h, layer.pad_h, layer.R, layer.H);
-        const Range cols = input_extent(range(n, PartDim::q), layer.stride_w, layer.pad_w, layer.S, layer.W);
+        const auto [r0, r1] = layer.input_rows(range(n, PartDim::p).begin, range(n, PartDim::p).end, false);
+        const auto [c0, c1] = layer.input_rows(range(n, PartDim::q).begin, range(n, PartDim::q).end, true);
         auto& g = groups[key];
         g.first.push_back(n.node);
-        g.second = range(n, PartDim::b).size() * ch.size() * rows.size() * cols.size() * data_bytes;
+        g.second = range(n, PartDim::b).size() * ch.size() * (r1 - r0) * (c1 - c0) * data_bytes;
     }
     SharingEvent e{SharingKind::inputs, {}};
     add_sets(groups, e);

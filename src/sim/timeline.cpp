@@ -49,7 +49,7 @@ std::int32_t part_of(std::int64_t length, std::int32_t n, std::int64_t e) noexce
 }
 
 bool is_depthwise(const Layer& l) noexcept {
-    return l.kind == LayerKind::conv && l.groups > 1 && l.groups == l.C && l.K == l.C;
+    return l.is_convolution() && l.groups > 1 && l.groups == l.C && l.K == l.C;
 }
 
 /// The part-layer a node computes (NicePIM III-C) for a conv or matmul layer.
@@ -66,7 +66,7 @@ PartLayer part_layer(const Layer& l, const std::array<Range, kPartDims>& r, cons
     if (is_depthwise(l)) {
         p.depthwise = true;
         p.C = 1;
-    } else if (l.kind == LayerKind::conv && l.groups > 1) {
+    } else if (l.is_convolution() && l.groups > 1) {
         p.C = l.C / l.groups;  // a grouped conv as one group's contraction (docs/model.md)
     } else {
         p.C = r[index_of(PartDim::c)].size();
@@ -92,12 +92,17 @@ StreamCost stream_cost(const Layer& l, const std::array<Range, kPartDims>& r, co
     const std::int64_t out = r[index_of(PartDim::b)].size() * r[index_of(PartDim::k)].size() *
                              r[index_of(PartDim::p)].size() * r[index_of(PartDim::q)].size();
     std::int64_t in = out;
-    if (l.kind == LayerKind::pool) {
-        in = r[index_of(PartDim::b)].size() * r[index_of(PartDim::k)].size() *
-             input_extent(r[index_of(PartDim::p)], l.stride_h, l.pad_h, l.R, l.H).size() *
-             input_extent(r[index_of(PartDim::q)], l.stride_w, l.pad_w, l.S, l.W).size();
+    if (l.kind == LayerKind::pool || l.kind == LayerKind::upsample) {
+        const Range p = r[index_of(PartDim::p)];
+        const Range q = r[index_of(PartDim::q)];
+        const auto [h0, h1] = l.input_rows(p.begin, p.end, false);
+        const auto [w0, w1] = l.input_rows(q.begin, q.end, true);
+        in = r[index_of(PartDim::b)].size() * r[index_of(PartDim::k)].size() * (h1 - h0) * (w1 - w0);
     } else if (l.kind == LayerKind::add) {
         in = out * static_cast<std::int64_t>(l.inputs.size());
+    } else if (l.kind == LayerKind::mul) {
+        // The broadcast operand is one factor per channel.
+        in = out + (l.broadcast ? r[index_of(PartDim::b)].size() * r[index_of(PartDim::k)].size() : out);
     }
     const double ops =
         static_cast<double>(l.ops()) * static_cast<double>(out) / static_cast<double>(l.output_elements());
@@ -173,8 +178,13 @@ std::optional<Need> needed_box(const workload::Network& net, const Layer& l, con
     Need n;
     n.b = r[index_of(PartDim::b)];
     const std::int32_t k_parts = m.part(PartDim::k).count();
+    const auto rows = [&](Range out, bool columns) {
+        const auto [lo, hi] = l.input_rows(out.begin, out.end, columns);
+        return Range{lo, hi};
+    };
     switch (l.kind) {
         case LayerKind::conv:
+        case LayerKind::deconv:
             if (l.groups > 1) {
                 const std::int64_t kg = l.K / l.groups;
                 const std::int64_t cg = l.C / l.groups;
@@ -184,8 +194,8 @@ std::optional<Need> needed_box(const workload::Network& net, const Layer& l, con
                 n.divisor = k_parts;  // the K-partitioned nodes gather their common input
                 n.rank = idx[index_of(PartDim::k)];
             }
-            n.h = input_extent(p, l.stride_h, l.pad_h, l.R, l.H);
-            n.w = input_extent(q, l.stride_w, l.pad_w, l.S, l.W);
+            n.h = rows(p, false);
+            n.w = rows(q, true);
             break;
         case LayerKind::matmul:
             if (l.weights_are_activations && j == 1) {
@@ -215,9 +225,15 @@ std::optional<Need> needed_box(const workload::Network& net, const Layer& l, con
             }
             break;
         case LayerKind::pool:
+        case LayerKind::upsample:
             n.c = k;
-            n.h = input_extent(p, l.stride_h, l.pad_h, l.R, l.H);
-            n.w = input_extent(q, l.stride_w, l.pad_w, l.S, l.W);
+            n.h = rows(p, false);
+            n.w = rows(q, true);
+            break;
+        case LayerKind::mul:
+            n.c = k;
+            n.h = l.broadcast && j == 1 ? Range{0, 1} : p;
+            n.w = l.broadcast && j == 1 ? Range{0, 1} : q;
             break;
         case LayerKind::concat: {
             std::int64_t offset = 0;

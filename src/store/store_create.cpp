@@ -124,8 +124,9 @@ void write_workloads(File& f, const io::Config& config, const std::vector<eval::
                                                    : std::vector<WorkloadLayerRow>{});
         write_docs(f, group + "/layers", layer_s);
         f.write_text(group + "/source",
-                     broadcast_text(root ? io::read_text_file(config.workloads[n].network) : "", f.comm()));
-        f.set_attribute(group + "/source", "meaning", std::string("the exact text of the network file"));
+                     broadcast_text(root ? io::workload_source(config.workloads[n].network) : "", f.comm()));
+        f.set_attribute(group + "/source", "meaning",
+                        std::string("the exact text of the network file (an ONNX model: its size and hash)"));
     }
 }
 

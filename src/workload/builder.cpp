@@ -189,9 +189,11 @@ LayerIndex NetworkBuilder::pool(std::string name, LayerIndex input, const PoolSp
     return finish(std::move(l));
 }
 
-LayerIndex NetworkBuilder::add(std::string name, std::vector<LayerIndex> inputs, Activation activation) {
+LayerIndex NetworkBuilder::add(std::string name, std::vector<LayerIndex> inputs, Activation activation,
+                               bool learned) {
     Layer l = start(std::move(name), LayerKind::add, std::move(inputs));
     l.activation = activation;
+    l.bias = learned;
     return finish(std::move(l));
 }
 
@@ -200,6 +202,58 @@ LayerIndex NetworkBuilder::concat(std::string name, std::vector<LayerIndex> inpu
     std::int64_t channels = 0;
     for (LayerIndex p : l.inputs) channels += shape(p).channels;
     l.C = l.K = channels;
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::mul(std::string name, LayerIndex a, LayerIndex b, Activation activation) {
+    Layer l = start(std::move(name), LayerKind::mul, {a, b});
+    const TensorShape sb = shape(b);
+    l.broadcast = sb != shape(a) && sb == TensorShape{l.C, 1, 1};
+    l.activation = activation;
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::deconv(std::string name, LayerIndex input, const DeconvSpec& spec) {
+    Layer l = start(std::move(name), LayerKind::deconv, {input});
+    require(spec.out_channels >= 1, "out_channels", l.name,
+            "out_channels " + num(spec.out_channels) + ", expected >= 1");
+    require(spec.kernel_h >= 1 && spec.kernel_w >= 1, "kernel", l.name, "kernel sizes must be >= 1");
+    require(spec.stride_h >= 1 && spec.stride_w >= 1, "stride", l.name, "strides must be >= 1");
+    require(spec.pad_h >= 0 && spec.pad_w >= 0 && spec.pad_h < spec.kernel_h && spec.pad_w < spec.kernel_w,
+            "padding", l.name, "padding must lie in [0, kernel - 1]");
+    require(spec.output_pad_h >= 0 && spec.output_pad_w >= 0 && spec.output_pad_h < spec.stride_h &&
+                spec.output_pad_w < spec.stride_w,
+            "output_padding", l.name, "output_padding must lie in [0, stride - 1]");
+    require(spec.groups >= 1 && l.C % spec.groups == 0 && spec.out_channels % spec.groups == 0, "groups",
+            l.name,
+            "groups " + num(spec.groups) + " must divide the input channels " + num(l.C) +
+                " and out_channels " + num(spec.out_channels));
+    l.K = spec.out_channels;
+    l.groups = spec.groups;
+    l.bias = spec.bias;
+    l.norm = spec.norm;
+    l.activation = spec.activation;
+    // The equivalent convolution: stride 1 over the input with stride - 1 zeros between rows
+    // (and output_padding more at the end), padded by kernel - 1 - pad (docs/model.md).
+    l.up_h = spec.stride_h;
+    l.up_w = spec.stride_w;
+    l.H = (l.H - 1) * spec.stride_h + 1 + spec.output_pad_h;
+    l.W = (l.W - 1) * spec.stride_w + 1 + spec.output_pad_w;
+    set_window(l, spec.kernel_h, spec.kernel_w, 1, 1, spec.kernel_h - 1 - spec.pad_h,
+               spec.kernel_w - 1 - spec.pad_w);
+    return finish(std::move(l));
+}
+
+LayerIndex NetworkBuilder::upsample(std::string name, LayerIndex input, std::int64_t scale_h,
+                                    std::int64_t scale_w, Interpolation mode) {
+    Layer l = start(std::move(name), LayerKind::upsample, {input});
+    require(scale_h >= 1 && scale_w >= 1, "scale", l.name,
+            "scale " + num(scale_h) + "x" + num(scale_w) + ": expected integers >= 1");
+    l.up_h = scale_h;
+    l.up_w = scale_w;
+    l.P = l.H * scale_h;
+    l.Q = l.W * scale_w;
+    l.interpolation = mode;
     return finish(std::move(l));
 }
 

@@ -17,21 +17,28 @@ constexpr std::int64_t kOpsPerElementLocalResponse = 8;  // 5-channel sum of squ
 constexpr std::int64_t kOpsPerElementSoftmax = 4;        // max, exponent, sum, divide
 constexpr std::int64_t kOpsPerElementActivation = 1;
 constexpr std::int64_t kOpsPerElementConcat = 1;  // one copy
+constexpr std::int64_t kOpsPerElementMul = 1;
+constexpr std::int64_t kOpsPerElementNearest = 1;   // one copy
+constexpr std::int64_t kOpsPerElementBilinear = 7;  // 4 products, 3 sums of the neighbours
 
-constexpr const EnumNames<LayerKind, 8>& kKindNames = kLayerKindNames;
+constexpr const EnumNames<LayerKind, 11>& kKindNames = kLayerKindNames;
 constexpr EnumNames<Pooling, 2> kPoolingNames{{{Pooling::max, "max"}, {Pooling::avg, "avg"}}};
 constexpr EnumNames<Normalization, 4> kNormNames{{{Normalization::none, "none"},
                                                   {Normalization::batch, "batch"},
                                                   {Normalization::layer, "layer"},
                                                   {Normalization::local_response, "local_response"}}};
-constexpr EnumNames<Activation, 8> kActivationNames{{{Activation::none, "none"},
-                                                     {Activation::relu, "relu"},
-                                                     {Activation::relu6, "relu6"},
-                                                     {Activation::leaky_relu, "leaky_relu"},
-                                                     {Activation::gelu, "gelu"},
-                                                     {Activation::sigmoid, "sigmoid"},
-                                                     {Activation::tanh, "tanh"},
-                                                     {Activation::swish, "swish"}}};
+constexpr EnumNames<Activation, 10> kActivationNames{{{Activation::none, "none"},
+                                                      {Activation::relu, "relu"},
+                                                      {Activation::relu6, "relu6"},
+                                                      {Activation::leaky_relu, "leaky_relu"},
+                                                      {Activation::gelu, "gelu"},
+                                                      {Activation::sigmoid, "sigmoid"},
+                                                      {Activation::tanh, "tanh"},
+                                                      {Activation::swish, "swish"},
+                                                      {Activation::hard_sigmoid, "hard_sigmoid"},
+                                                      {Activation::hard_swish, "hard_swish"}}};
+constexpr EnumNames<Interpolation, 2> kInterpolationNames{
+    {{Interpolation::nearest, "nearest"}, {Interpolation::bilinear, "bilinear"}}};
 
 // "none" is the absence of a key in a network file, never written as a value.
 template <class Enum, std::size_t N>
@@ -80,9 +87,33 @@ std::int64_t adaptive_window(std::int64_t in, std::int64_t out) noexcept {
     return widest;
 }
 
+std::pair<std::int64_t, std::int64_t> Layer::input_rows(std::int64_t begin, std::int64_t end,
+                                                        bool columns) const noexcept {
+    const std::int64_t up = columns ? up_w : up_h;
+    const std::int64_t size = columns ? W : H;
+    if (kind == LayerKind::upsample) {
+        // Output row v copies (nearest) or blends (bilinear, one more row each side) row v / up.
+        const std::int64_t reach = interpolation == Interpolation::bilinear ? 1 : 0;
+        begin = std::clamp<std::int64_t>(begin / up - reach, 0, size);
+        return {begin, std::clamp<std::int64_t>((end + up - 1) / up + reach, begin, size)};
+    }
+    const std::int64_t stride = columns ? stride_w : stride_h;
+    const std::int64_t pad = columns ? pad_w : pad_h;
+    const std::int64_t kernel = columns ? S : R;
+    std::int64_t lo = std::max<std::int64_t>(0, begin * stride - pad);
+    std::int64_t hi = std::max(lo, std::min<std::int64_t>(size, (end - 1) * stride - pad + kernel));
+    if (kind == LayerKind::deconv) {
+        // Row v of the zero-stuffed input is the producer's row v / up when up divides v.
+        lo = (lo + up - 1) / up;
+        hi = std::max(lo, (hi + up - 1) / up);
+    }
+    return {lo, hi};
+}
+
 std::int64_t Layer::macs() const noexcept {
     switch (kind) {
         case LayerKind::conv:
+        case LayerKind::deconv:
             return B * K * (C / groups) * P * Q * R * S;
         case LayerKind::matmul:
             return B * K * C * P * Q;
@@ -92,7 +123,7 @@ std::int64_t Layer::macs() const noexcept {
 }
 
 std::int64_t Layer::weights() const noexcept {
-    if (kind == LayerKind::conv) return K * (C / groups) * R * S;
+    if (is_convolution()) return K * (C / groups) * R * S;
     if (kind == LayerKind::matmul && !weights_are_activations) return K * C;
     return 0;
 }
@@ -104,6 +135,8 @@ std::int64_t Layer::parameters() const noexcept {
         if (norm == Normalization::batch || norm == Normalization::layer) n += 2 * K;
     } else if (kind == LayerKind::norm && (norm == Normalization::batch || norm == Normalization::layer)) {
         n += 2 * C;
+    } else if (kind == LayerKind::add && bias) {
+        n += K * P * Q;
     }
     return n;
 }
@@ -112,12 +145,18 @@ std::int64_t Layer::ops() const noexcept {
     const std::int64_t out = output_elements();
     switch (kind) {
         case LayerKind::conv:
+        case LayerKind::deconv:
         case LayerKind::matmul:
             return macs();
+        case LayerKind::mul:
+            return out * kOpsPerElementMul;
+        case LayerKind::upsample:
+            return out * (interpolation == Interpolation::bilinear ? kOpsPerElementBilinear
+                                                                   : kOpsPerElementNearest);
         case LayerKind::pool:
             return out * R * S;
         case LayerKind::add:
-            return out * static_cast<std::int64_t>(inputs.size() > 1 ? inputs.size() - 1 : 1);
+            return out * static_cast<std::int64_t>(inputs.size() + (bias ? 1 : 0) - 1);
         case LayerKind::concat:
             return out * kOpsPerElementConcat;
         case LayerKind::norm:
@@ -146,9 +185,15 @@ std::int64_t Layer::input_elements() const noexcept {
             // Attention reads both operands: A is P*Q x C, B is C x K (or K x C).
             return weights_are_activations ? B * C * P * Q + B * K * C : B * C * H * W;
         case LayerKind::add:
-            return static_cast<std::int64_t>(inputs.size()) * B * C * H * W;
+            return static_cast<std::int64_t>(inputs.size()) * B * C * H * W;  // a learned tensor is a weight
         case LayerKind::concat:
             return B * K * P * Q;
+        case LayerKind::mul:
+            // The second operand is as large as the first, or C x 1 x 1 (broadcast).
+            return B * C * H * W + (broadcast ? B * C : B * C * H * W);
+        case LayerKind::deconv:
+            // The producer's rows only: the stuffed zeros are made, not read.
+            return B * C * ((H - 1) / up_h + 1) * ((W - 1) / up_w + 1);
         default:
             return B * C * H * W;
     }
@@ -166,6 +211,9 @@ std::string_view to_string(Normalization norm) noexcept {
 std::string_view to_string(Activation activation) noexcept {
     return name_of(kActivationNames, activation, "?");
 }
+std::string_view to_string(Interpolation interpolation) noexcept {
+    return name_of(kInterpolationNames, interpolation, "?");
+}
 
 std::optional<LayerKind> parse_layer_kind(std::string_view text) noexcept {
     return parse(kKindNames, text);
@@ -179,6 +227,9 @@ std::optional<Normalization> parse_normalization(std::string_view text) noexcept
 std::optional<Activation> parse_activation(std::string_view text) noexcept {
     return parse(kActivationNames, text);
 }
+std::optional<Interpolation> parse_interpolation(std::string_view text) noexcept {
+    return value_of(kInterpolationNames, text);
+}
 
 std::string layer_kind_names() {
     return list_names(kKindNames);
@@ -191,6 +242,9 @@ std::string normalization_names() {
 }
 std::string activation_names() {
     return list_names(kActivationNames);
+}
+std::string interpolation_names() {
+    return list_names(kInterpolationNames);
 }
 
 }  // namespace pimdse::workload

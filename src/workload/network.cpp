@@ -58,6 +58,12 @@ public:
                 return same_shape();
             case LayerKind::softmax:
                 return same_shape();
+            case LayerKind::mul:
+                return mul();
+            case LayerKind::deconv:
+                return deconv();
+            case LayerKind::upsample:
+                return upsample();
         }
         return std::nullopt;
     }
@@ -106,7 +112,9 @@ private:
                                                                  {"stride_w", l_.stride_w},
                                                                  {"groups", l_.groups},
                                                                  {"dilation_h", l_.dilation_h},
-                                                                 {"dilation_w", l_.dilation_w}};
+                                                                 {"dilation_w", l_.dilation_w},
+                                                                 {"up_h", l_.up_h},
+                                                                 {"up_w", l_.up_w}};
         for (const auto& [what, v] : positive)
             if (v < 1) return issue("", std::string(what) + " = " + std::to_string(v) + ", expected >= 1");
         if (l_.pad_h < 0 || l_.pad_w < 0) return issue("padding", "padding must be >= 0");
@@ -124,7 +132,17 @@ private:
     std::optional<NetworkIssue> arity() const {
         const auto n = l_.inputs.size();
         switch (l_.kind) {
+            case LayerKind::mul:
+                if (n != 2)
+                    return issue("inputs", "a mul layer needs exactly 2 producers, got " + std::to_string(n));
+                return std::nullopt;
             case LayerKind::add:
+                if (n < 2 && !(n == 1 && l_.bias))
+                    return issue("inputs",
+                                 "an add layer needs at least 2 producers (or 1 and bias: a learned "
+                                 "tensor), got " +
+                                     std::to_string(n));
+                return std::nullopt;
             case LayerKind::concat:
                 if (n < 2)
                     return issue("inputs", "an " + std::string(to_string(l_.kind)) +
@@ -150,17 +168,23 @@ private:
     // Fields that only some kinds use must keep their neutral value elsewhere, so that a
     // count or a mapper never reads a stale stride or kernel.
     std::optional<NetworkIssue> unused_fields() const {
-        const bool windowed = l_.kind == LayerKind::conv || l_.kind == LayerKind::pool;
+        const bool windowed = l_.is_convolution() || l_.kind == LayerKind::pool;
         if (!windowed && (l_.R != 1 || l_.S != 1))
-            return issue("kernel", "only conv and pool layers have a kernel");
+            return issue("kernel", "only conv, deconv and pool layers have a kernel");
         if (!windowed && (l_.stride_h != 1 || l_.stride_w != 1 || l_.pad_h != 0 || l_.pad_w != 0))
-            return issue("stride", "only conv and pool layers have a stride or padding");
+            return issue("stride", "only conv, deconv and pool layers have a stride or padding");
         if (l_.kind != LayerKind::conv && (l_.dilation_h != 1 || l_.dilation_w != 1))
             return issue("dilation", "only conv layers have a dilation");
-        if (l_.kind != LayerKind::conv && l_.groups != 1)
-            return issue("groups", "only conv layers have groups");
-        if (l_.bias && !l_.has_weights())
-            return issue("bias", "only conv and weighted matmul layers have a bias");
+        if (!l_.is_convolution() && l_.groups != 1)
+            return issue("groups", "only conv and deconv layers have groups");
+        const bool upsamples = l_.kind == LayerKind::deconv || l_.kind == LayerKind::upsample;
+        if (!upsamples && (l_.up_h != 1 || l_.up_w != 1))
+            return issue("stride", "only deconv and upsample layers upsample their input");
+        if (l_.broadcast && l_.kind != LayerKind::mul) return issue("inputs", "only a mul layer broadcasts");
+        if (l_.interpolation != Interpolation::nearest && l_.kind != LayerKind::upsample)
+            return issue("mode", "only upsample layers interpolate");
+        if (l_.bias && !l_.has_weights() && l_.kind != LayerKind::add)
+            return issue("bias", "only conv, deconv, weighted matmul and add layers have a bias");
         if (l_.flatten && !(l_.kind == LayerKind::matmul && !l_.weights_are_activations))
             return issue("flatten", "only a weighted matmul flattens its input");
         if (l_.weights_are_activations && l_.kind != LayerKind::matmul)
@@ -295,6 +319,44 @@ private:
             return issue("", "K = " + std::to_string(l_.K) + " but the producers have " +
                                  std::to_string(channels) + " channels in total");
         if (l_.P != l_.H || l_.Q != l_.W) return issue("", "a concat keeps height and width");
+        return std::nullopt;
+    }
+
+    std::optional<NetworkIssue> mul() const {
+        if (auto i = input_matches(l_.inputs[0])) return i;
+        const TensorShape b = shape_of(l_.inputs[1]);
+        const TensorShape per_channel{l_.C, 1, 1};
+        if (b != TensorShape{l_.C, l_.H, l_.W} && b != per_channel)
+            return issue("inputs", "a mul's second operand " + producer_text(l_.inputs[1]) +
+                                       " is neither the first's shape " + dims(l_.C, l_.H, l_.W) +
+                                       " nor one factor per channel " + to_string(per_channel));
+        if (l_.broadcast != (b != TensorShape{l_.C, l_.H, l_.W}))
+            return issue("inputs", "broadcast must be set exactly when the second operand is C x 1 x 1");
+        if (l_.K != l_.C || l_.P != l_.H || l_.Q != l_.W) return issue("", "a mul keeps its shape");
+        return std::nullopt;
+    }
+
+    // The zero-stuffed input of a deconv: (in - 1) up + 1 plus output padding (< up) rows.
+    std::optional<NetworkIssue> deconv() const {
+        const TensorShape in = shape_of(l_.inputs[0]);
+        const auto stuffed = [](std::int64_t n, std::int64_t up, std::int64_t h) {
+            return h >= (n - 1) * up + 1 && h < n * up + 1;
+        };
+        if (in.channels != l_.C || !stuffed(in.height, l_.up_h, l_.H) || !stuffed(in.width, l_.up_w, l_.W))
+            return issue("inputs", "zero-stuffed input " + dims(l_.C, l_.H, l_.W) + " (stride " +
+                                       std::to_string(l_.up_h) + "x" + std::to_string(l_.up_w) +
+                                       ") does not match producer " + producer_text(l_.inputs[0]));
+        if (l_.stride_h != 1 || l_.stride_w != 1)
+            return issue("stride", "a deconv slides over its zero-stuffed input with stride 1");
+        if (l_.C % l_.groups != 0 || l_.K % l_.groups != 0)
+            return issue("groups", "groups " + std::to_string(l_.groups) + " must divide C and K");
+        return window("kernel");
+    }
+
+    std::optional<NetworkIssue> upsample() const {
+        if (auto i = input_matches(l_.inputs[0])) return i;
+        if (l_.K != l_.C || l_.P != l_.H * l_.up_h || l_.Q != l_.W * l_.up_w)
+            return issue("", "an upsample layer's output is C x (H scale) x (W scale)");
         return std::nullopt;
     }
 

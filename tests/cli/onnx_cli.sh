@@ -34,4 +34,24 @@ sed -e "s|../mapping/tiny.yaml|$models/corner_branches.onnx|" \
 "$pimdse" config check "$dir/sweep.yaml" > "$dir/config.txt"
 grep -q "resnet18, batch 1, 31 layers" "$dir/config.txt" || fail "config check: $(cat "$dir/config.txt")"
 grep -q "corner_branches, batch 1, 12 layers" "$dir/config.txt" || fail "config check: $(cat "$dir/config.txt")"
+# A model with its weights inside (18 MiB, above the 16 MiB bound of text input files): explore
+# takes it as config check and map do, and the sweep file keeps its size and hash.
+big=$models/user/big_weights.onnx
+sed -e "s|../mapping/tiny.yaml|$big|" -e "/resnet18/d" -e "s|budget: 32|budget: 4|" \
+    "$src/tests/data/sweep/synthetic.yaml" > "$dir/big.yaml"
+"$pimdse" explore "$dir/big.yaml" -o "$dir/big.h5" --quiet --force || fail "explore refused the 18 MiB model"
+/usr/bin/python3 - "$dir/big.h5" "$big" << 'EOF'
+import os, sys, h5py
+source = h5py.File(sys.argv[1])["workloads/big_weights/source"][0].decode()
+size = os.path.getsize(sys.argv[2])
+assert source.startswith("ONNX model big_weights.onnx: %d bytes, FNV-1a 64-bit hash " % size), source
+EOF
+"$pimdse" explore "$dir/big.yaml" -o "$dir/big.h5" --quiet --resume || fail "resume of the 18 MiB model"
+
+# Models as users export them map on the NicePIM 4x4 system.
+for m in unet_tiny vit_tiny mobilenet_v3_block; do
+    "$pimdse" map --hardware "$src/inputs/hardware/nicepim_4x4.yaml" --network "$models/user/$m.onnx" \
+        > "$dir/map_$m.txt" || fail "map of $m"
+    grep -qE '^  status +ok' "$dir/map_$m.txt" || fail "map of $m: $(cat "$dir/map_$m.txt")"
+done
 echo "onnx cli ok"

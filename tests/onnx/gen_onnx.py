@@ -9,6 +9,7 @@ OUTDIR receives
   * corner-case networks (grouped and dilated convs, ceil-mode and padded pools, branches and
     concats, attention, standalone norms and activations) as <name>.onnx beside <name>.yaml;
   * malformed/<case>.onnx: models the importer must refuse, one problem each;
+  * user/<name>.onnx: models as users export them (gen_user_models.py), user/refused/<case>.onnx;
   * weights.bin: the (empty) external-data file every weight tensor points at. The importer
     needs the shapes of the weights, not their values, and a 550 MB VGG-16 helps no test.
 """
@@ -21,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
 
 import gen_networks  # noqa: E402
+import gen_user_models  # noqa: E402
 import onnx  # noqa: E402
 from onnx import TensorProto, helper  # noqa: E402
 
@@ -379,8 +381,10 @@ def main(argv):
         sys.stderr.write(__doc__)
         return 2
     out = argv[1]
-    os.makedirs(os.path.join(out, "malformed"), exist_ok=True)
-    for d in (out, os.path.join(out, "malformed")):
+    user = os.path.join(out, "user")
+    for d in ("malformed", "user", os.path.join("user", "refused")):
+        os.makedirs(os.path.join(out, d), exist_ok=True)
+    for d in (out, os.path.join(out, "malformed"), user, os.path.join(user, "refused")):
         open(os.path.join(d, "weights.bin"), "wb").close()
     for make in gen_networks.NETWORKS:
         net = make()
@@ -397,6 +401,10 @@ def main(argv):
     save(bert_batched(), os.path.join(out, "bert_base_batched.onnx"))
     for name, model in malformed().items():
         save(model, os.path.join(out, "malformed", name + ".onnx"))
+    for make in gen_user_models.MODELS:
+        save(make(), os.path.join(user, make.__name__ + ".onnx"))
+    for name, model in gen_user_models.refused().items():
+        save(model, os.path.join(user, "refused", name + ".onnx"))
     with open(os.path.join(out, "malformed", "not_protobuf.onnx"), "w") as f:
         f.write("network: not an ONNX model\n")
     save(onnx.ModelProto(), os.path.join(out, "malformed", "empty_model.onnx"))

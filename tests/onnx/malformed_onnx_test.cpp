@@ -18,11 +18,12 @@ const Case kCases[] = {
     {"not_protobuf", "not an ONNX model: the file does not parse as an onnx.ModelProto protobuf"},
     {"empty_model",
      "not a valid ONNX model (onnx checker): The model does not have an ir_version set properly."},
-    {"unsupported_op", "node 'negate' (op type Neg): unsupported operator (supported: Conv, Gemm, MatMul"},
+    {"unsupported_op",
+     "node 'negate' (op type Neg): unsupported operator (supported: Conv, ConvTranspose, Gemm, MatMul"},
     {"asymmetric_pads",
-     "node 'c' (op type Conv): pads [0, 0, 1, 1] are not symmetric; the layer model pads top = bottom and "
-     "left = "
-     "right"},
+     "node 'c' (op type Conv): pads [0, 0, 1, 1] (a Pad before the layer included) are asymmetric and no "
+     "symmetric padding gives the same output extent 7; the layer model pads top = bottom and left = right: "
+     "export with symmetric padding"},
     {"two_inputs",
      "expected exactly one graph input that is not an initializer (the network input), got 2 (x, z)"},
     {"symbolic_tokens",

@@ -178,14 +178,18 @@ TEST(Layer, AuxiliaryLayersCostOperations) {
 
 TEST(Layer, NamesRoundTrip) {
     for (LayerKind k : {LayerKind::conv, LayerKind::matmul, LayerKind::pool, LayerKind::add,
-                        LayerKind::concat, LayerKind::norm, LayerKind::softmax, LayerKind::activation})
+                        LayerKind::concat, LayerKind::norm, LayerKind::softmax, LayerKind::activation,
+                        LayerKind::mul, LayerKind::deconv, LayerKind::upsample})
         EXPECT_EQ(parse_layer_kind(to_string(k)), k);
     EXPECT_EQ(parse_activation("gelu"), Activation::gelu);
     EXPECT_EQ(parse_activation("none"), std::nullopt);  // absence of the key, not a value
     EXPECT_EQ(parse_normalization("local_response"), Normalization::local_response);
     EXPECT_EQ(parse_pooling("avg"), Pooling::avg);
     EXPECT_EQ(parse_layer_kind("dense"), std::nullopt);
-    EXPECT_EQ(layer_kind_names(), "conv, matmul, pool, add, concat, norm, softmax, activation");
+    EXPECT_EQ(layer_kind_names(),
+              "conv, matmul, pool, add, concat, norm, softmax, activation, mul, deconv, upsample");
+    EXPECT_EQ(parse_activation("hard_swish"), Activation::hard_swish);
+    EXPECT_EQ(parse_interpolation("bilinear"), Interpolation::bilinear);
 }
 
 }  // namespace

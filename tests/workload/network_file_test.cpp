@@ -167,9 +167,8 @@ TEST(NetworkFile, ReaderEdgeCases) {
         {"  - {name: a, type: conv, out_channels: 4, kernel: 3, groups: many}\n",
          "key 'layers[0].groups': expected an integer in [1, 2147483647] or depthwise, got many"},
         {"  - {name: a, out_channels: 4}\n",
-         "key 'layers[0].type': expected one of conv, matmul, pool, add, concat, norm, softmax or "
-         "activation, "
-         "got no such key (it is required)"},
+         "key 'layers[0].type': expected one of conv, matmul, pool, add, concat, norm, softmax, activation, "
+         "mul, deconv or upsample, got no such key (it is required)"},
         {"  - [a, conv]\n",
          "key 'layers[0]': expected a layer mapping with at least name and type, got a list"},
         {"  - {name: a, type: pool, mode: max, kernel: 2, padding: 1, mode: avg}\n",
@@ -207,7 +206,9 @@ const Malformed kMalformed[] = {
     {"nonpositive_dim.yaml", 6, "layers[1].out_channels", "expected an integer in [1, 2147483647], got 0"},
     {"negative_input.yaml", 5, "input.height", "expected an integer in [1, 2147483647], got -224"},
     {"unknown_kind.yaml", 7, "layers[2].type",
-     "expected one of conv, matmul, pool, add, concat, norm, softmax or activation, got dense"},
+     "expected one of conv, matmul, pool, add, concat, norm, softmax, activation, mul, deconv or upsample, "
+     "got "
+     "dense"},
     {"unknown_producer.yaml", 7, "layers[2].inputs[1]", "unknown producer 'conv9'"},
     {"add_shape_mismatch.yaml", 7, "layers[2].inputs",
      "layer 'sum': an add needs equally shaped operands: 'b' (128x28x28) vs 'input' (64x56x56)"},

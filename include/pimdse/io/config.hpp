@@ -102,6 +102,12 @@ void check_input_file(const std::filesystem::path& path);
 /// An ONNX model holds its weights unless they are external: up to protobuf's 2 GiB limit.
 inline constexpr std::uint64_t kMaxOnnxFileBytes = std::uint64_t{2} << 30;
 
+/// What a sweep file keeps of a workload's network file (/workloads/<net>/source) and what
+/// --resume compares: a network file's text; for an ONNX model (`.onnx`, binary, weights
+/// included, up to kMaxOnnxFileBytes like its import) one line with its size and a 64-bit
+/// FNV-1a hash of its bytes, read a chunk at a time.
+[[nodiscard]] std::string workload_source(const std::filesystem::path& path);
+
 /// Seconds of a duration as the configuration spells it: seconds ("3600"), a number with a
 /// unit s, m, h or d ("90m"), or Slurm's "[D-]HH:MM:SS"; empty when it is none of these.
 [[nodiscard]] std::optional<std::int64_t> parse_duration(std::string_view text);

@@ -2,11 +2,13 @@
 // ONNX models as workloads (docs/workloads.md, "ONNX import"). An ONNX file is read with the
 // ONNX project's own C++ bindings (Debian's libonnx-dev), checked with its checker, its
 // shapes inferred with its shape inference, and its operators mapped onto the layer kinds
-// of the workload model: Conv, Gemm/MatMul (weights or two activations), pooling, Add,
-// Concat, Flatten/Reshape, activations, BatchNormalization, LayerNormalization, LRN.
-// Batch norm and activations are folded into their producer where the network format
-// folds them. An operator without a mapping is an InputError naming the model file, the
-// node and its op type, unless the caller opts in to skipping it.
+// of the workload model: Conv, ConvTranspose, Gemm/MatMul (weights or two activations),
+// pooling, Resize, Add, Mul, Concat, Flatten/Reshape, activations, BatchNormalization,
+// LayerNormalization, LRN; patterns of several nodes (a Pad before a Conv, PyTorch's GELU
+// export, SiLU, a ViT's patch embedding, fused q/k/v) map as one. Batch norm and
+// activations are folded into their producer where the network format folds them. An
+// operator without a mapping is an InputError naming the model file, the node and its op
+// type, unless the caller opts in to skipping it.
 
 #include <cstdint>
 #include <filesystem>

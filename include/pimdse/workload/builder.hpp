@@ -27,6 +27,20 @@ struct ConvSpec {
     Activation activation = Activation::none;  ///< folded into the conv
 };
 
+/// A transposed convolution as ONNX ConvTranspose / PyTorch ConvTranspose2d write it: the
+/// output is (in - 1) stride - 2 pad + kernel + output_padding (no dilation).
+struct DeconvSpec {
+    std::int64_t out_channels = 0;
+    std::int64_t kernel_h = 1, kernel_w = 1;
+    std::int64_t stride_h = 1, stride_w = 1;
+    std::int64_t pad_h = 0, pad_w = 0;
+    std::int64_t output_pad_h = 0, output_pad_w = 0;  ///< extra rows at the end, < stride
+    std::int64_t groups = 1;
+    bool bias = false;
+    Normalization norm = Normalization::none;
+    Activation activation = Activation::none;
+};
+
 /// A fully connected layer applied at every position of its input (tokens of a sequence,
 /// pixels of a feature map), or once to the flattened input.
 struct LinearSpec {
@@ -61,9 +75,15 @@ public:
     LayerIndex matmul(std::string name, LayerIndex a, LayerIndex b, bool transpose_b,
                       Activation activation = Activation::none);
     LayerIndex pool(std::string name, LayerIndex input, const PoolSpec& spec);
-    LayerIndex add(std::string name, std::vector<LayerIndex> inputs,
-                   Activation activation = Activation::none);
+    /// `learned`: a trained tensor of the output's shape is added too (a position embedding).
+    LayerIndex add(std::string name, std::vector<LayerIndex> inputs, Activation activation = Activation::none,
+                   bool learned = false);
     LayerIndex concat(std::string name, std::vector<LayerIndex> inputs);
+    /// Elementwise product of `a` and `b`; b is a's shape or C x 1 x 1 (broadcast).
+    LayerIndex mul(std::string name, LayerIndex a, LayerIndex b, Activation activation = Activation::none);
+    LayerIndex deconv(std::string name, LayerIndex input, const DeconvSpec& spec);
+    LayerIndex upsample(std::string name, LayerIndex input, std::int64_t scale_h, std::int64_t scale_w,
+                        Interpolation mode);
     LayerIndex norm(std::string name, LayerIndex input, Normalization norm);
     LayerIndex softmax(std::string name, LayerIndex input);
     LayerIndex activation(std::string name, LayerIndex input, Activation function);

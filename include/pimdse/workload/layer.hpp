@@ -2,13 +2,15 @@
 // One DNN layer as the mapper sees it: the seven loop bounds of NicePIM Fig. 2(b)
 // (B K C P Q R S) plus the few facts needed to check shapes and count work. Matrix
 // multiplications reuse the convolution loops with R = S = 1 (NicePIM II-B); auxiliary
-// layers (pool, add, concat, norm, softmax, activation) use the same fields for their
-// tensor shapes so that every layer can be partitioned on B, P, Q, K, C (NicePIM III-C).
+// layers (pool, add, mul, concat, norm, softmax, activation, upsample) use the same fields
+// for their tensor shapes so that every layer can be partitioned on B, P, Q, K, C (NicePIM
+// III-C). A transposed convolution (deconv) is the convolution over its zero-stuffed input.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pimdse/core/enum_names.hpp"
@@ -29,16 +31,22 @@ enum class LayerKind : std::uint8_t {
     norm,        ///< batch, layer or local-response normalisation as its own layer
     softmax,     ///< softmax along channels
     activation,  ///< an elementwise non-linearity as its own layer
+    mul,         ///< elementwise product; the second operand may be C x 1 x 1 (broadcast)
+    deconv,      ///< transposed convolution: a conv over the zero-stuffed input (docs/model.md)
+    upsample,    ///< nearest or bilinear upsampling by an integer factor
 };
 /// The kinds' names (network files, the sweep file's `kind`), declared once.
-inline constexpr EnumNames<LayerKind, 8> kLayerKindNames{{{LayerKind::conv, "conv"},
-                                                          {LayerKind::matmul, "matmul"},
-                                                          {LayerKind::pool, "pool"},
-                                                          {LayerKind::add, "add"},
-                                                          {LayerKind::concat, "concat"},
-                                                          {LayerKind::norm, "norm"},
-                                                          {LayerKind::softmax, "softmax"},
-                                                          {LayerKind::activation, "activation"}}};
+inline constexpr EnumNames<LayerKind, 11> kLayerKindNames{{{LayerKind::conv, "conv"},
+                                                           {LayerKind::matmul, "matmul"},
+                                                           {LayerKind::pool, "pool"},
+                                                           {LayerKind::add, "add"},
+                                                           {LayerKind::concat, "concat"},
+                                                           {LayerKind::norm, "norm"},
+                                                           {LayerKind::softmax, "softmax"},
+                                                           {LayerKind::activation, "activation"},
+                                                           {LayerKind::mul, "mul"},
+                                                           {LayerKind::deconv, "deconv"},
+                                                           {LayerKind::upsample, "upsample"}}};
 
 enum class Pooling : std::uint8_t { max, avg };
 
@@ -46,7 +54,21 @@ enum class Pooling : std::uint8_t { max, avg };
 enum class Normalization : std::uint8_t { none, batch, layer, local_response };
 
 /// The function of an activation layer, or one folded into a producing layer.
-enum class Activation : std::uint8_t { none, relu, relu6, leaky_relu, gelu, sigmoid, tanh, swish };
+enum class Activation : std::uint8_t {
+    none,
+    relu,
+    relu6,
+    leaky_relu,
+    gelu,
+    sigmoid,
+    tanh,
+    swish,
+    hard_sigmoid,
+    hard_swish
+};
+
+/// How an upsample layer fills the new positions.
+enum class Interpolation : std::uint8_t { nearest, bilinear };
 
 /// A per-sample activation tensor: channels x height x width (sequences: hidden x tokens x 1).
 struct TensorShape {
@@ -64,11 +86,14 @@ struct TensorShape {
 struct Layer {
     std::string name;
     LayerKind kind = LayerKind::conv;
-    Pooling pooling = Pooling::max;            ///< pool layers only
-    Normalization norm = Normalization::none;  ///< a norm layer's kind, else a folded norm
-    Activation activation = Activation::none;  ///< an activation layer's function, else folded
-    bool bias = false;                         ///< conv/matmul: a bias vector of K elements
-    bool flatten = false;                      ///< matmul: input C x H x W flattened into C
+    Pooling pooling = Pooling::max;                        ///< pool layers only
+    Normalization norm = Normalization::none;              ///< a norm layer's kind, else a folded norm
+    Activation activation = Activation::none;              ///< an activation layer's function, else folded
+    Interpolation interpolation = Interpolation::nearest;  ///< upsample layers only
+    /// conv/deconv/matmul: a bias vector of K elements; add: a learned tensor of the output's
+    /// shape K x P x Q added to the producers (ViT's position embedding; one producer suffices).
+    bool bias = false;
+    bool flatten = false;  ///< matmul: input C x H x W flattened into C
     /// matmul whose second operand is another layer's output (attention): no weights.
     bool weights_are_activations = false;
     /// activation matmul: second operand used transposed (A.B^T, as in Q.K^T).
@@ -78,6 +103,8 @@ struct Layer {
     /// pool: adaptive pooling to a given P x Q; windows [floor(i H / P), ceil((i+1) H / P)),
     /// R x S the largest of them, the stride floor(H / P).
     bool adaptive = false;
+    /// mul: the second operand is C x 1 x 1, one factor per channel (squeeze-excite).
+    bool broadcast = false;
 
     // Loop bounds, NicePIM Fig. 2(b): batch, output channels, input channels (the
     // contraction of a matmul), output height and width, kernel height and width.
@@ -90,26 +117,39 @@ struct Layer {
     /// conv: kernel taps dilation apart; the window spans (R - 1) dilation + 1 rows. The
     /// counts use R x S taps; the simulator's halo estimates use R (an approximation).
     std::int64_t dilation_h = 1, dilation_w = 1;
+    /// deconv: the transposed convolution's stride, the zero-stuffing factor (H x W is the
+    /// zero-stuffed input (H_in - 1) up + 1 + output padding; stride 1; pad kernel - 1 - pad);
+    /// upsample: the scale (P = H up). 1 elsewhere.
+    std::int64_t up_h = 1, up_w = 1;
 
     /// Producers in operand order; kNetworkInput for the network input.
     std::vector<LayerIndex> inputs;
 
     /// conv and weighted matmul: the layers whose weights the mapper places (NicePIM III-D).
     [[nodiscard]] bool has_weights() const noexcept {
-        return kind == LayerKind::conv || (kind == LayerKind::matmul && !weights_are_activations);
+        return is_convolution() || (kind == LayerKind::matmul && !weights_are_activations);
     }
-    /// conv and matmul: the layers that run on the PE array's multipliers.
-    [[nodiscard]] bool is_compute() const noexcept {
-        return kind == LayerKind::conv || kind == LayerKind::matmul;
+    /// conv, deconv and matmul: the layers that run on the PE array's multipliers.
+    [[nodiscard]] bool is_compute() const noexcept { return is_convolution() || kind == LayerKind::matmul; }
+    /// conv and deconv: the layers with a kernel, groups and dilation.
+    [[nodiscard]] bool is_convolution() const noexcept {
+        return kind == LayerKind::conv || kind == LayerKind::deconv;
     }
+    /// The rows [first, last) of the (first) producer's output that output rows [begin, end)
+    /// read (`columns`: the same for columns), clipped to the producer: the window of a
+    /// conv or pool (kernel R, dilation ignored as in the halo estimates), the real rows
+    /// among a deconv's zero-stuffed ones, an upsample's source rows, else the rows themselves.
+    [[nodiscard]] std::pair<std::int64_t, std::int64_t> input_rows(std::int64_t begin, std::int64_t end,
+                                                                   bool columns) const noexcept;
 
-    /// Multiply-accumulates: conv B*K*(C/groups)*P*Q*R*S, matmul B*K*C*P*Q, 0 otherwise.
+    /// Multiply-accumulates: conv and deconv B*K*(C/groups)*P*Q*R*S, matmul B*K*C*P*Q, 0 otherwise.
     [[nodiscard]] std::int64_t macs() const noexcept;
     /// Elements of the weight tensor that must sit in DRAM (no bias, no norm parameters):
     /// conv K*(C/groups)*R*S, weighted matmul K*C, 0 otherwise.
     [[nodiscard]] std::int64_t weights() const noexcept;
     /// Trained parameters as papers count them: weights + bias (K) + the scale and shift
-    /// of a folded batch/layer norm (2K) or of a batch/layer norm layer (2C).
+    /// of a folded batch/layer norm (2K) or of a batch/layer norm layer (2C); an add's
+    /// learned tensor (K*P*Q).
     [[nodiscard]] std::int64_t parameters() const noexcept;
     /// Arithmetic operations: MACs for conv/matmul; for auxiliary layers a per-element
     /// count (docs/workloads.md) so that they are not free. Folded post-ops are not counted.
@@ -136,15 +176,18 @@ struct Layer {
 [[nodiscard]] std::string_view to_string(Pooling pooling) noexcept;
 [[nodiscard]] std::string_view to_string(Normalization norm) noexcept;
 [[nodiscard]] std::string_view to_string(Activation activation) noexcept;
+[[nodiscard]] std::string_view to_string(Interpolation interpolation) noexcept;
 [[nodiscard]] std::optional<LayerKind> parse_layer_kind(std::string_view text) noexcept;
 [[nodiscard]] std::optional<Pooling> parse_pooling(std::string_view text) noexcept;
 [[nodiscard]] std::optional<Normalization> parse_normalization(std::string_view text) noexcept;
 [[nodiscard]] std::optional<Activation> parse_activation(std::string_view text) noexcept;
+[[nodiscard]] std::optional<Interpolation> parse_interpolation(std::string_view text) noexcept;
 /// "conv, matmul, pool, ..." for error messages that list the accepted values.
 [[nodiscard]] std::string layer_kind_names();
 [[nodiscard]] std::string pooling_names();
 /// Without "none", which is the absence of the key in a file.
 [[nodiscard]] std::string normalization_names();
 [[nodiscard]] std::string activation_names();
+[[nodiscard]] std::string interpolation_names();
 
 }  // namespace pimdse::workload

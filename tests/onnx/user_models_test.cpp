@@ -1,0 +1,147 @@
+// Models as users export them (tests/onnx/gen_user_models.py): each imports with the MACs and
+// parameters worked out by hand in its builder's docstring, or is refused with a message
+// that says what to do.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/io/network_file.hpp"
+#include "pimdse/io/onnx_import.hpp"
+#include "support.hpp"
+
+namespace pimdse::test {
+namespace {
+
+using workload::Activation;
+using workload::LayerKind;
+
+workload::Network user_model(const std::string& name, const io::OnnxImportOptions& o = {}) {
+    return io::import_onnx(models_dir() / "user" / (name + ".onnx"), o);
+}
+
+const workload::Layer& named(const workload::Network& net, const std::string& name) {
+    for (const auto& l : net.layers())
+        if (l.name == name) return l;
+    throw std::runtime_error("no layer " + name);
+}
+
+std::string refusal(const std::filesystem::path& path, const io::OnnxImportOptions& o = {}) {
+    try {
+        (void)io::import_onnx(path, o);
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    return "imported";
+}
+
+TEST(UserModels, MobileNetV3BlockPadsHardSwishSiluAndSqueezeExcite) {
+    const auto net = user_model("mobilenet_v3_block");
+    EXPECT_EQ(net.size(), 7);
+    EXPECT_EQ(net.total_macs(), 1'384'960);
+    EXPECT_EQ(net.total_parameters(), 5'960);
+    // The Pad [0, 0, 1, 1] before a stride-2 conv: symmetric padding 1 gives the same 16x16.
+    const auto& stem = named(net, "stem");
+    EXPECT_EQ(stem.pad_h, 1);
+    EXPECT_EQ(stem.P, 16);
+    EXPECT_EQ(stem.activation, Activation::hard_swish);
+    EXPECT_EQ(named(net, "dw").activation, Activation::swish);
+    EXPECT_EQ(named(net, "se.fc2").activation, Activation::hard_sigmoid);
+    const auto& scale = named(net, "se.scale");
+    EXPECT_EQ(scale.kind, LayerKind::mul);
+    EXPECT_TRUE(scale.broadcast);
+    EXPECT_EQ(scale.inputs, (std::vector<workload::LayerIndex>{1, 4}));  // dw, then the gate
+}
+
+TEST(UserModels, UNetImportsTransposedConvAndResize) {
+    const auto net = user_model("unet_tiny");
+    EXPECT_EQ(net.size(), 12);
+    EXPECT_EQ(net.total_macs(), 4'300'800);
+    EXPECT_EQ(net.total_parameters(), 14'658);
+    const auto& up = named(net, "u1");
+    EXPECT_EQ(up.kind, LayerKind::deconv);
+    EXPECT_EQ(std::vector<std::int64_t>({up.H, up.P, up.pad_h, up.up_h, up.stride_h}),
+              std::vector<std::int64_t>({31, 32, 1, 2, 1}));
+    EXPECT_EQ(up.macs(), 524'288);  // the zero-stuffed convolution (docs/model.md)
+    const auto& resize = named(net, "u2");
+    EXPECT_EQ(resize.kind, LayerKind::upsample);
+    EXPECT_EQ(resize.interpolation, workload::Interpolation::bilinear);
+    EXPECT_EQ(resize.output_shape(), (workload::TensorShape{32, 16, 16}));
+}
+
+TEST(UserModels, OutputPaddingAndNearestSizes) {
+    const auto net = user_model("decoder_padded");
+    EXPECT_EQ(net.total_macs(), 294'912);
+    EXPECT_EQ(net.total_parameters(), 288);
+    EXPECT_EQ(net.layer(0).output_shape(), (workload::TensorShape{4, 32, 32}));
+    EXPECT_EQ(net.layer(1).output_shape(), (workload::TensorShape{4, 64, 64}));
+    EXPECT_EQ(net.layer(1).interpolation, workload::Interpolation::nearest);
+}
+
+TEST(UserModels, PyTorchGeluExportFoldsIntoALayerOrBecomesOne) {
+    const auto net = user_model("gelu_mlp");
+    ASSERT_EQ(net.size(), 5);
+    EXPECT_EQ(net.total_macs(), 131'072);
+    EXPECT_EQ(net.total_parameters(), 8'416);
+    EXPECT_EQ(net.layer(1).kind, LayerKind::activation);
+    EXPECT_EQ(net.layer(1).activation, Activation::gelu);
+    EXPECT_EQ(named(net, "fc1").activation, Activation::gelu);
+    EXPECT_EQ(named(net, "residual").inputs, (std::vector<workload::LayerIndex>{3, 1}));
+}
+
+TEST(UserModels, PyTorchStyleVitPatchEmbeddingPositionAndFusedQkv) {
+    const auto net = user_model("vit_tiny");
+    EXPECT_EQ(net.size(), 25);
+    EXPECT_EQ(net.total_macs(), 1'147'200);
+    EXPECT_EQ(net.total_parameters(), 16'714);
+    // The tokens stay the patch conv's 8x8 plane; per-token linears are 1x1 convs over it.
+    const auto& pos = named(net, "pos");
+    EXPECT_EQ(pos.kind, LayerKind::add);
+    EXPECT_TRUE(pos.bias);
+    EXPECT_EQ(pos.parameters(), 64 * 32);
+    const auto& q = named(net, "qkv.q.head2");
+    EXPECT_EQ(q.kind, LayerKind::conv);
+    EXPECT_EQ(q.K, 16);
+    const auto& scores = named(net, "scores.head1");
+    EXPECT_TRUE(scores.transpose_b);
+    EXPECT_EQ(scores.inputs, (std::vector<workload::LayerIndex>{named(net, "qkv.q.head1").inputs[0] + 1,
+                                                                named(net, "qkv.q.head1").inputs[0] + 3}));
+    EXPECT_EQ(named(net, "fc1").activation, Activation::gelu);
+}
+
+TEST(UserModels, NewKindsRoundTripThroughTheNetworkFormat) {
+    for (const char* name : {"mobilenet_v3_block", "unet_tiny", "decoder_padded", "vit_tiny"}) {
+        const auto net = user_model(name);
+        expect_same_network(net, io::parse_network(io::emit_network(net), name));
+    }
+}
+
+TEST(UserModels, SeqLenOnAFixedLengthModelSaysWhatIsWrong) {
+    io::OnnxImportOptions o;
+    o.seq_len = 8;
+    const std::string msg = refusal(models_dir() / "user" / "fixed_tokens.onnx", o);
+    EXPECT_NE(msg.find("--seq-len 8 does not fit this model: its input 'x' fixes the sequence length at 16"),
+              std::string::npos)
+        << msg;
+    EXPECT_NE(msg.find("omit --seq-len"), std::string::npos) << msg;
+}
+
+TEST(UserModels, RefusedConstructsSayWhatToDo) {
+    const auto dir = models_dir() / "user" / "refused";
+    EXPECT_NE(
+        refusal(dir / "pad_alone.onnx")
+            .find("node 'pad' (op type Pad): a Pad is folded into the Conv, MaxPool or AveragePool that "
+                  "alone reads it"),
+        std::string::npos);
+    EXPECT_NE(refusal(dir / "resize_down.onnx")
+                  .find("an upsample layer enlarges height and width by integer factors"),
+              std::string::npos);
+    EXPECT_NE(refusal(dir / "class_token.onnx").find("export the model with a mean over the tokens"),
+              std::string::npos);
+    EXPECT_NE(refusal(dir / "lstm.onnx").find("node 'lstm' (op type LSTM): recurrent cells"),
+              std::string::npos);
+}
+
+}  // namespace
+}  // namespace pimdse::test
