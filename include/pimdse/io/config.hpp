@@ -29,14 +29,16 @@ enum class Proposer {
     random,     ///< uniform random points of the space (VIII-C)
     annealing,  ///< simulated annealing (VIII-C)
     evolution,  ///< an evolutionary algorithm
+    grid,       ///< every legal point once, in index order (small spaces)
 };
 /// `sweep.proposer`'s choices, in enum order (the values are stored in sweep files: append
 /// only); each is a name tuner::make_proposer accepts.
-inline constexpr EnumNames<Proposer, 5> kProposerNames{{{Proposer::nicepim, "nicepim"},
+inline constexpr EnumNames<Proposer, 6> kProposerNames{{{Proposer::nicepim, "nicepim"},
                                                         {Proposer::gp, "gp"},
                                                         {Proposer::random, "random"},
                                                         {Proposer::annealing, "annealing"},
-                                                        {Proposer::evolution, "evolution"}}};
+                                                        {Proposer::evolution, "evolution"},
+                                                        {Proposer::grid, "grid"}}};
 
 [[nodiscard]] std::string_view to_string(Proposer p);
 /// Every proposer's name, in enum order.
