@@ -88,6 +88,32 @@ std::int64_t evaluations_to(const Side& d, double target) {
     return -1;
 }
 
+// A sweep's workloads as the comparison cares about them: each network's name, batch and
+// weight, in the configured order.
+std::string workloads_of(const Side& d) {
+    std::string out;
+    for (const store::StoredWorkload& w : d.s.workloads) {
+        if (!out.empty()) out += ", ";
+        out += w.name + " (batch " + std::to_string(w.batch) + ", weight " + format("%g", w.weight) + ")";
+    }
+    return out;
+}
+
+// Costs, evaluations to a target and hypervolumes of sweeps over different workloads (another
+// network, batch size, weight or network file text) measure different things: say so.
+void warn_if_different_workloads(const Side& a, const Side& b) {
+    bool same = a.s.workloads.size() == b.s.workloads.size();
+    for (std::size_t i = 0; same && i < a.s.workloads.size(); ++i) {
+        const store::StoredWorkload& x = a.s.workloads[i];
+        const store::StoredWorkload& y = b.s.workloads[i];
+        same = x.name == y.name && x.batch == y.batch && x.weight == y.weight && x.source == y.source;
+    }
+    if (same) return;
+    std::cerr << "pimdse compare: warning: A and B evaluated different workloads, so their costs, "
+                 "evaluations to target and hypervolumes are not comparable\n"
+              << "  A: " << workloads_of(a) << "\n  B: " << workloads_of(b) << '\n';
+}
+
 void row(const char* name, const std::string& a, const std::string& b) {
     std::cout << format("%-24s %16s %16s\n", name, a.c_str(), b.c_str());
 }
@@ -118,6 +144,7 @@ int run_compare(const std::string& path_a, const std::string& path_b, double tar
         }
     }
     for (double& r : reference) r *= 1.1;
+    warn_if_different_workloads(a, b);
     if (std::isnan(target)) target = std::max(a.best_cost, b.best_cost);
 
     for (const Side* d : {&a, &b}) {

@@ -11,7 +11,8 @@ Scenarios:
                    takes tables and fields it has never heard of
   export           `pimdse export --csv`: one CSV per table, its committed rows, unit headers
   compare          `pimdse compare`: a file against itself and against another sweep
-  compare_plot     postprocess/compare.py draws best cost against evaluations of two sweeps
+  compare_plot     postprocess/compare.py draws best cost against evaluations of two sweeps,
+                   tells apart two sweeps of one proposer and seed, and a short from a long one
   workload_names   one network at two batch sizes: unique workload names in the file and in
                    the reader (also for a file written before), so metrics pivot by network
   postprocess_uses_reader  no postprocess script opens HDF5 itself; those that read sweep
@@ -319,6 +320,13 @@ def scenario_compare():
     check(compare_lines(p.stdout)["evaluations to target"] == ("-", "-"), "an unreached target is '-'")
     p = run([ARGS.pimdse, "compare", a, work("nothing.h5")], expect=4)
     check("nothing.h5" in p.stderr, "missing file named")
+    # Same workloads: no warning; other workloads: a warning, and the table still.
+    check("warning" not in run([ARGS.pimdse, "compare", a, b]).stderr, "a warning for equal workloads")
+    c = two_batches_sweep("cmp_c")
+    p = run([ARGS.pimdse, "compare", a, c])
+    check("warning: A and B evaluated different workloads" in p.stderr and "tiny_b4 (batch 4" in p.stderr,
+          "no warning for different workloads")
+    check("evaluations to target" in p.stdout, "the comparison goes on after the warning")
 
 
 def grid_hypervolume(points, ref):
@@ -349,6 +357,17 @@ def scenario_compare_plot():
         check(os.path.exists(path) and os.path.getsize(path) > 5000, f"{path} is not a plot")
     p = run([sys.executable, source("postprocess", "compare.py"), a, work("nothing.h5")], expect=None)
     check(p.returncode != 0 and "nothing.h5" in p.stderr, "a missing file: an error naming it")
+    # One proposer and seed in two files: the labels name the files. A run of 2 evaluations
+    # beside one of 12: a logarithmic x-axis.
+    a2 = work("plot_a2.h5")
+    shutil.copyfile(a, a2)
+    short = two_batches_sweep("plot_short", budget=2)
+    p = run([sys.executable, source("postprocess", "compare.py"), a, a2, short, "--out", out])
+    check("A: evolution, seed 7 (plot_a.h5):" in p.stdout and "B: evolution, seed 7 (plot_a2.h5):" in p.stdout,
+          "two sweeps of one proposer and seed are told apart")
+    check("x axis: log (2 to 12 evaluations)" in p.stdout, "a short run beside a long one: log x-axis")
+    p = run([sys.executable, source("postprocess", "compare.py"), a, b, "--out", out])
+    check("x axis: linear" in p.stdout, "equal lengths: linear x-axis")
 
 
 def scenario_workload_names():
