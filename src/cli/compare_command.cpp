@@ -45,11 +45,16 @@ std::string info(const store::StoredSweep& s, const std::string& key) {
     return "?";
 }
 
-double objective(const store::ParetoRecord& p, const std::string& name, const std::string& path) {
+// As the sweep's archive minimises it (engine/sweep_state.hpp); `samples` is the workloads'
+// batch sizes summed.
+double objective(const store::ParetoRecord& p, const std::string& name, double samples,
+                 const std::string& path) {
     if (name == "latency") return p.latency_seconds;
     if (name == "energy") return p.energy_joules;
     if (name == "area") return p.area_mm2;
     if (name == "cost") return p.cost;
+    if (name == "power") return p.latency_seconds > 0 ? p.energy_joules / p.latency_seconds : kInf;
+    if (name == "throughput") return samples > 0 ? p.latency_seconds / samples : kInf;
     throw InputError({path}, "objectives", "an objective pimdse does not know: '" + name + "'");
 }
 
@@ -63,10 +68,12 @@ Side load(const std::string& path) {
         j = std::min(d.objectives.find(',', i), d.objectives.size());
         names.push_back(d.objectives.substr(i, j - i));
     }
+    double samples = 0;
+    for (const store::StoredWorkload& w : d.s.workloads) samples += static_cast<double>(w.batch);
     for (const store::ParetoRecord& p : d.s.pareto) {
         if (p.left_batch >= 0 && p.left_batch < d.s.batches) continue;  // off the front
         tuner::ParetoPoint point{p.candidate, {}};
-        for (const std::string& n : names) point.objectives.push_back(objective(p, n, path));
+        for (const std::string& n : names) point.objectives.push_back(objective(p, n, samples, path));
         d.front.push_back(std::move(point));
     }
     for (const store::CandidateRecord& c : d.s.candidates) {

@@ -106,11 +106,18 @@ enum class Objective {
     energy,   ///< total energy over the workloads, joules
     area,     ///< NN-engine area of all nodes, mm2
     cost,     ///< NicePIM Eq. 1
+    /// Average power running the workloads back to back, W: total energy / total latency.
+    power,
+    /// Samples per second running the workloads back to back: the batch sizes summed over
+    /// total latency. Maximised; the archive minimises its reciprocal, seconds per sample.
+    throughput,
 };
-inline constexpr EnumNames<Objective, 4> kObjectiveNames{{{Objective::latency, "latency"},
+inline constexpr EnumNames<Objective, 6> kObjectiveNames{{{Objective::latency, "latency"},
                                                           {Objective::energy, "energy"},
                                                           {Objective::area, "area"},
-                                                          {Objective::cost, "cost"}}};
+                                                          {Objective::cost, "cost"},
+                                                          {Objective::power, "power"},
+                                                          {Objective::throughput, "throughput"}}};
 [[nodiscard]] std::string_view to_string(Objective o);
 
 /// `engine:` how the sweep engine runs candidates and keeps its archive (docs/config.md).
