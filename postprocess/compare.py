@@ -5,7 +5,11 @@ done, one curve per sweep, as compare_best_cost.png, .pdf and .svg. The numbers 
 a cost) are what `pimdse compare A.h5 B.h5` prints (docs/cli.md).
 
 usage: /usr/bin/python3 postprocess/compare.py A.h5 B.h5 [MORE.h5...] [--out DIR] [--labels a,b]
-       (default DIR: the first file's directory; labels: proposer and seed of each sweep)
+       (default DIR: the first file's directory; labels: proposer and seed of each sweep, with
+       the file name where two sweeps would share a label)
+
+The x-axis is logarithmic when the longest sweep has more than 4 times the evaluations of
+the shortest, so that a short sweep is not squashed against the axis.
 """
 import argparse
 import os
@@ -42,20 +46,31 @@ def main():
         sys.exit(f"compare.py: the sweeps' costs have different units ({', '.join(sorted(units))}): "
                  "NicePIM Eq. 1 with different alpha and beta cannot be compared")
 
+    if not labels:
+        labels = [f"{s.info.get('proposer', '?')}, seed {s.info.get('seed', '?')}" for s in sweeps]
+    labels = [f"{label} ({os.path.basename(s.path)})" if labels.count(label) > 1 else label
+              for label, s in zip(labels, sweeps)]
+    curves = [s.best_so_far() for s in sweeps]
+    lengths = [max(len(c), 1) for c in curves]
+    log_x = max(lengths) > 4 * min(lengths)
+    print(f"x axis: {'log' if log_x else 'linear'} ({min(lengths)} to {max(lengths)} evaluations)")
+
     fig, ax = plt.subplots(figsize=(5.0, 3.2))
-    for i, s in enumerate(sweeps):
-        curve = s.best_so_far()
+    for i, (s, curve, label) in enumerate(zip(sweeps, curves, labels)):
         finite = np.isfinite(curve.to_numpy())
-        label = labels[i] if labels else f"{s.info.get('proposer', '?')}, seed {s.info.get('seed', '?')}"
         best = curve.iloc[-1] if len(curve) else np.inf
         ax.step(curve.index[finite], curve.to_numpy()[finite], where="post", lw=1.5,
                 label=f"{chr(ord('A') + i)}: {label} (best {best:.3g})")
-        print(f"{chr(ord('A') + i)}: {s.path}: {len(curve)} evaluations, best cost {best:.6g} {units.copy().pop()}, "
-              f"front {len(s.front())}")
+        print(f"{chr(ord('A') + i)}: {label}: {s.path}: {len(curve)} evaluations, best cost {best:.6g} "
+              f"{units.copy().pop()}, front {len(s.front())}")
     ax.set_xlabel("evaluations")
     ax.set_ylabel(f"best NicePIM Eq. 1 cost ({units.pop()})")
     ax.set_yscale("log")
-    ax.set_xlim(left=0)
+    if log_x:
+        ax.set_xscale("log")
+        ax.set_xlim(left=1, right=max(lengths))
+    else:
+        ax.set_xlim(left=0, right=max(lengths))
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(loc="upper right", frameon=False)
     ax.set_title("Best cost against evaluations")

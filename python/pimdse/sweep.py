@@ -48,6 +48,23 @@ def cost_unit(alpha, beta):
     return " ".join(p for p in (power("J", alpha), power("s", beta)) if p) or "1"
 
 
+def workload_names(names, batches):
+    """One name per workload, unique and readable, as pimdse names them (io/workloads.hpp):
+    the network's name, with "_b<batch>" where several workloads share it, and "_w<index>" if
+    that is still taken. Files written before pimdse named them so are read the same way."""
+    count = {}
+    for n in names:
+        count[n] = count.get(n, 0) + 1
+    out, taken = [], set()
+    for i, (name, batch) in enumerate(zip(names, batches)):
+        label = f"{name}_b{int(batch)}" if count[name] > 1 else name
+        if label in taken:
+            label += f"_w{i}"
+        taken.add(label)
+        out.append(label)
+    return out
+
+
 class Sweep:
     """One sweep file, opened read-only. Tables are read on demand, only their committed rows.
 
@@ -163,6 +180,12 @@ class Sweep:
                 df[f] = df[f].map(lambda v: names.get(int(v), f"?{int(v)}"))
             elif d.dtype[f].kind == "S":
                 df[f] = np.char.decode(rows[f], "utf-8", "replace") if len(rows) else np.array([], dtype=str)
+        if "network_name" in df and "network" in df:
+            # Older files gave one network at two batch sizes one name: pivots need unique ones.
+            names = self.networks["name"].tolist()
+            df["network_name"] = df["network"].map(lambda n: names[n] if 0 <= n < len(names) else "?")
+        if name == "workloads/networks":
+            df["name"] = workload_names(df["name"].tolist(), df["batch"].tolist())
         if name == "pareto" and "left_batch" in df:
             # A point dominated in a batch that never committed is still on the front.
             df.loc[df["left_batch"] >= self.batches_committed, "left_batch"] = -1

@@ -46,11 +46,16 @@ std::string info(const store::StoredSweep& s, const std::string& key) {
     return "?";
 }
 
-double objective(const store::ParetoRecord& p, const std::string& name, const std::string& path) {
+// As the sweep's archive minimises it (engine/sweep_state.hpp); `samples` is the workloads'
+// batch sizes summed.
+double objective(const store::ParetoRecord& p, const std::string& name, double samples,
+                 const std::string& path) {
     if (name == "latency") return p.latency_seconds;
     if (name == "energy") return p.energy_joules;
     if (name == "area") return p.area_mm2;
     if (name == "cost") return p.cost;
+    if (name == "power") return p.latency_seconds > 0 ? p.energy_joules / p.latency_seconds : kInf;
+    if (name == "throughput") return samples > 0 ? p.latency_seconds / samples : kInf;
     throw InputError({path}, "objectives", "an objective pimdse does not know: '" + name + "'");
 }
 
@@ -63,10 +68,12 @@ Side load(const std::string& path) {
         j = std::min(d.objectives.find(',', i), d.objectives.size());
         names.push_back(d.objectives.substr(i, j - i));
     }
+    double samples = 0;
+    for (const store::StoredWorkload& w : d.s.workloads) samples += static_cast<double>(w.batch);
     for (const store::ParetoRecord& p : d.s.pareto) {
         if (p.left_batch >= 0 && p.left_batch < d.s.batches) continue;  // off the front
         tuner::ParetoPoint point{p.candidate, {}};
-        for (const std::string& n : names) point.objectives.push_back(objective(p, n, path));
+        for (const std::string& n : names) point.objectives.push_back(objective(p, n, samples, path));
         d.front.push_back(std::move(point));
     }
     for (const store::CandidateRecord& c : d.s.candidates) {
@@ -86,6 +93,32 @@ std::int64_t evaluations_to(const Side& d, double target) {
         if (best <= target) return static_cast<std::int64_t>(i) + 1;
     }
     return -1;
+}
+
+// A sweep's workloads as the comparison cares about them: each network's name, batch and
+// weight, in the configured order.
+std::string workloads_of(const Side& d) {
+    std::string out;
+    for (const store::StoredWorkload& w : d.s.workloads) {
+        if (!out.empty()) out += ", ";
+        out += w.name + " (batch " + std::to_string(w.batch) + ", weight " + format("%g", w.weight) + ")";
+    }
+    return out;
+}
+
+// Costs, evaluations to a target and hypervolumes of sweeps over different workloads (another
+// network, batch size, weight or network file text) measure different things: say so.
+void warn_if_different_workloads(const Side& a, const Side& b) {
+    bool same = a.s.workloads.size() == b.s.workloads.size();
+    for (std::size_t i = 0; same && i < a.s.workloads.size(); ++i) {
+        const store::StoredWorkload& x = a.s.workloads[i];
+        const store::StoredWorkload& y = b.s.workloads[i];
+        same = x.name == y.name && x.batch == y.batch && x.weight == y.weight && x.source == y.source;
+    }
+    if (same) return;
+    std::cerr << "pimdse compare: warning: A and B evaluated different workloads, so their costs, "
+                 "evaluations to target and hypervolumes are not comparable\n"
+              << "  A: " << workloads_of(a) << "\n  B: " << workloads_of(b) << '\n';
 }
 
 void row(const char* name, const std::string& a, const std::string& b) {
@@ -118,6 +151,7 @@ int run_compare(const std::string& path_a, const std::string& path_b, double tar
         }
     }
     for (double& r : reference) r *= 1.1;
+    warn_if_different_workloads(a, b);
     if (std::isnan(target)) target = std::max(a.best_cost, b.best_cost);
 
     for (const Side* d : {&a, &b}) {

@@ -84,6 +84,7 @@ store::CandidateRecord evaluate_into(const io::Config& config, const eval::EvalC
 struct Pending {
     std::int64_t first_id = 0;
     std::size_t size = 0;
+    std::vector<hw::HardwareParams> points;  ///< excluded from proposals until observed
     tuner::ProposalStats stats;
     std::vector<store::CandidateRecord> results;
     store::BatchRows rows;
@@ -165,8 +166,10 @@ private:
                 Pending p;
                 p.stored = true;
                 p.first_id = proposed_;
-                while (stored_at_ < in_.stored.size() && in_.stored[stored_at_].batch == k)
+                while (stored_at_ < in_.stored.size() && in_.stored[stored_at_].batch == k) {
+                    p.points.push_back(in_.stored[stored_at_].params);
                     p.results.push_back(in_.stored[stored_at_++]);
+                }
                 p.size = p.results.size();
                 proposed_ += static_cast<std::int64_t>(p.size);
                 pending_.emplace(k, std::move(p));
@@ -177,6 +180,7 @@ private:
                 stop_proposing_ = true;
                 break;
             }
+            if (waits_for_warmup()) break;
             const int count = static_cast<int>(
                 std::min<std::int64_t>(in_.config.sweep.batch_size, in_.config.sweep.budget - proposed_));
             launch(k, count);
@@ -184,11 +188,23 @@ private:
         }
     }
 
+    // A batch that starts past the proposer's warm-up waits until the warm-up's observations
+    // exist, so a model-based proposer uses its model from there on whatever the lag; before
+    // it, proposals are uniform anyway. Decided by candidate counts at fixed points of the
+    // call sequence, so it depends on the configuration only (docs/engine.md, "The protocol").
+    [[nodiscard]] bool waits_for_warmup() const {
+        const std::int64_t warmup = in_.tuner.proposer().warmup();
+        return proposed_ >= warmup && in_.tuner.evaluations() < warmup;
+    }
+
     // propose(k) on a thread: the loop keeps dispatching and receiving meanwhile. Nothing
     // observes the proposer until the proposal is harvested (finish_oldest waits for it), so
-    // the calls on the proposer keep the order of docs/engine.md "Determinism".
+    // the calls on the proposer keep the order of docs/engine.md "Determinism". The points of
+    // the batches in flight (proposed or stored, not yet observed) are excluded first, so no
+    // point is evaluated twice; a resumed run excludes the same ones.
     void launch(std::int64_t k, int count) {
         tuner::Proposer& proposer = in_.tuner.proposer();
+        for (const auto& [batch, p] : pending_) proposer.exclude(p.points);
         proposing_.emplace();
         proposing_->batch = k;
         proposing_->points =
@@ -211,6 +227,7 @@ private:
         Pending p;
         p.first_id = proposed_;
         p.size = points.size();
+        p.points = points;
         p.stats = stats;
         // The slowest predicted first (dispatch.hpp); older batches stay ahead in the queue.
         for (std::size_t i : slowest_first(points, in_.tuner.times()))

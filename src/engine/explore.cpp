@@ -82,7 +82,9 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
         } catch (const ModelError& e) {
             throw ConfigError(SourceLocation{options.config.string(), 0, 0}, "sweep.proposer", e.what());
         }
-        s.tuner = std::make_unique<detail::Tuner>(c, std::move(proposer));
+        double samples = 0;
+        for (const eval::Workload& w : s.ctx.workloads) samples += static_cast<double>(w.network.batch());
+        s.tuner = std::make_unique<detail::Tuner>(c, std::move(proposer), samples);
     });
     return s;
 }

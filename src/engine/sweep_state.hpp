@@ -25,7 +25,9 @@ namespace pimdse::engine::detail {
 
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
-inline double objective(const store::CandidateRecord& c, io::Objective o) {
+// A candidate's value of objective `o`, minimised; `samples` is the workloads' batch sizes
+// summed (throughput is kept as its reciprocal, seconds per sample).
+inline double objective(const store::CandidateRecord& c, io::Objective o, double samples) {
     switch (o) {
         case io::Objective::latency:
             return c.latency_seconds;
@@ -35,6 +37,10 @@ inline double objective(const store::CandidateRecord& c, io::Objective o) {
             return c.area_mm2;
         case io::Objective::cost:
             return c.cost;
+        case io::Objective::power:
+            return c.latency_seconds > 0 ? c.energy_joules / c.latency_seconds : kInfinity;
+        case io::Objective::throughput:
+            return samples > 0 ? c.latency_seconds / samples : kInfinity;
     }
     return kInfinity;
 }
@@ -58,8 +64,10 @@ inline tuner::Outcome outcome_of(eval::Status s) {
 // had.
 class Tuner {
 public:
-    Tuner(const io::Config& config, std::unique_ptr<tuner::Proposer> proposer)
+    /// `samples`: the workloads' batch sizes summed (the throughput objective's numerator).
+    Tuner(const io::Config& config, std::unique_ptr<tuner::Proposer> proposer, double samples)
         : config_(config),
+          samples_(samples),
           proposer_(std::move(proposer)),
           archive_(config.engine.objectives.size()),
           reference_(config.engine.reference) {}
@@ -79,7 +87,7 @@ public:
             o.outcome = outcome_of(c.status);
             o.cost = c.status == eval::Status::ok ? c.cost : kInfinity;
             for (io::Objective k : config_.engine.objectives) {
-                o.objectives.push_back(c.status == eval::Status::ok ? objective(c, k) : kInfinity);
+                o.objectives.push_back(c.status == eval::Status::ok ? objective(c, k, samples_) : kInfinity);
             }
             if (c.status == eval::Status::ok) {
                 // Only full evaluations teach the dispatch order: a time-out is cut short and an
@@ -189,6 +197,7 @@ private:
     }
 
     const io::Config& config_;
+    double samples_;
     std::unique_ptr<tuner::Proposer> proposer_;
     tuner::ParetoArchive archive_;
     EvalTimeModel times_;

@@ -208,7 +208,8 @@ EngineConfig read_engine(const Reader& r, const std::optional<Field>& f) {
         e.time_limit = std::chrono::seconds(*seconds);
     }
     if (auto v = m.get("objectives")) {
-        const std::string want = "a list of 2 or 3 distinct objectives of latency, energy, area, cost";
+        const std::string want =
+            "a list of 2 or 3 distinct objectives of latency, energy, area, cost, power, throughput";
         e.objectives.clear();
         for (const Field& item : r.list(*v, want)) {
             const auto o = static_cast<Objective>(r.choice(item, names_of(kObjectiveNames)));

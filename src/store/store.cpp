@@ -124,7 +124,7 @@ StoredSweep Store::read() const {
     const h5::CompoundType net_type = compound_type(schema(TableId::networks));
     const Table networks = Table::open(s.file, "/workloads/networks", net_type);
     for (const NetworkRow& r : networks.read_rows<NetworkRow>(0, networks.rows())) {
-        StoredWorkload w{get(r.name), get(r.group), get(r.file), ""};
+        StoredWorkload w{get(r.name), get(r.group), get(r.file), "", r.batch, r.weight};
         w.source = s.file.read_text("/workloads/" + w.group + "/source");
         out.workloads.push_back(std::move(w));
     }

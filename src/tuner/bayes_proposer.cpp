@@ -28,6 +28,7 @@ public:
         : HistoryProposer(context, options, stream), name_(name), hidden_(std::move(hidden)) {}
 
     [[nodiscard]] std::string_view name() const override { return name_; }
+    [[nodiscard]] std::int64_t warmup() const override { return options_.initial_random; }
 
     [[nodiscard]] std::vector<hw::HardwareParams> propose(std::int64_t batch, int count) override {
         using clock = std::chrono::steady_clock;

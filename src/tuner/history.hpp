@@ -32,6 +32,13 @@ public:
         }
     }
 
+    // In-flight points join the observed ones: both only ever grow, and a resumed run tells
+    // the in-flight points of the interrupted one, so the union before each propose() is the
+    // points of every earlier batch in both runs.
+    void exclude(std::span<const hw::HardwareParams> points) override {
+        for (const hw::HardwareParams& p : points) seen_.insert(p);
+    }
+
     [[nodiscard]] ProposalStats last_stats() const override { return stats_; }
 
 protected:
@@ -60,7 +67,7 @@ protected:
     LegalSampler sampler_;
     Encoding encoding_;
     std::vector<Observation> history_;
-    PointSet seen_;
+    PointSet seen_;  ///< observed or excluded: never proposed again
     ProposalStats stats_;
 
 private:
@@ -76,6 +83,8 @@ inline constexpr std::uint64_t kEvolutionStream = 0x45564F4C;  // "EVOL"
 
 [[nodiscard]] std::unique_ptr<Proposer> make_random(const ProposerContext& context,
                                                     const ProposerOptions& options);
+[[nodiscard]] std::unique_ptr<Proposer> make_grid(const ProposerContext& context,
+                                                  const ProposerOptions& options);
 /// "gp" or "nicepim".
 [[nodiscard]] std::unique_ptr<Proposer> make_bayes(std::string_view name, const ProposerContext& context,
                                                    const ProposerOptions& options);

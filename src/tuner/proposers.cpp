@@ -9,7 +9,8 @@
 namespace pimdse::tuner {
 
 const std::vector<std::string_view>& proposer_names() {
-    static const std::vector<std::string_view> names{"random", "gp", "nicepim", "annealing", "evolution"};
+    static const std::vector<std::string_view> names{"random",  "grid",      "gp",
+                                                     "nicepim", "annealing", "evolution"};
     return names;
 }
 
@@ -51,6 +52,7 @@ std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerCon
                                         const ProposerOptions& options) {
     validate(context, options);
     if (name == "random") return make_random(context, options);
+    if (name == "grid") return make_grid(context, options);
     if (name == "gp" || name == "nicepim") return make_bayes(name, context, options);
     if (name == "annealing") return make_annealing(context, options);
     if (name == "evolution") return make_evolution(context, options);

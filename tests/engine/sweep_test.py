@@ -26,6 +26,13 @@ Scenarios:
   synthetic    the synthetic evaluator with a lag of 3 and output.mappings: front: the same
                file without mpirun and on --np ranks, and exactly the candidates on the front
                or among the best 2 when their batch was written keep their mapping rows
+  model_share  a 48-evaluation nicepim sweep of tiny.yaml's space under the default lag
+               proposes at least half of its candidates from a fitted model, in batches of 8
+               and of 4, and the same file on --np ranks
+  small_space  a 4-point space with a budget of 16 is evaluated exactly 4 times by every
+               proposer, which then stops for an exhausted space; resuming adds nothing
+  objectives   a sweep over average power and throughput keeps exactly the candidates no
+               other candidate beats in both as its front
 """
 import argparse
 import os
@@ -475,6 +482,79 @@ def scenario_synthetic(s):
         check(kept == kept_by_rule(f, 2), f"kept {sorted(kept)}, the rule gives {sorted(kept_by_rule(f, 2))}")
         check(len(f["metrics"]) == 2 * len(c), "every candidate's metrics are kept")
         check(f["mappings/layers"].compression == "gzip", "compressed layer rows")
+
+
+def variant(s, base, name, **keys):
+    """tests/data/sweep/<base> with the sweep keys `keys` replaced or added, written to WORK
+    with the relative paths made absolute."""
+    text = open(s.data(base)).read()
+    text = text.replace("../mapping/", s.data("../mapping/")).replace("../../../inputs/",
+                                                                        os.path.join(s.source, "inputs") + "/")
+    for key, value in keys.items():
+        line = f"  {key}: {value}"
+        text, n = re.subn(rf"^  {key}: .*$", line, text, flags=re.M)
+        if n == 0:
+            text = text.replace("sweep:\n", f"sweep:\n{line}\n")
+    path = s.out(name + ".yaml")
+    open(path, "w").write(text)
+    return path
+
+
+def scenario_model_share(s):
+    for batch in (8, 4):
+        cfg = variant(s, "tiny.yaml", f"share_b{batch}", proposer="nicepim", budget=48, batch_size=batch,
+                      evaluator="synthetic", synthetic_median_seconds=0.01)
+        ref = s.fresh(f"share_b{batch}_np0.h5")
+        s.run(["explore", cfg, "-o", ref], np_=0)
+        out = s.fresh(f"share_b{batch}_np{s.np}.h5")
+        s.run(["explore", cfg, "-o", out])
+        same_files(ref, out)
+        with h5py.File(out, "r") as f:
+            b = pd.DataFrame(f["tuner/batches"][()])
+        # A proposal fits a model exactly when it uses one (docs/tuner.md): fit_seconds > 0.
+        from_model = int(b.candidates[b.fit_seconds > 0].sum())
+        print(f"batches of {batch}: {from_model} of {b.candidates.sum()} candidates from a fitted model")
+        check(b.candidates.sum() == 48, "48 candidates")
+        check(from_model >= 24, f"batches of {batch}: only {from_model} of 48 candidates from a model")
+
+
+def scenario_small_space(s):
+    for proposer in ("grid", "random", "nicepim", "annealing", "evolution", "gp"):
+        cfg = variant(s, "small_space.yaml", f"small_{proposer}", proposer=proposer)
+        out = s.fresh(f"small_{proposer}.h5")
+        p = s.run(["explore", cfg, "-o", out])
+        check("the space has no legal unseen point left: 4 evaluations" in p.stdout, f"{proposer}: no stop")
+        with h5py.File(out, "r") as f:
+            c = pd.DataFrame(f["candidates"][()])
+        points = set(zip(c.node_rows, c.node_cols))
+        check(len(c) == 4 and points == {(2, 2), (2, 4), (4, 2), (4, 4)},
+              f"{proposer}: {len(c)} evaluations of {sorted(points)}")
+        p = s.run(["explore", cfg, "-o", out, "--resume"])
+        check("4 evaluations" in p.stdout, f"{proposer}: resuming an exhausted space adds nothing")
+
+
+def scenario_objectives(s):
+    cfg = variant(s, "tiny.yaml", "objectives", budget=24, evaluator="synthetic", synthetic_median_seconds=0.01)
+    open(cfg, "a").write("engine:\n  objectives: [power, throughput]\n")
+    out = s.fresh("objectives.h5")
+    s.run(["explore", cfg, "-o", out])
+    with h5py.File(out, "r") as f:
+        check(f.attrs["objectives"] in (b"power,throughput", "power,throughput"), "objectives attribute")
+        c = pd.DataFrame(f["candidates"][()])
+        p = pd.DataFrame(f["pareto"][()])
+        samples = float(f["workloads/networks"]["batch"].sum())
+        ok_value = h5py.check_enum_dtype(f["candidates"].dtype["status"])["ok"]
+    ok = c[c.status == ok_value]
+    # Minimised as the archive holds them: watts, and seconds per sample.
+    pts = {int(r.candidate): (r.energy_j / r.latency_s, r.latency_s / samples) for r in ok.itertuples()}
+    front = set()
+    for i, a in pts.items():
+        beaten = any(b[0] <= a[0] and b[1] <= a[1] and (b != a or j < i) for j, b in pts.items() if j != i)
+        if not beaten:
+            front.add(i)
+    got = set(p.candidate[p.left_batch < 0])
+    check(got == front, f"front {sorted(got)}, expected {sorted(front)}")
+    check(front != set(int(i) for i in ok.candidate), "the objectives rank the candidates")
 
 
 def scenario_plots(s):

@@ -42,6 +42,27 @@ TEST(LoadWorkloads, BatchOverrideScalesTheWork) {
     EXPECT_EQ(loaded[1].network.batch(), 1);
     EXPECT_EQ(loaded[0].network.total_macs(), 3 * loaded[1].network.total_macs());
     EXPECT_EQ(loaded[0].network.total_weights(), loaded[1].network.total_weights());
+    // One network at two batch sizes: each workload gets its own readable name.
+    EXPECT_EQ(loaded[0].network.name(), "resnet18_b3");
+    EXPECT_EQ(loaded[1].network.name(), "resnet18_b1");
+}
+
+TEST(LoadWorkloads, NamesAreUniqueAndKeepTheNetworksNameWhereItIs) {
+    const std::string r18 = kSource + "/inputs/networks/resnet18.yaml";
+    const std::string vgg = kSource + "/inputs/networks/vgg16.yaml";
+    const Config c = parse_config("workloads:\n  - {network: " + r18 + "}\n  - {network: " + vgg +
+                                      "}\n  - {network: " + r18 +
+                                      ", batch: 2}\n"
+                                      "sweep: {budget: 1}\noutput: {path: /tmp/x.h5}\n",
+                                  "inline.yaml");
+    const auto loaded = load_workloads(c);
+    ASSERT_EQ(loaded.size(), 3u);
+    EXPECT_EQ(loaded[0].network.name(), "resnet18_b1");
+    EXPECT_EQ(loaded[1].network.name(), "vgg16");
+    EXPECT_EQ(loaded[2].network.name(), "resnet18_b2");
+    // Two files whose networks share a name and a batch size: the index tells them apart.
+    const LoadedWorkload one{c.workloads[0], read_network_file(r18, {})};
+    EXPECT_EQ(workload_names({one, one}), (std::vector<std::string>{"resnet18_b1", "resnet18_b1_w1"}));
 }
 
 TEST(LoadWorkloads, AMalformedNetworkStopsWithItsOwnError) {

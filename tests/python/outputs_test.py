@@ -11,7 +11,10 @@ Scenarios:
                    takes tables and fields it has never heard of
   export           `pimdse export --csv`: one CSV per table, its committed rows, unit headers
   compare          `pimdse compare`: a file against itself and against another sweep
-  compare_plot     postprocess/compare.py draws best cost against evaluations of two sweeps
+  compare_plot     postprocess/compare.py draws best cost against evaluations of two sweeps,
+                   tells apart two sweeps of one proposer and seed, and a short from a long one
+  workload_names   one network at two batch sizes: unique workload names in the file and in
+                   the reader (also for a file written before), so metrics pivot by network
   postprocess_uses_reader  no postprocess script opens HDF5 itself; those that read sweep
                    files import the pimdse package
 """
@@ -62,6 +65,20 @@ def sweep(name, proposer="evolution", seed=7, base="tiny.yaml"):
     text = text.replace("../mapping/", source("tests", "data", "mapping") + "/")
     text = text.replace("../../../inputs/", source("inputs") + "/")
     text = re.sub(r"proposer: \w+", f"proposer: {proposer}", text).replace("seed: 7", f"seed: {seed}")
+    open(cfg, "w").write(text)
+    out = work(f"{name}.h5")
+    run([ARGS.pimdse, "explore", cfg, "-o", out, "--force"])
+    return out
+
+
+def two_batches_sweep(name, budget=4):
+    """tests/data/sweep/tiny.yaml's network at batch sizes 1 and 4, synthetic evaluator."""
+    cfg = work(f"{name}.yaml")
+    tiny = source("tests", "data", "mapping", "tiny.yaml")
+    text = open(source("tests", "data", "sweep", "small_space.yaml")).read()
+    text = re.sub(r"workloads:\n.*\n", f"workloads:\n  - {{network: {tiny}, batch: 1}}\n"
+                  f"  - {{network: {tiny}, batch: 4}}\n", text)
+    text = re.sub(r"budget: \d+", f"budget: {budget}", text)
     open(cfg, "w").write(text)
     out = work(f"{name}.h5")
     run([ARGS.pimdse, "explore", cfg, "-o", out, "--force"])
@@ -307,6 +324,13 @@ def scenario_compare():
     check(compare_lines(p.stdout)["evaluations to target"] == ("-", "-"), "an unreached target is '-'")
     p = run([ARGS.pimdse, "compare", a, work("nothing.h5")], expect=4)
     check("nothing.h5" in p.stderr, "missing file named")
+    # Same workloads: no warning; other workloads: a warning, and the table still.
+    check("warning" not in run([ARGS.pimdse, "compare", a, b]).stderr, "a warning for equal workloads")
+    c = two_batches_sweep("cmp_c")
+    p = run([ARGS.pimdse, "compare", a, c])
+    check("warning: A and B evaluated different workloads" in p.stderr and "tiny_b4 (batch 4" in p.stderr,
+          "no warning for different workloads")
+    check("evaluations to target" in p.stdout, "the comparison goes on after the warning")
 
 
 def grid_hypervolume(points, ref):
@@ -337,6 +361,40 @@ def scenario_compare_plot():
         check(os.path.exists(path) and os.path.getsize(path) > 5000, f"{path} is not a plot")
     p = run([sys.executable, source("postprocess", "compare.py"), a, work("nothing.h5")], expect=None)
     check(p.returncode != 0 and "nothing.h5" in p.stderr, "a missing file: an error naming it")
+    # One proposer and seed in two files: the labels name the files. A run of 2 evaluations
+    # beside one of 12: a logarithmic x-axis.
+    a2 = work("plot_a2.h5")
+    shutil.copyfile(a, a2)
+    short = two_batches_sweep("plot_short", budget=2)
+    p = run([sys.executable, source("postprocess", "compare.py"), a, a2, short, "--out", out])
+    check("A: evolution, seed 7 (plot_a.h5):" in p.stdout and "B: evolution, seed 7 (plot_a2.h5):" in p.stdout,
+          "two sweeps of one proposer and seed are told apart")
+    check("x axis: log (2 to 12 evaluations)" in p.stdout, "a short run beside a long one: log x-axis")
+    p = run([sys.executable, source("postprocess", "compare.py"), a, b, "--out", out])
+    check("x axis: linear" in p.stdout, "equal lengths: linear x-axis")
+
+
+def scenario_workload_names():
+    pimdse = import_pimdse()
+    path = two_batches_sweep("names", budget=4)
+    s = pimdse.Sweep(path)
+    check(list(s.networks["name"]) == ["tiny_b1", "tiny_b4"], f"names {list(s.networks['name'])}")
+    check(list(s.networks["group"]) == ["tiny_b1", "tiny_b4"], f"groups {list(s.networks['group'])}")
+    per_net = s.metrics.pivot(index="candidate", columns="network_name", values="latency_s")
+    check(list(per_net.columns) == ["tiny_b1", "tiny_b4"] and len(per_net) == 4, f"pivot {per_net}")
+    check(len(s.network_layers("tiny_b4")) == len(s.network_layers("tiny_b1")), "layers by name")
+    # A file written before: both workloads named "tiny" in the file; the reader tells them apart.
+    old = work("names_old.h5")
+    shutil.copyfile(path, old)
+    with h5py.File(old, "r+") as f:
+        for table, field in (("workloads/networks", "name"), ("metrics", "network_name")):
+            rows = f[table][()]
+            rows[field] = b"tiny"
+            f[table][...] = rows
+    s = pimdse.Sweep(old)
+    check(list(s.networks["name"]) == ["tiny_b1", "tiny_b4"], "old file: unique names")
+    per_net = s.metrics.pivot(index="candidate", columns="network_name", values="latency_s")
+    check(list(per_net.columns) == ["tiny_b1", "tiny_b4"], "old file: pivot")
 
 
 def scenario_postprocess_uses_reader():

@@ -29,14 +29,16 @@ enum class Proposer {
     random,     ///< uniform random points of the space (VIII-C)
     annealing,  ///< simulated annealing (VIII-C)
     evolution,  ///< an evolutionary algorithm
+    grid,       ///< every legal point once, in index order (small spaces)
 };
 /// `sweep.proposer`'s choices, in enum order (the values are stored in sweep files: append
 /// only); each is a name tuner::make_proposer accepts.
-inline constexpr EnumNames<Proposer, 5> kProposerNames{{{Proposer::nicepim, "nicepim"},
+inline constexpr EnumNames<Proposer, 6> kProposerNames{{{Proposer::nicepim, "nicepim"},
                                                         {Proposer::gp, "gp"},
                                                         {Proposer::random, "random"},
                                                         {Proposer::annealing, "annealing"},
-                                                        {Proposer::evolution, "evolution"}}};
+                                                        {Proposer::evolution, "evolution"},
+                                                        {Proposer::grid, "grid"}}};
 
 [[nodiscard]] std::string_view to_string(Proposer p);
 /// Every proposer's name, in enum order.
@@ -118,11 +120,18 @@ enum class Objective {
     energy,   ///< total energy over the workloads, joules
     area,     ///< NN-engine area of all nodes, mm2
     cost,     ///< NicePIM Eq. 1
+    /// Average power running the workloads back to back, W: total energy / total latency.
+    power,
+    /// Samples per second running the workloads back to back: the batch sizes summed over
+    /// total latency. Maximised; the archive minimises its reciprocal, seconds per sample.
+    throughput,
 };
-inline constexpr EnumNames<Objective, 4> kObjectiveNames{{{Objective::latency, "latency"},
+inline constexpr EnumNames<Objective, 6> kObjectiveNames{{{Objective::latency, "latency"},
                                                           {Objective::energy, "energy"},
                                                           {Objective::area, "area"},
-                                                          {Objective::cost, "cost"}}};
+                                                          {Objective::cost, "cost"},
+                                                          {Objective::power, "power"},
+                                                          {Objective::throughput, "throughput"}}};
 [[nodiscard]] std::string_view to_string(Objective o);
 
 /// `engine:` how the sweep engine runs candidates and keeps its archive (docs/config.md).

@@ -19,7 +19,13 @@ struct LoadedWorkload {
 
 /// Parses every workload of `config` in order; throws the first network file's InputError.
 /// `warn` receives the network files' warnings (NetworkReadOptions::warn; unset: stderr).
+/// Each network is named as workload_names says, so that names identify workloads.
 [[nodiscard]] std::vector<LoadedWorkload> load_workloads(
     const Config& config, const std::function<void(const std::string&)>& warn = {});
+
+/// One name per workload, unique and readable: the network's own name, followed by `_b<batch>`
+/// when the configuration lists that name more than once (one network at several batch
+/// sizes), and by `_w<index>` if that is still taken (two files naming their networks alike).
+[[nodiscard]] std::vector<std::string> workload_names(const std::vector<LoadedWorkload>& workloads);
 
 }  // namespace pimdse::io

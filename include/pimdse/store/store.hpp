@@ -134,6 +134,8 @@ struct StoredWorkload {
     std::string group;   ///< /workloads/<group>
     std::string file;    ///< the network file as configured
     std::string source;  ///< its exact text
+    std::int64_t batch = 1;
+    double weight = 1;  ///< gamma of NicePIM Eq. 1
 };
 
 /// What a committed file holds, read back: enough to replay the proposer and the archive.

@@ -9,7 +9,9 @@
 // the observations told so far, in order). A resumed sweep builds a fresh proposer, tells it
 // every stored batch through observe(), sets the next batch index and continues; it must
 // propose exactly what the uninterrupted run proposed. Proposers may cache (a fitted model),
-// but a cache must never change a result.
+// but a cache must never change a result. Points proposed earlier but not yet observed (the
+// batches in flight under the engine's lag) are told through exclude() before each propose(),
+// so that no point is evaluated twice; the engine tells a resumed proposer the same points.
 
 #include <cstdint>
 #include <memory>
@@ -61,13 +63,25 @@ class Proposer {
 public:
     virtual ~Proposer() = default;
 
-    /// The config name: "random", "annealing", "evolution", "gp", "nicepim".
+    /// The config name: "random", "grid", "annealing", "evolution", "gp", "nicepim".
     [[nodiscard]] virtual std::string_view name() const = 0;
 
     /// Up to `count` legal points (hw::check passes, area included) for batch `batch`
-    /// (0-based), distinct from each other and from every point observed so far. Fewer
-    /// only when the space has no more legal unseen points.
+    /// (0-based), distinct from each other, from every point observed so far and from every
+    /// point excluded. Fewer only when the space has no such point left; none when it is
+    /// exhausted.
     [[nodiscard]] virtual std::vector<hw::HardwareParams> propose(std::int64_t batch, int count) = 0;
+
+    /// Points already proposed whose results have not been told yet (the batches in flight):
+    /// no later proposal returns them. Telling a point again, or observing it later, is
+    /// harmless.
+    virtual void exclude(std::span<const hw::HardwareParams> points) = 0;
+
+    /// How many observations must exist before a proposal can use the proposer's model: 0
+    /// for a proposer without one. A function of the proposer's name and options only; the
+    /// engine holds back the first batch past it until that many are observed
+    /// (docs/engine.md, "The protocol").
+    [[nodiscard]] virtual std::int64_t warmup() const { return 0; }
 
     /// The results of one batch, sorted by candidate id.
     virtual void observe(std::span<const Observation> batch) = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // The proposers of the sweep (docs/tuner.md) behind the Proposer seam of proposer.hpp, made
-// by name: "random", "gp", "nicepim", "annealing", "evolution". Every option has a documented
+// by name: "random", "grid", "gp", "nicepim", "annealing", "evolution". Every option has a documented
 // default; the config may override them.
 
 #include <memory>
@@ -50,7 +50,7 @@ struct ProposerOptions {
     double evolution_mutation_step = 0.2;  ///< sd of a mutated coordinate's Gaussian step
 };
 
-/// The proposer called `name` ("random", "gp", "nicepim", "annealing", "evolution"). Throws
+/// The proposer called `name` ("random", "grid", "gp", "nicepim", "annealing", "evolution"). Throws
 /// std::invalid_argument for another name or invalid options.
 [[nodiscard]] std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerContext& context,
                                                       const ProposerOptions& options = {});
