@@ -10,7 +10,9 @@ Kinds (a trial picks its moment uniformly over the sweep's run time, measured fi
   sigterm_rank0, sigkill_rank0                    the signal to rank 0 (the writer)
   sigkill_worker                                  SIGKILL to rank 1 (np > 1 only)
   memory_rank0, memory_worker                     the address-space limit of that rank lowered
-                                                  below what it maps now (prlimit)
+                                                  below what it maps now (prlimit), once the
+                                                  run has printed its start line (an allocation
+                                                  failing inside MPI_Init may crash Open MPI)
 
 Every trial must end within a minute (no rank may spin or wait forever), never by a
 segmentation fault, and the file it leaves must resume (as many times as it takes) to a
@@ -106,7 +108,13 @@ def trial(s, kind, cfg, ref, duration, rng, n):
     p = subprocess.Popen(s.command(["explore", cfg, "-o", out]), env=ENV, stdout=log,
                          stderr=subprocess.STDOUT, start_new_session=True)
     delay = rng.uniform(0.0, duration)
-    time.sleep(delay)
+    began = time.time()
+    if kind.startswith("memory"):
+        # Not before pimdse's own code runs: an allocation that fails inside MPI_Init (Open MPI,
+        # its network libraries) may crash there, which no code of pimdse can answer.
+        while "pimdse explore:" not in open(out + ".log").read() and p.poll() is None:
+            time.sleep(0.01)
+    time.sleep(max(0.0, delay - (time.time() - began)))
     injected = inject(s, kind, p, rng)
     code = end_of(p)
     try:
