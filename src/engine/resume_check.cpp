@@ -26,6 +26,7 @@ class ListeningProposer final : public tuner::Proposer {
 public:
     [[nodiscard]] std::string_view name() const override { return "replay"; }
     [[nodiscard]] std::vector<hw::HardwareParams> propose(std::int64_t, int) override { return {}; }
+    void exclude(std::span<const hw::HardwareParams>) override {}
     void observe(std::span<const tuner::Observation>) override {}
 };
 
@@ -41,7 +42,9 @@ bool same_row(const store::ParetoRecord& stored, const store::ParetoRecord& repl
 }  // namespace
 
 void check_pareto_replay(const store::StoredSweep& stored, const io::Config& config, const fs::path& out) {
-    Tuner replay(config, std::make_unique<ListeningProposer>());
+    double samples = 0;  // the throughput objective's numerator, as explore() sums it
+    for (const store::StoredWorkload& w : stored.workloads) samples += static_cast<double>(w.batch);
+    Tuner replay(config, std::make_unique<ListeningProposer>(), samples);
     std::vector<store::CandidateRecord> batch;
     std::size_t next = 0;
     for (std::int64_t k = 0; k < stored.batches; ++k) {
