@@ -165,6 +165,43 @@ struct Need {
     std::int64_t rank = 0;     ///< this node's position in that set
 };
 
+/// needed_box's matmul operands: the second operand of an attention product (gathered like
+/// weights), a flattened input, or the rows and columns the node's outputs read.
+void matmul_need(const workload::TensorShape& ps, const Layer& l, const LayerMapping& m,
+                 const std::array<Range, kPartDims>& r, const std::array<std::int32_t, kPartDims>& idx,
+                 std::size_t j, Need& n) {
+    const std::int32_t k_parts = m.part(PartDim::k).count();
+    const Range k = r[index_of(PartDim::k)];
+    const Range c = r[index_of(PartDim::c)];
+    const Range p = r[index_of(PartDim::p)];
+    const Range q = r[index_of(PartDim::q)];
+    if (l.weights_are_activations && j == 1) {
+        // The second operand: B x C x K (transposed) or B x K x C, spread over the nodes
+        // that share it and gathered like weights (VII, WR = 1).
+        n.c = l.transpose_b ? c : k;
+        n.h = l.transpose_b ? k : c;
+        n.w = {0, ps.width};
+        n.divisor = nodes_sharing_weights(m);
+        n.rank = (static_cast<std::int64_t>(idx[index_of(PartDim::b)]) * m.part(PartDim::p).count() +
+                  idx[index_of(PartDim::p)]) *
+                     m.part(PartDim::q).count() +
+                 idx[index_of(PartDim::q)];
+    } else if (l.flatten) {
+        const std::int64_t hw = ps.height * ps.width;
+        n.c = {c.begin / hw, ceil_div(c.end, hw)};
+        n.h = {0, ps.height};
+        n.w = {0, ps.width};
+        n.divisor = k_parts;
+        n.rank = idx[index_of(PartDim::k)];
+    } else {
+        n.c = c;
+        n.h = p;
+        n.w = q;
+        n.divisor = k_parts;
+        n.rank = idx[index_of(PartDim::k)];
+    }
+}
+
 /// What the consumer node with ranges r reads from operand j (producer `prod`).
 std::optional<Need> needed_box(const workload::Network& net, const Layer& l, const LayerMapping& m,
                                const std::array<Range, kPartDims>& r,
@@ -198,31 +235,7 @@ std::optional<Need> needed_box(const workload::Network& net, const Layer& l, con
             n.w = rows(q, true);
             break;
         case LayerKind::matmul:
-            if (l.weights_are_activations && j == 1) {
-                // The second operand: B x C x K (transposed) or B x K x C, spread over the nodes
-                // that share it and gathered like weights (VII, WR = 1).
-                n.c = l.transpose_b ? c : k;
-                n.h = l.transpose_b ? k : c;
-                n.w = {0, ps.width};
-                n.divisor = nodes_sharing_weights(m);
-                n.rank = (static_cast<std::int64_t>(idx[index_of(PartDim::b)]) * m.part(PartDim::p).count() +
-                          idx[index_of(PartDim::p)]) *
-                             m.part(PartDim::q).count() +
-                         idx[index_of(PartDim::q)];
-            } else if (l.flatten) {
-                const std::int64_t hw = ps.height * ps.width;
-                n.c = {c.begin / hw, ceil_div(c.end, hw)};
-                n.h = {0, ps.height};
-                n.w = {0, ps.width};
-                n.divisor = k_parts;
-                n.rank = idx[index_of(PartDim::k)];
-            } else {
-                n.c = c;
-                n.h = p;
-                n.w = q;
-                n.divisor = k_parts;
-                n.rank = idx[index_of(PartDim::k)];
-            }
+            matmul_need(ps, l, m, r, idx, j, n);
             break;
         case LayerKind::pool:
         case LayerKind::upsample:
