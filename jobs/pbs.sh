@@ -36,6 +36,8 @@ margin_seconds=${PIMDSE_MARGIN:-600}
 chain=${PIMDSE_CHAIN:-1}
 max_jobs=${PIMDSE_MAX_JOBS:-100}
 export HDF5_USE_FILE_LOCKING=FALSE  # Lustre and NFS often refuse HDF5's POSIX locks
+# pimdse's own one-writer lock does not follow that switch: where the file system has no locks
+# it refuses to start; set PIMDSE_OUTPUT_LOCK=off there (docs/output.md, "One writer: the output lock").
 ranks=$(wc -l < "$PBS_NODEFILE")
 
 # What the job was submitted with: its walltime, queue, account and resource requests.

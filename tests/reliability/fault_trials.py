@@ -7,8 +7,8 @@ usage: fault_trials.py --pimdse EXE --mpiexec MPIEXEC --source DIR --work DIR
 
 Kinds (a trial picks its moment uniformly over the sweep's run time, measured first):
   sigterm_mpirun, sigint_mpirun, sigkill_mpirun   the signal to mpirun (np > 0 only)
-  sigterm_rank0, sigkill_rank0                    the signal to rank 0 (the writer)
-  sigkill_worker                                  SIGKILL to rank 1 (np > 1 only)
+  sigterm_rank0, sigint_rank0, sigkill_rank0      the signal to rank 0 (the writer)
+  sigterm_worker, sigint_worker, sigkill_worker   the signal to rank 1 (np > 1 only)
   memory_rank0, memory_worker                     the address-space limit of that rank lowered
                                                   below what it maps now (prlimit), once the
                                                   run has printed its start line (an allocation
@@ -33,8 +33,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "engine"))
 from sweep_test import ENV, Failure, Sweep, check, descendants, same_files  # noqa: E402
 
-KINDS = ["sigterm_mpirun", "sigint_mpirun", "sigkill_mpirun", "sigterm_rank0", "sigkill_rank0",
-         "sigkill_worker", "memory_rank0", "memory_worker"]
+KINDS = ["sigterm_mpirun", "sigint_mpirun", "sigkill_mpirun", "sigterm_rank0", "sigint_rank0", "sigkill_rank0",
+         "sigterm_worker", "sigint_worker", "sigkill_worker", "memory_rank0", "memory_worker"]
+SIGNALS = {"sigterm": signal.SIGTERM, "sigint": signal.SIGINT, "sigkill": signal.SIGKILL}
 CRASH_CODES = {-signal.SIGSEGV, 128 + signal.SIGSEGV, -signal.SIGABRT, 128 + signal.SIGABRT}
 
 
@@ -77,8 +78,7 @@ def inject(s, kind, p, rng):
     """Applies the fault; returns False if its target was already gone."""
     try:
         if kind.endswith("_mpirun"):
-            sig = {"sigterm": signal.SIGTERM, "sigint": signal.SIGINT, "sigkill": signal.SIGKILL}[kind.split("_")[0]]
-            os.kill(p.pid, sig)
+            os.kill(p.pid, SIGNALS[kind.split("_")[0]])
             return True
         target = ranks(s, p).get(0 if kind.endswith("rank0") else 1)
         if target is None:
@@ -86,7 +86,7 @@ def inject(s, kind, p, rng):
         if kind.startswith("memory"):
             lower_memory(target, rng)
         else:
-            os.kill(target, signal.SIGTERM if kind.startswith("sigterm") else signal.SIGKILL)
+            os.kill(target, SIGNALS[kind.split("_")[0]])
         return True
     except (ProcessLookupError, FileNotFoundError):
         return False
