@@ -38,9 +38,16 @@ TEST(ExitCodeOf, EveryErrorClassHasItsCode) {
 }
 
 TEST(ExitCodeOf, ForeignExceptionsAreInternalErrors) {
-    EXPECT_EQ(exit_code_of(std::bad_alloc()), ExitCode::internal_error);
     EXPECT_EQ(exit_code_of(std::invalid_argument("x")), ExitCode::internal_error);
     EXPECT_EQ(exit_code_of(std::runtime_error("x")), ExitCode::internal_error);
+}
+
+TEST(ExitCodeOf, RunningOutOfMemoryHasItsOwnCodeAndWords) {
+    // Not a bug of pimdse: every rank stops and the sweep file resumes (exit 8).
+    EXPECT_EQ(exit_code_of(std::bad_alloc()), ExitCode::out_of_memory);
+    EXPECT_STREQ(error_label(ExitCode::out_of_memory), "error");
+    EXPECT_NE(message_of(std::bad_alloc()).find("out of memory"), std::string::npos);
+    EXPECT_EQ(message_of(std::runtime_error("as is")), "as is");
 }
 
 TEST(ExitCodeOf, SubclassesOverrideTheirCode) {
