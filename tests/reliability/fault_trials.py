@@ -5,7 +5,8 @@ uninterrupted run (docs/output.md, "What a commit guarantees").
 usage: fault_trials.py --pimdse EXE --mpiexec MPIEXEC --source DIR --work DIR
                        [--np N] [--trials N] [--kinds K,K,...] [--seed S]
 
-Kinds (a trial picks its moment uniformly over the sweep's run time, measured first):
+Kinds (a trial picks its moment inside a batch drawn uniformly, or, one time in ten, while
+the run starts):
   sigterm_mpirun, sigint_mpirun, sigkill_mpirun   the signal to mpirun (np > 0 only)
   sigterm_rank0, sigint_rank0, sigkill_rank0      the signal to rank 0 (the writer)
   sigterm_worker, sigint_worker, sigkill_worker   the signal to rank 1 (np > 1 only)
@@ -23,6 +24,7 @@ The short version (one trial per kind) runs in ctest; jobs/reliability/fault_tri
 import argparse
 import os
 import random
+import re
 import resource
 import signal
 import subprocess
@@ -102,19 +104,29 @@ def end_of(p, timeout=60):
         raise Failure(f"the run did not end within {timeout} s of the fault (a rank spins or waits)")
 
 
-def trial(s, kind, cfg, ref, duration, rng, n):
+def trial(s, kind, cfg, ref, batches, period, rng, n):
     out = s.fresh(f"trial_{kind}_np{s.np}.h5")
     log = open(out + ".log", "w+")
     p = subprocess.Popen(s.command(["explore", cfg, "-o", out]), env=ENV, stdout=log,
                          stderr=subprocess.STDOUT, start_new_session=True)
-    delay = rng.uniform(0.0, duration)
+    # The moment: one time in ten while the run starts (before its first batch, the output
+    # being created), else inside a batch drawn uniformly, at a uniform point of a batch's
+    # length: the fault always meets a running sweep, whatever the machine's speed.
     began = time.time()
-    if kind.startswith("memory"):
-        # Not before pimdse's own code runs: an allocation that fails inside MPI_Init (Open MPI,
-        # its network libraries) may crash there, which no code of pimdse can answer.
-        while "pimdse explore:" not in open(out + ".log").read() and p.poll() is None:
-            time.sleep(0.01)
-    time.sleep(max(0.0, delay - (time.time() - began)))
+    if rng.random() < 0.1 and not kind.startswith("memory"):
+        target, offset = None, rng.uniform(0.0, 1.0)
+    else:
+        # Memory faults not before pimdse's own code runs: an allocation that fails inside
+        # MPI_Init (Open MPI, its network libraries) may crash there, which no code of
+        # pimdse can answer.
+        target, offset = rng.randrange(0, batches - 1), rng.uniform(0.0, period)
+    while p.poll() is None:
+        text = open(out + ".log").read()
+        if target is None or re.search(rf"batch {target}:", text) or (target == 0 and "pimdse explore:" in text):
+            break
+        time.sleep(0.005)
+    time.sleep(offset)
+    delay = time.time() - began
     injected = inject(s, kind, p, rng)
     code = end_of(p)
     try:
@@ -147,7 +159,7 @@ def trial(s, kind, cfg, ref, duration, rng, n):
 def with_budget(s, cfg, budget):
     """A copy of `cfg` in the work directory with another budget (its relative paths made
     absolute)."""
-    here = os.path.dirname(cfg)
+    here = os.path.dirname(os.path.abspath(cfg))
     lines = []
     for line in open(cfg):
         if line.strip().startswith("budget:"):
@@ -185,13 +197,18 @@ def main():
     began = time.time()
     s.run(["explore", cfg, "-o", ref], timeout=300)
     duration = time.time() - began
-    print(f"uninterrupted run: {duration:.2f} s")
+    import h5py
+    with h5py.File(ref, "r") as f:
+        batches = int(f["commit"][0])
+        walls = f["tuner/batches"]["wall_seconds"][:]
+    period = float(walls[-1] - walls[0]) / max(batches - 1, 1)  # a batch's length
+    print(f"uninterrupted run: {duration:.2f} s, {batches} batches of {period:.3f} s")
     rng = random.Random(args.seed)
     tally = {}
     try:
         for n in range(args.trials):
             for kind in kinds:
-                delay, code, injected = trial(s, kind, cfg, ref, duration, rng, n)
+                delay, code, injected = trial(s, kind, cfg, ref, batches, period, rng, n)
                 tally.setdefault(kind, []).append((delay, code, injected))
                 print(f"TRIAL {kind} {n}: fault at {delay:.2f} s, exit {code}, resumed equal")
     except Failure as e:
