@@ -2,7 +2,7 @@
 # The long fault test (docs/output.md, "What a commit guarantees"): 50 trials (or $TRIALS)
 # of each fault kind at random moments of a sweep, every resumed file compared with an
 # uninterrupted run, on a sweep of $BUDGET (40) evaluations; CTest runs one trial per kind.
-# About 8 s a trial on 2 cores: about an hour and a half for both rank counts.
+# About 6 s a trial on 2 cores: about an hour for 3 ranks, a quarter of that for one process.
 # usage: jobs/reliability/fault_trials.sh [BUILD_DIR]    (default build/, `cmake --preset release`)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
