@@ -55,8 +55,9 @@ def rank_of(pid):
 
 def ranks(s, p):
     """{rank: pid} of run `p`'s pimdse processes."""
+    name = os.path.basename(s.exe)[:15]  # /proc/PID/comm keeps 15 characters
     pids = [p.pid] if s.np == 0 else [
-        pid for pid in descendants(p.pid) if open(f"/proc/{pid}/comm").read().strip() == "pimdse"]
+        pid for pid in descendants(p.pid) if open(f"/proc/{pid}/comm").read().strip() == name]
     out = {}
     for pid in pids:
         r = rank_of(pid)
@@ -82,9 +83,14 @@ def inject(s, kind, p, rng):
         if kind.endswith("_mpirun"):
             os.kill(p.pid, SIGNALS[kind.split("_")[0]])
             return True
-        target = ranks(s, p).get(0 if kind.endswith("rank0") else 1)
-        if target is None:
-            return False
+        rank = 0 if kind.endswith("rank0") else 1
+        deadline = time.time() + 10  # mpirun may still be starting its ranks
+        while (target := ranks(s, p).get(rank)) is None:
+            if p.poll() is not None:
+                return False
+            if time.time() > deadline:
+                raise Failure(f"{kind}: no rank {rank} of the running sweep found to strike")
+            time.sleep(0.01)
         if kind.startswith("memory"):
             lower_memory(target, rng)
         else:
