@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The long fault test (docs/output.md, "What a commit guarantees"): 50 trials (or $TRIALS)
 # of each fault kind at random moments of a sweep, every resumed file compared with an
-# uninterrupted run, on a sweep of $BUDGET (40) evaluations; CTest runs one trial per kind.
-# About 6 s a trial on 2 cores: about an hour for 3 ranks, a quarter of that for one process.
+# uninterrupted run: the signals on a synthetic sweep of $BUDGET (40) evaluations, the memory
+# limits on a model sweep of $MEMORY_BUDGET (8) evaluations that maps ResNet-18; CTest runs
+# one trial per kind. About 6 s a signal trial and 12 s a memory trial on 2 cores: about an
+# hour and a half for 3 ranks, half an hour for one process.
 # usage: jobs/reliability/fault_trials.sh [BUILD_DIR]    (default build/, `cmake --preset release`)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -13,6 +15,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$work"
 for np in 3 0; do
   /usr/bin/python3 tests/reliability/fault_trials.py --np "$np" --trials "$trials" --seed "$((np + 11))" --budget "${BUDGET:-40}" \
+    --memory-budget "${MEMORY_BUDGET:-8}" \
     --pimdse "$build/src/cli/pimdse" --mpiexec "$(command -v mpiexec)" --source . --work "$work/np$np" \
     | tee "$work/trials_np$np.log" | grep -E '^(TRIAL|uninterrupted|FAILED|passed)|trials,'
 done

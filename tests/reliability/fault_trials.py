@@ -15,10 +15,15 @@ the run starts):
                                                   run has printed its start line (an allocation
                                                   failing inside MPI_Init may crash Open MPI)
 
+Signals strike tests/data/sweep/stress.yaml, whose synthetic evaluator commits many batches a
+second, so many moments fall inside a batch's writes. Memory faults strike
+tests/data/sweep/stress_memory.yaml, whose workers map ResNet-18 with the model evaluator:
+a synthetic worker allocates nothing new once running, so a limit would never bite it.
+A trial "bites" when the run it strikes ends early (a non-zero exit); the summary counts them.
+
 Every trial must end within a minute (no rank may spin or wait forever), never by a
 segmentation fault, and the file it leaves must resume (as many times as it takes) to a
-file equal to the uninterrupted one, timing fields aside. tests/data/sweep/stress.yaml
-commits many batches a second, so many moments fall inside a batch's writes.
+file equal to the uninterrupted one, timing fields aside.
 The short version (one trial per kind) runs in ctest; jobs/reliability/fault_trials.sh runs 50 per kind.
 """
 import argparse
@@ -38,6 +43,11 @@ from sweep_test import ENV, Failure, Sweep, check, descendants, same_files  # no
 KINDS = ["sigterm_mpirun", "sigint_mpirun", "sigkill_mpirun", "sigterm_rank0", "sigint_rank0", "sigkill_rank0",
          "sigterm_worker", "sigint_worker", "sigkill_worker", "memory_rank0", "memory_worker"]
 SIGNALS = {"sigterm": signal.SIGTERM, "sigint": signal.SIGINT, "sigkill": signal.SIGKILL}
+# glibc's malloc keeps freed memory and raises its mmap threshold as a process runs, so a
+# worker in its steady state reuses what it holds and a lowered limit might never bite; with
+# these tunables (glibc's mallopt environment names) every block of 64 KiB or more is mapped
+# afresh and freed memory goes back to the system, as under real memory pressure.
+MEMORY_ENV = dict(ENV, MALLOC_MMAP_THRESHOLD_="65536", MALLOC_TRIM_THRESHOLD_="131072")
 CRASH_CODES = {-signal.SIGSEGV, 128 + signal.SIGSEGV, -signal.SIGABRT, 128 + signal.SIGABRT}
 
 
@@ -113,8 +123,8 @@ def end_of(p, timeout=60):
 def trial(s, kind, cfg, ref, batches, period, rng, n):
     out = s.fresh(f"trial_{kind}_np{s.np}.h5")
     log = open(out + ".log", "w+")
-    p = subprocess.Popen(s.command(["explore", cfg, "-o", out]), env=ENV, stdout=log,
-                         stderr=subprocess.STDOUT, start_new_session=True)
+    p = subprocess.Popen(s.command(["explore", cfg, "-o", out]), env=MEMORY_ENV if kind.startswith("memory") else ENV,
+                         stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     # The moment: one time in ten while the run starts (before its first batch, the output
     # being created), else inside a batch drawn uniformly, at a uniform point of a batch's
     # length: the fault always meets a running sweep, whatever the machine's speed.
@@ -173,9 +183,25 @@ def with_budget(s, cfg, budget):
         for word in ("../mapping/", "../../../inputs/"):
             line = line.replace(word, os.path.normpath(os.path.join(here, word)) + "/")
         lines.append(line)
-    out = s.out(f"stress_budget{budget}.yaml")
+    out = s.out(f"{os.path.splitext(os.path.basename(cfg))[0]}_budget{budget}.yaml")
     open(out, "w").write("".join(lines))
     return out
+
+
+def reference(s, cfg):
+    """The uninterrupted run of `cfg`: its file, its batch count and a batch's length [s]."""
+    name = os.path.splitext(os.path.basename(cfg))[0]
+    ref = s.fresh(f"trial_ref_{name}_np{s.np}.h5")
+    began = time.time()
+    s.run(["explore", cfg, "-o", ref], timeout=300)
+    duration = time.time() - began
+    import h5py
+    with h5py.File(ref, "r") as f:
+        batches = int(f["commit"][0])
+        walls = f["tuner/batches"]["wall_seconds"][:]
+    period = float(walls[-1] - walls[0]) / max(batches - 1, 1)
+    print(f"uninterrupted run of {name}: {duration:.2f} s, {batches} batches of {period:.3f} s")
+    return ref, batches, period
 
 
 def main():
@@ -188,7 +214,9 @@ def main():
     ap.add_argument("--trials", type=int, default=2)
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--budget", type=int, default=0, help="the sweep's budget (default: stress.yaml's)")
+    ap.add_argument("--budget", type=int, default=0, help="the signal trials' budget (default: stress.yaml's)")
+    ap.add_argument("--memory-budget", type=int, default=0,
+                    help="the memory trials' budget (default: stress_memory.yaml's)")
     args = ap.parse_args()
     s = Sweep(args)
     kinds = [k for k in args.kinds.split(",") if k]
@@ -196,35 +224,32 @@ def main():
         kinds = [k for k in kinds if not k.endswith(("_mpirun", "_worker"))]
     if s.np == 1:
         kinds = [k for k in kinds if not k.endswith("_worker")]
-    cfg = s.data("stress.yaml")
-    if args.budget > 0:
-        cfg = with_budget(s, cfg, args.budget)
-    ref = s.fresh(f"trial_ref_np{s.np}.h5")
-    began = time.time()
-    s.run(["explore", cfg, "-o", ref], timeout=300)
-    duration = time.time() - began
-    import h5py
-    with h5py.File(ref, "r") as f:
-        batches = int(f["commit"][0])
-        walls = f["tuner/batches"]["wall_seconds"][:]
-    period = float(walls[-1] - walls[0]) / max(batches - 1, 1)  # a batch's length
-    print(f"uninterrupted run: {duration:.2f} s, {batches} batches of {period:.3f} s")
+    groups = []  # (configuration, its kinds)
+    for name, budget, group in (("stress.yaml", args.budget, [k for k in kinds if not k.startswith("memory")]),
+                                ("stress_memory.yaml", args.memory_budget, [k for k in kinds if k.startswith("memory")])):
+        if group:
+            cfg = s.data(name)
+            groups.append((with_budget(s, cfg, budget) if budget > 0 else cfg, group))
     rng = random.Random(args.seed)
     tally = {}
     try:
-        for n in range(args.trials):
-            for kind in kinds:
-                delay, code, injected = trial(s, kind, cfg, ref, batches, period, rng, n)
-                tally.setdefault(kind, []).append((delay, code, injected))
-                print(f"TRIAL {kind} {n}: fault at {delay:.2f} s, exit {code}, resumed equal")
+        for cfg, group in groups:
+            ref, batches, period = reference(s, cfg)
+            for n in range(args.trials):
+                for kind in group:
+                    delay, code, injected = trial(s, kind, cfg, ref, batches, period, rng, n)
+                    tally.setdefault(kind, []).append((delay, code, injected))
+                    print(f"TRIAL {kind} {n}: fault at {delay:.2f} s, exit {code}, resumed equal")
     except Failure as e:
         print(f"FAILED: {e}", file=sys.stderr)
         return 1
     for kind, rows in tally.items():
         codes = sorted({c for _, c, _ in rows})
         hit = sum(1 for _, _, i in rows if i)
+        bit = sum(1 for _, c, i in rows if i and c != 0)
         print(f"{kind}: {len(rows)} trials, {hit} with the fault injected before the run ended, "
-              f"exit codes {codes}, every resume equal to the uninterrupted file")
+              f"{bit} of them ending it early, exit codes {codes}, every resume equal to the "
+              f"uninterrupted file")
     print("passed")
     return 0
 
