@@ -1,6 +1,6 @@
 // The batch write's core: rows written at reserved places of a chunked table
 // (store::h5::Table::write_at) and flushed, as Store::write_batch does, with the Fletcher32
-// checksum that every table carries since issue 18 (its cost is what this measures against
+// checksum that every table carries (its cost is what this measures against
 // the earlier numbers of the same benchmark). One process, MPI_COMM_SELF, a 64-byte row.
 #include <benchmark/benchmark.h>
 #include <mpi.h>

@@ -97,7 +97,7 @@ BENCHMARK_CAPTURE(BM_Map, nicepim_4x4, "nicepim_4x4.yaml", false)
     ->DenseRange(0, kNetworks.size() - 1)
     ->Unit(benchmark::kMillisecond);
 
-// The round's inputs on a large array (issue 18): the four layers of tests/data/mapping/tiny.yaml
+// The round's inputs on a large array: the four layers of tests/data/mapping/tiny.yaml
 // have fewer parts than a 64 x 64 array has nodes, so the mapper falls back to smaller regions;
 // those no layer of the segment can fill are skipped without a search (5 LM searches instead
 // of 1,704; those were cheap, about 0.07 s of 0.7 s here, the rest is the whole array's own

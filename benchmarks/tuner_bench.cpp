@@ -1,4 +1,4 @@
-// Rank 0 must keep up with many workers (issue 16, docs/engine.md "Rank 0"): with 10,000
+// Rank 0 must keep up with many workers (docs/engine.md, "Rank 0"): with 10,000
 // workers and evaluations of about 1 s it must propose and archive about 10,000 candidates
 // per second. BM_ProposeAndArchive times what rank 0 does per batch after 1,000 and 10,000
 // synthetic observations of the default (NicePIM Table II) space with the default options:

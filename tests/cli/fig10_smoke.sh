@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# postprocess/fig10.py draws and tabulates what `pimdse map --csv` writes (issue 4).
+# postprocess/fig10.py draws and tabulates what `pimdse map --csv` writes.
 # Usage: fig10_smoke.sh PIMDSE HARDWARE NETWORK WORKDIR
 set -euo pipefail
 pimdse=$1 hw=$2 net=$3 dir=$4

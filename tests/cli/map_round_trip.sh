@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # pimdse map writes a mapping that pimdse evaluate reads back to the same latency and
-# energy (issue 4). Usage: map_round_trip.sh PIMDSE HARDWARE NETWORK WORKDIR
+# energy. Usage: map_round_trip.sh PIMDSE HARDWARE NETWORK WORKDIR
 set -euo pipefail
 pimdse=$1 hw=$2 net=$3 dir=$4
 mkdir -p "$dir"

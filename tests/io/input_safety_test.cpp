@@ -1,4 +1,4 @@
-// The one reader of input files (issue 18).
+// The one reader of input files.
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -67,7 +67,7 @@ TEST(Mapper, MapsTheNicePimNetworksLegallyAndBeatsOrTiesTheBaseline) {
     }
 }
 
-// Issue 4: every layer of the five NicePIM DNNs gets a legal mapping on the final 4 x 8
+// Every layer of the five NicePIM DNNs gets a legal mapping on the final 4 x 8
 // design (NicePIM VIII-C), judged by the evaluator's legality check and status, and the
 // mapper is never slower than the baseline there. (The 16 x 16 system is covered by
 // jobs/paper/fig10, whose mappings are evaluated the same way.)

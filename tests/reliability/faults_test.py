@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Fault injections on `pimdse explore` (issue 18), each resumed file compared with an
+"""Fault injections on `pimdse explore`, each resumed file compared with an
 uninterrupted run by tests/engine/compare_sweeps.py (registered in tests/reliability/CMakeLists.txt).
 
 usage: faults_test.py SCENARIO --pimdse EXE --mpiexec MPIEXEC --source DIR --work DIR [--np N]

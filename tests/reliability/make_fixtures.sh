@@ -48,7 +48,7 @@ hw '  bank_array: [16, 16]' 1099511627776 hw_buffer_huge.yaml
 hw '  bank_array: [16, 16]' -1 hw_buffer_negative.yaml
 hw '  clock_mhz: 1e308' 128 hw_clock_huge.yaml
 printf 'hardware:\n  node_array: [2, 2]\n  pe_array: [128, 64]\n  buffers_kib: {input: 1, weight: 1, output: 1}\n' > "$work/hw_unmappable.yaml"
-# A legal 256 x 256 node array (issue 18: `map` of a 4-layer network on it ran over a minute).
+# A legal 256 x 256 node array (`map` of a 4-layer network on it once ran over a minute).
 printf 'constraints:\n  bank_array: [256, 256]\n  node_rows: {min: 1, max: 256}\n  node_cols: {min: 1, max: 256}\n  pe_rows: {min: 1, max: 256}\n  pe_cols: {min: 1, max: 256}\n  area_budget_mm2: 100000\nhardware:\n  node_array: [256, 256]\n  pe_array: [2, 2]\n  buffers_kib: {input: 4, weight: 4, output: 4}\n' > "$work/hw_256x256.yaml"
 sed 's/^network: tiny/network: "."/' "$map/tiny.yaml" > "$work/net_dot.yaml"
 sed 's/^network: tiny/network: ".."/' "$map/tiny.yaml" > "$work/net_dotdot.yaml"

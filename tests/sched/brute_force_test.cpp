@@ -1,4 +1,4 @@
-// The Data-Scheduler against direct enumeration (issue 5, "done means"): on a suite of
+// The Data-Scheduler against direct enumeration (the ILP's correctness check): on a suite of
 // placements whose sets have at most 7 members (several sets at once included), the ILP's
 // objective equals the minimum over every combination of Hamilton cycles; every answer
 // passes a validator written here; the ILP is never worse than TSP, and below SHP on the

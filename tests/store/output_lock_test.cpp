@@ -1,4 +1,4 @@
-// The output lock and the exclusive .part of a sweep file (issue 18).
+// The output lock and the exclusive .part of a sweep file.
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
