@@ -21,7 +21,8 @@ EvalTimeModel::Vector features(const hw::HardwareParams& p) {
 }  // namespace
 
 EvalTimeModel::Vector EvalTimeModel::prior() {
-    // More nodes: more partitions, regions and sharing events to search; larger PE arrays:
+    // Fitted to the default sweep's first evaluations (see prior() in dispatch.hpp). More nodes:
+    // more partitions, regions and sharing events to search; larger PE arrays:
     // fewer compute-bound tilings survive the pruning; buffers matter little.
     Vector c;
     c << 1.2, 0.4, 0.4, -0.15, -0.15, -0.05, -0.05, -0.05;

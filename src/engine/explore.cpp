@@ -62,7 +62,7 @@ double cpu_seconds() {
 struct Setup {
     io::Config config;
     eval::EvalContext ctx;
-    std::unique_ptr<detail::Tuner> tuner;
+    std::unique_ptr<detail::SweepState> state;
     fs::path out;
 };
 
@@ -84,7 +84,7 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
         }
         double samples = 0;
         for (const eval::Workload& w : s.ctx.workloads) samples += static_cast<double>(w.network.batch());
-        s.tuner = std::make_unique<detail::Tuner>(c, std::move(proposer), samples);
+        s.state = std::make_unique<detail::SweepState>(c, std::move(proposer), samples);
     });
     return s;
 }
@@ -98,20 +98,20 @@ double run_rank0(const ExploreOptions& options, Setup& s, detail::SweepOutput& o
     const std::optional<std::chrono::seconds> wall_time =
         options.wall_time ? options.wall_time : s.config.sweep.wall_time;
     detail::RootInputs in{
-        s.config,       s.ctx,       *s.tuner,  output.store(),   std::move(stored.candidates),
+        s.config,       s.ctx,       *s.state,  output.store(),   std::move(stored.candidates),
         stored.batches, wall_before, wall_time, options.progress, options.progress_options,
         started,        nullptr,     s.out};
     detail::RootOutcome o;
     try {
         o = detail::run_root(in, world);
     } catch (...) {
-        if (world.size() == 1 && !options.resume && s.tuner->evaluations() == 0) output.discard_fresh();
+        if (world.size() == 1 && !options.resume && s.state->evaluations() == 0) output.discard_fresh();
         throw;
     }
     result.budget_reached = o.budget_reached;
     result.wall_time_stop = o.wall_time_stop;
     result.space_exhausted = o.space_exhausted;
-    result.evaluations = s.tuner->evaluations();
+    result.evaluations = s.state->evaluations();
     result.evaluated_now = o.evaluated_now;
     result.batches = o.batches;
     result.propose_seconds = o.propose_seconds;

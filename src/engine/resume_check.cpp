@@ -44,7 +44,7 @@ bool same_row(const store::ParetoRecord& stored, const store::ParetoRecord& repl
 void check_pareto_replay(const store::StoredSweep& stored, const io::Config& config, const fs::path& out) {
     double samples = 0;  // the throughput objective's numerator, as explore() sums it
     for (const store::StoredWorkload& w : stored.workloads) samples += static_cast<double>(w.batch);
-    Tuner replay(config, std::make_unique<ListeningProposer>(), samples);
+    SweepState replay(config, std::make_unique<ListeningProposer>(), samples);
     std::vector<store::CandidateRecord> batch;
     std::size_t next = 0;
     for (std::int64_t k = 0; k < stored.batches; ++k) {

@@ -27,7 +27,7 @@ namespace pimdse::engine::detail {
 struct RootInputs {
     const io::Config& config;
     const eval::EvalContext& ctx;
-    Tuner& tuner;
+    SweepState& state;
     store::Store& store;
     /// The committed sweep (resume): replayed in the loop, which proposes the batches that
     /// were in flight at the same points of the replay as the interrupted run did.

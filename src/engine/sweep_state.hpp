@@ -62,10 +62,10 @@ inline tuner::Outcome outcome_of(eval::Status s) {
 // Rank 0's view of the sweep: proposer, archive and its history, best cost; rebuilt on resume
 // by replaying the stored batches in order, which gives exactly the state the interrupted run
 // had.
-class Tuner {
+class SweepState {
 public:
     /// `samples`: the workloads' batch sizes summed (the throughput objective's numerator).
-    Tuner(const io::Config& config, std::unique_ptr<tuner::Proposer> proposer, double samples)
+    SweepState(const io::Config& config, std::unique_ptr<tuner::Proposer> proposer, double samples)
         : config_(config),
           samples_(samples),
           proposer_(std::move(proposer)),

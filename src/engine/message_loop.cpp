@@ -144,7 +144,7 @@ public:
         }
         abandon_proposal();
         for (int w = 1; w < world_.size(); ++w) world_.send(w, kTagStop, 0);
-        out_.budget_reached = in_.tuner.evaluations() >= in_.config.sweep.budget;
+        out_.budget_reached = in_.state.evaluations() >= in_.config.sweep.budget;
         out_.batches = observed_ + 1;
         out_.propose_seconds = propose_seconds_;
         out_.busy_while_work_remains = busy_while_work_remains();
@@ -193,8 +193,8 @@ private:
     // it, proposals are uniform anyway. Decided by candidate counts at fixed points of the
     // call sequence, so it depends on the configuration only (docs/engine.md, "The protocol").
     [[nodiscard]] bool waits_for_warmup() const {
-        const std::int64_t warmup = in_.tuner.proposer().warmup();
-        return proposed_ >= warmup && in_.tuner.evaluations() < warmup;
+        const std::int64_t warmup = in_.state.proposer().warmup();
+        return proposed_ >= warmup && in_.state.evaluations() < warmup;
     }
 
     // propose(k) on a thread: the loop keeps dispatching and receiving meanwhile. Nothing
@@ -203,7 +203,7 @@ private:
     // the batches in flight (proposed or stored, not yet observed) are excluded first, so no
     // point is evaluated twice; a resumed run excludes the same ones.
     void launch(std::int64_t k, int count) {
-        tuner::Proposer& proposer = in_.tuner.proposer();
+        tuner::Proposer& proposer = in_.state.proposer();
         for (const auto& [batch, p] : pending_) proposer.exclude(p.points);
         proposing_.emplace();
         proposing_->batch = k;
@@ -217,7 +217,7 @@ private:
         const std::int64_t k = proposing_->batch;
         const std::vector<hw::HardwareParams> points = proposing_->points.get();
         proposing_.reset();
-        const tuner::ProposalStats stats = in_.tuner.proposer().last_stats();
+        const tuner::ProposalStats stats = in_.state.proposer().last_stats();
         propose_seconds_ += stats.fit_seconds + stats.propose_seconds;
         if (points.empty()) {
             stop_proposing_ = true;
@@ -230,7 +230,7 @@ private:
         p.points = points;
         p.stats = stats;
         // The slowest predicted first (dispatch.hpp); older batches stay ahead in the queue.
-        for (std::size_t i : slowest_first(points, in_.tuner.times()))
+        for (std::size_t i : slowest_first(points, in_.state.times()))
             queue_.push_back(Work{proposed_ + static_cast<std::int64_t>(i), k, points[i]});
         proposed_ += static_cast<std::int64_t>(points.size());
         pending_.emplace(k, std::move(p));
@@ -369,9 +369,9 @@ private:
         s.budget = in_.config.sweep.budget;
         s.done_now = out_.evaluated_now;
         s.seconds = elapsed();
-        s.best_cost = in_.tuner.best_cost();
-        s.best_candidate = in_.tuner.best();
-        s.front = in_.tuner.front_size();
+        s.best_cost = in_.state.best_cost();
+        s.best_candidate = in_.state.best();
+        s.front = in_.state.front_size();
         return s;
     }
 
@@ -383,12 +383,12 @@ private:
         std::sort(
             p.results.begin(), p.results.end(),
             [](const store::CandidateRecord& a, const store::CandidateRecord& b) { return a.id < b.id; });
-        in_.tuner.observe(batch, p.results);
+        in_.state.observe(batch, p.results);
         observed_ = batch;
         if (p.stored) {
             pending_.erase(it);
             // The replayed history undoes what an interrupted batch may have written to /pareto.
-            if (batch + 1 == in_.stored_batches) in_.store.rewrite_pareto(in_.tuner.history());
+            if (batch + 1 == in_.stored_batches) in_.store.rewrite_pareto(in_.state.history());
             return;
         }
         write(batch, p);
@@ -396,7 +396,7 @@ private:
     }
 
     void write(std::int64_t batch, Pending& p) {
-        const std::vector<std::int64_t> keep = in_.tuner.kept_mappings(p.results);
+        const std::vector<std::int64_t> keep = in_.state.kept_mappings(p.results);
         std::vector<store::CandidateRecord> layout = p.results;
         for (store::CandidateRecord& c : layout) {
             c.rank = 0;  // rank 0 writes every row
@@ -410,13 +410,13 @@ private:
         row.batch = batch;
         row.proposer = in_.config.sweep.proposer;
         row.candidates = static_cast<std::int64_t>(p.results.size());
-        row.evaluations = in_.tuner.evaluations();
-        row.ok = in_.tuner.ok_in_last();
-        row.best_cost = in_.tuner.best_cost();
-        row.best_candidate = in_.tuner.best();
-        row.hypervolume = in_.tuner.hypervolume();
-        row.front_size = static_cast<std::int64_t>(in_.tuner.front_size());
-        row.reference = in_.tuner.reference();
+        row.evaluations = in_.state.evaluations();
+        row.ok = in_.state.ok_in_last();
+        row.best_cost = in_.state.best_cost();
+        row.best_candidate = in_.state.best();
+        row.hypervolume = in_.state.hypervolume();
+        row.front_size = static_cast<std::int64_t>(in_.state.front_size());
+        row.reference = in_.state.reference();
         row.samples = p.stats.samples;
         row.fit_seconds = p.stats.fit_seconds;
         row.propose_seconds = p.stats.propose_seconds;
@@ -425,7 +425,7 @@ private:
         const auto t0 = Clock::now();
         // A failed write stops every rank with the system's reason (write_failure.hpp).
         write_or_stop_all(world_, in_.output,
-                          [&] { in_.store.write_batch(p.rows, layout, row, in_.tuner.history()); });
+                          [&] { in_.store.write_batch(p.rows, layout, row, in_.state.history()); });
         out_.write_seconds += std::chrono::duration<double>(Clock::now() - t0).count();
         progress_.batch(batch, progress_state());
     }
