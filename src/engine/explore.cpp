@@ -78,7 +78,7 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
                                   c.sweep.samples_per_round};
         std::unique_ptr<tuner::Proposer> proposer;
         try {
-            proposer = tuner::make_proposer(io::to_string(c.sweep.proposer), pc);
+            proposer = tuner::make_proposer(io::to_string(c.sweep.proposer), pc, c.sweep.proposer_options);
         } catch (const ModelError& e) {
             throw ConfigError(SourceLocation{options.config.string(), 0, 0}, "sweep.proposer", e.what());
         }

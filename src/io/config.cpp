@@ -80,7 +80,8 @@ const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "sp
 const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "schedule"};
 const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
                                                "wall_time", "proposer",   "samples_per_round",
-                                               "lag",       "evaluator",  "synthetic_median_seconds"};
+                                               "lag",       "evaluator",  "synthetic_median_seconds",
+                                               "proposer_options"};
 
 fs::path resolve(const fs::path& dir, const std::string& written) {
     fs::path p(written);
@@ -178,6 +179,7 @@ SweepConfig read_sweep(const Reader& r, const Field& f) {
     if (auto v = m.get("synthetic_median_seconds")) {
         s.synthetic_median_seconds = r.number(*v, 0, true, 3600);
     }
+    if (auto v = m.get("proposer_options")) s.proposer_options = detail::read_proposer_options(r, *v);
     return s;
 }
 

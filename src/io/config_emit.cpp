@@ -2,9 +2,9 @@
 // output file). Written by hand rather than through YAML::Emitter to control number
 // formatting (shortest round-trip form, so 1.1 stays 1.1) and to keep one line per key.
 
-#include <charconv>
 #include <sstream>
 
+#include "config_sections.hpp"
 #include "pimdse/io/config.hpp"
 
 namespace pimdse::io {
@@ -12,9 +12,7 @@ namespace pimdse::io {
 namespace {
 
 std::string num(double v) {
-    char buf[32];
-    auto res = std::to_chars(buf, buf + sizeof buf, v);  // shortest form that reads back exactly
-    return std::string(buf, res.ptr);
+    return detail::number_text(v);
 }
 
 // A YAML double-quoted scalar: paths may hold ':', '#', spaces or quotes.
@@ -188,6 +186,9 @@ std::string to_yaml(const Config& c) {
         << "  evaluator: " << to_string(c.sweep.evaluator) << '\n';
     if (c.sweep.evaluator == Evaluator::synthetic)
         out << "  synthetic_median_seconds: " << num(c.sweep.synthetic_median_seconds) << '\n';
+    if (const std::string options = detail::proposer_options_yaml(c.sweep.proposer_options, "    ");
+        !options.empty())
+        out << "  proposer_options:  # those that differ from the defaults\n" << options;
     out << "output:\n"
         << "  path: " << quoted(c.output.path.string()) << '\n'
         << "  compression: " << c.output.compression << '\n'

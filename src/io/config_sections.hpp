@@ -1,11 +1,16 @@
 #pragma once
-// The readers of the hardware sections shared by sweep configurations and hardware files
-// (private to io): config.cpp reads the files, config_hardware.cpp these sections.
+// The readers of the sections shared by sweep configurations and hardware files, and of the
+// proposers' options (private to io): config.cpp reads the files, config_hardware.cpp the
+// hardware sections, config_proposer.cpp `sweep.proposer_options`.
 
+#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
+#include <string_view>
 
+#include "pimdse/core/proposer_options.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/technology.hpp"
@@ -14,6 +19,13 @@
 namespace pimdse::io::detail {
 
 inline constexpr std::int64_t kIntMax = std::numeric_limits<int>::max();
+
+/// A number in the shortest form that reads back exactly (1.1 stays 1.1).
+inline std::string number_text(double v) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
 
 /// An integer the reader has checked to lie within int's range.
 inline int to_int(std::int64_t v) {
@@ -33,5 +45,10 @@ void check_bank_width(const yaml::Reader& r, const std::optional<yaml::Field>& c
 /// `space:`, each range checked against the constraints `c`.
 [[nodiscard]] hw::DesignSpace read_space(const yaml::Reader& r, const std::optional<yaml::Field>& f,
                                          const hw::Constraints& c);
+/// `sweep.proposer_options:`, each option checked against its range (config_proposer.cpp).
+[[nodiscard]] ProposerOptions read_proposer_options(const yaml::Reader& r, const yaml::Field& f);
+/// The options that differ from their defaults, one `name: value` line each after `indent`
+/// (nothing when all are defaults, so a configuration without the section reads back equal).
+[[nodiscard]] std::string proposer_options_yaml(const ProposerOptions& p, std::string_view indent);
 
 }  // namespace pimdse::io::detail

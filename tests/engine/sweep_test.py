@@ -28,7 +28,7 @@ Scenarios:
                or among the best 2 when their batch was written keep their mapping rows
   model_share  a 48-evaluation nicepim sweep of tiny.yaml's space under the default lag
                proposes at least half of its candidates from a fitted model, in batches of 8
-               and of 4, and the same file on --np ranks
+               and of 4, and the same file on --np ranks; sweep.proposer_options reaches it
   small_space  a 4-point space with a budget of 16 is evaluated exactly 4 times by every
                proposer, which then stops for an exhausted space; resuming adds nothing
   objectives   a sweep over average power and throughput keeps exactly the candidates no
@@ -516,6 +516,21 @@ def scenario_model_share(s):
         print(f"batches of {batch}: {from_model} of {b.candidates.sum()} candidates from a fitted model")
         check(b.candidates.sum() == 48, "48 candidates")
         check(from_model >= 24, f"batches of {batch}: only {from_model} of 48 candidates from a model")
+    # sweep.proposer_options reaches the proposer: with 4 uniform candidates instead of 16, a
+    # 16-evaluation sweep in batches of 4 proposes its last three batches from the model (with
+    # the default, none).
+    cfg = variant(s, "tiny.yaml", "share_options", proposer="nicepim", budget=16, batch_size=4,
+                  evaluator="synthetic", synthetic_median_seconds=0.01,
+                  proposer_options="{initial_random: 4, dkl_steps: 20}")
+    out = s.fresh(f"share_options_np{s.np}.h5")
+    s.run(["explore", cfg, "-o", out])
+    with h5py.File(out, "r") as f:
+        b = pd.DataFrame(f["tuner/batches"][()])
+        resolved = f["config/resolved"][0].decode()
+    check("    initial_random: 4\n" in resolved, "the resolved configuration keeps the option")
+    from_model = int(b.candidates[b.fit_seconds > 0].sum())
+    print(f"initial_random 4: {from_model} of 16 candidates from a fitted model")
+    check(from_model == 12, f"initial_random 4: {from_model} of 16 candidates from a model, expected 12")
 
 
 def scenario_small_space(s):

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/legality.hpp"
@@ -266,6 +267,52 @@ TEST_F(ConfigFiles, ScheduleSection) {
         "h.yaml");
     EXPECT_EQ(h.schedule.scheduler, pimdse::SchedulerKind::shp);
     EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
+}
+
+TEST_F(ConfigFiles, ProposerOptions) {
+    const std::string head = "workloads: [{network: nets/a.yaml}]\noutput: {path: o.h5}\n";
+    const Config c = parse(head +
+                           "sweep:\n  budget: 8\n  proposer_options:\n    local_fraction: 0\n"
+                           "    kernel: rbf\n    hidden: [32, 8]\n    evolution_parents: 4\n    ucb_kappa: 1.5\n");
+    const pimdse::ProposerOptions& o = c.sweep.proposer_options;
+    EXPECT_EQ(o.local_fraction, 0.0);
+    EXPECT_EQ(o.kernel, pimdse::KernelKind::rbf);
+    EXPECT_EQ(o.hidden, (std::vector<int>{32, 8}));
+    EXPECT_EQ(o.evolution_parents, 4);
+    EXPECT_EQ(o.ucb_kappa, 1.5);
+    EXPECT_EQ(o.initial_random, 16);  // the rest keep their defaults
+    EXPECT_EQ(o.acquisition, pimdse::AcquisitionKind::expected_improvement);
+    // The resolved form writes exactly the changed options and reads back equal.
+    const std::string text = to_yaml(c);
+    EXPECT_NE(text.find("    local_fraction: 0\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("    hidden: [32, 8]\n"), std::string::npos) << text;
+    EXPECT_EQ(text.find("initial_random"), std::string::npos) << text;
+    EXPECT_EQ(parse(text), c);
+    // Without the section nothing is written: files from before it existed resume.
+    EXPECT_EQ(to_yaml(parse(kMinimal)).find("proposer_options"), std::string::npos);
+
+    // An unknown option names the known ones; a wrong type or range names the key.
+    try {
+        (void)parse(head + "sweep:\n  budget: 8\n  proposer_options:\n    local_fractoin: 0\n");
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.where().line, 6u);
+        EXPECT_NE(e.problem().find("local_fraction"), std::string::npos) << e.problem();
+    }
+    for (const char* bad : {"local_fraction: 1.5", "fit_max: 1", "kernel: cubic", "hidden: []",
+                            "hidden: [16, 0]", "anneal_cooling: 0", "fit_best: 300", "evolution_parents: 1"}) {
+        try {
+            (void)parse(head + "sweep: {budget: 8, proposer_options: {" + bad + "}}\n");
+            ADD_FAILURE() << bad << " accepted";
+        } catch (const ConfigError& e) {
+            const std::string key = std::string(bad).substr(0, std::string(bad).find(':'));
+            EXPECT_EQ(e.key().rfind("sweep.proposer_options." + key, 0), 0u) << bad << ": " << e.key();
+        }
+    }
+    for (const char* bad : {"initial_random: some", "hidden: 16", "gp_steps: 1.5"}) {
+        EXPECT_THROW((void)parse(head + "sweep: {budget: 8, proposer_options: {" + bad + "}}\n"), InputError)
+            << bad;
+    }
 }
 
 TEST_F(ConfigFiles, WallTimeForms) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pimdse/core/enum_names.hpp"
+#include "pimdse/core/proposer_options.hpp"
 #include "pimdse/core/schedule_options.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/design_space.hpp"
@@ -80,6 +81,8 @@ struct SweepConfig {
     int lag = 4;
     Evaluator evaluator = Evaluator::model;
     double synthetic_median_seconds = 1.0;  ///< `synthetic` only: median of the sleep
+    /// `proposer_options:` (docs/config.md): the proposers' options; their defaults when absent.
+    ProposerOptions proposer_options;
 
     friend bool operator==(const SweepConfig&, const SweepConfig&) = default;
 };

@@ -1,0 +1,63 @@
+#pragma once
+// The proposers' options (docs/tuner.md): the `sweep.proposer_options:` section of a
+// configuration (docs/config.md). Plain values with no behaviour: the proposers that read
+// them live in tuner (tuner/proposers.hpp, which re-exports these names), and the
+// configuration reader (io) fills them in without depending on the tuner or on Eigen
+// (docs/architecture.md, "Why io sits beside sim").
+
+#include <vector>
+
+#include "pimdse/core/enum_names.hpp"
+
+namespace pimdse {
+
+/// The Gaussian process's covariance.
+enum class KernelKind { rbf, matern52 };
+inline constexpr EnumNames<KernelKind, 2> kKernelKindNames{
+    {{KernelKind::rbf, "rbf"}, {KernelKind::matern52, "matern52"}}};
+
+/// What the Bayesian proposers maximise over the scored samples.
+enum class AcquisitionKind { expected_improvement, ucb };
+inline constexpr EnumNames<AcquisitionKind, 2> kAcquisitionKindNames{
+    {{AcquisitionKind::expected_improvement, "expected_improvement"}, {AcquisitionKind::ucb, "ucb"}}};
+
+/// The options of every proposer; each reads those of its own.
+struct ProposerOptions {
+    // ---- Bayesian proposers ("gp", "nicepim") ---------------------------------------------
+    int initial_random = 16;  ///< uniform random points until this many observations exist
+    KernelKind kernel = KernelKind::matern52;
+    AcquisitionKind acquisition = AcquisitionKind::expected_improvement;
+    double ucb_kappa = 2.0;                ///< UCB on the minimised target: mean - kappa * sd
+    std::vector<int> hidden{256, 64, 16};  ///< "nicepim": MLP layer widths; the last is the feature size
+    int fit_max = 256;                     ///< at most this many observations in one GP fit
+    int fit_best = 128;                    ///< of which the lowest-cost ones; the rest uniformly drawn
+    /// The network and kernel are retrained when the observations have grown by this factor
+    /// since the last training (and conditioned on the current data in between); 1 retrains
+    /// for every batch, as NicePIM does (docs/tuner.md, "Scale: retraining").
+    double retrain_growth = 1.25;
+    int gp_steps = 100;  ///< Adam steps of a plain GP fit
+    double gp_learning_rate = 0.05;
+    int dkl_steps = 150;  ///< Adam steps of a deep-kernel fit
+    double dkl_learning_rate = 0.005;
+    double failure_margin = 0.5;   ///< failed/infeasible target: worst log cost + margin * (log-cost range)
+    double local_fraction = 0.25;  ///< share of the scored samples that are mutants of the 8 best points
+    double local_step = 0.1;       ///< sd of those mutants' Gaussian step in the encoding
+    /// Candidates scored per batch: max(samples_per_round, samples_per_candidate x batch size).
+    int samples_per_candidate = 4;
+    /// Picks of a batch made by the exact Kriging believer (O(pool x picks^2)); the rest of a
+    /// larger batch by local penalisation on the design grid (docs/tuner.md, "Large batches").
+    int believer_max = 64;
+
+    // ---- "annealing" ------------------------------------------------------------------------
+    double anneal_initial_temperature = 1.0;  ///< in units of the observed log costs' standard deviation
+    double anneal_cooling = 0.9;              ///< temperature factor per batch
+    double anneal_step = 0.15;                ///< neighbour: Gaussian step of this sd in the encoding
+
+    // ---- "evolution" (Gibbon's ESAPP) ----------------------------------------------------
+    int evolution_parents = 16;            ///< the best observations that breed each batch
+    double evolution_mutation_step = 0.2;  ///< sd of a mutated coordinate's Gaussian step
+
+    friend bool operator==(const ProposerOptions&, const ProposerOptions&) = default;
+};
+
+}  // namespace pimdse
