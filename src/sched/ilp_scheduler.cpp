@@ -20,6 +20,7 @@
 
 #include "ilp_solver.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/units.hpp"
 #include "pimdse/sched/bounds.hpp"
 #include "pimdse/sched/validate.hpp"
 
@@ -349,7 +350,7 @@ IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::S
     auto it = settled_.find(key);
     if (it == settled_.end()) {
         const Settled s =
-            run_solver(mesh, vars, const_load, b, min_hops, (comb.flits + unit - 1) / unit, deadline);
+            run_solver(mesh, vars, const_load, b, min_hops, ceil_div(comb.flits, unit), deadline);
         if (s.status == IlpStatus::time_limit_incumbent) {
             apply(s, unit, result);
             finish(fin, result);
