@@ -14,11 +14,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "ilp_solver.hpp"
+#include "limits.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/core/units.hpp"
 #include "pimdse/sched/bounds.hpp"
@@ -26,10 +30,20 @@
 
 namespace pimdse::sched {
 
+void detail::check_limits(std::string_view owner, double time_limit_seconds, std::int64_t work_limit,
+                          double relative_gap) {
+    const std::string who(owner);
+    if (!(time_limit_seconds > 0.0) || !std::isfinite(time_limit_seconds)) {
+        throw ModelError(who + ": time_limit_seconds must be a finite number > 0");
+    }
+    if (work_limit < 1) throw ModelError(who + ": work_limit must be >= 1");
+    if (!(relative_gap >= 0.0) || !std::isfinite(relative_gap)) {
+        throw ModelError(who + ": relative_gap must be a finite number >= 0");
+    }
+}
+
 void validate(const IlpOptions& options) {
-    if (!(options.time_limit_seconds > 0.0)) throw ModelError("IlpOptions: time_limit_seconds must be > 0");
-    if (!(options.relative_gap >= 0.0)) throw ModelError("IlpOptions: relative_gap must be >= 0");
-    if (options.work_limit < 1) throw ModelError("IlpOptions: work_limit must be >= 1");
+    detail::check_limits("IlpOptions", options.time_limit_seconds, options.work_limit, options.relative_gap);
     if (options.max_compact_binaries < 1) throw ModelError("IlpOptions: max_compact_binaries must be >= 1");
 }
 

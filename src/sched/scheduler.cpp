@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "hamilton.hpp"
+#include "limits.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/sched/bounds.hpp"
 #include "pimdse/sched/validate.hpp"
@@ -19,13 +19,8 @@ std::string_view to_string(ScheduleStatus status) noexcept {
 }
 
 void validate(const ScheduleOptions& options) {
-    if (!(options.time_limit_seconds > 0.0) || !std::isfinite(options.time_limit_seconds)) {
-        throw ModelError("ScheduleOptions: time_limit_seconds must be a finite number > 0");
-    }
-    if (options.work_limit < 1) throw ModelError("ScheduleOptions: work_limit must be >= 1");
-    if (!(options.relative_gap >= 0.0) || !std::isfinite(options.relative_gap)) {
-        throw ModelError("ScheduleOptions: relative_gap must be a finite number >= 0");
-    }
+    detail::check_limits("ScheduleOptions", options.time_limit_seconds, options.work_limit,
+                         options.relative_gap);
 }
 
 std::string sets_text(std::span<const sim::SharingSet> sets) {

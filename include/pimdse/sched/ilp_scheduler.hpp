@@ -54,8 +54,8 @@ struct IlpOptions {
     bool log = false;
 };
 
-/// Throws std::invalid_argument for a non-positive time limit, a work limit < 1, a gap < 0
-/// or a compact size < 1.
+/// Throws ModelError for a time limit not in (0, infinity), a work limit < 1, a gap not in
+/// [0, infinity) or a compact size < 1: the same limits as validate(ScheduleOptions).
 void validate(const IlpOptions& options);
 
 enum class IlpStatus : std::uint8_t {
