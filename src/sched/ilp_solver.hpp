@@ -96,7 +96,7 @@ public:
     [[nodiscard]] const std::vector<Tour>& tours() const noexcept { return tours_; }
     [[nodiscard]] std::int64_t bound() const noexcept { return bound_; }
     [[nodiscard]] IlpPhase phase() const noexcept { return phase_; }
-    [[nodiscard]] IlpStatus status() const noexcept { return status_; }
+    [[nodiscard]] ScheduleStatus status() const noexcept { return status_; }
     [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
     [[nodiscard]] std::size_t component_count() const noexcept { return components_.size(); }
     [[nodiscard]] std::size_t column_count() const noexcept { return columns_.size(); }
@@ -157,7 +157,7 @@ private:
     std::size_t pricing_rounds_ = 0;
     WorkBudget budget_;  // simplex iterations of every LP of the event
     IlpPhase phase_ = IlpPhase::warm_start;
-    IlpStatus status_ = IlpStatus::optimal;
+    ScheduleStatus status_ = ScheduleStatus::optimal;
     std::string reason_;
 };
 

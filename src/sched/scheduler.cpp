@@ -37,24 +37,6 @@ std::string sets_text(std::span<const sim::SharingSet> sets) {
 
 namespace {
 
-ScheduleStatus status_of(IlpStatus s) {
-    switch (s) {
-        case IlpStatus::optimal:
-            return ScheduleStatus::optimal;
-        case IlpStatus::gap_reached:
-            return ScheduleStatus::gap_reached;
-        case IlpStatus::time_limit_incumbent:
-            return ScheduleStatus::time_limit_incumbent;
-        case IlpStatus::model_too_large:
-            return ScheduleStatus::model_too_large;
-        case IlpStatus::failed:
-            return ScheduleStatus::failed;
-        case IlpStatus::work_limit_incumbent:
-            return ScheduleStatus::work_limit_incumbent;
-    }
-    return ScheduleStatus::failed;
-}
-
 // Every scheduler rejects the same malformed events with the same messages.
 void check_sets(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets) {
     for (std::size_t i = 0; i < sets.size(); ++i) {
@@ -115,8 +97,8 @@ const DataScheduler::Entry& DataScheduler::lookup(const sim::Mesh& mesh,
         e.bound_flits = r.best_bound_flits;
         e.gap = r.gap;
         e.latency_fallback = r.latency_fallback;
-        e.status = status_of(r.status);
-        if (r.status == IlpStatus::time_limit_incumbent) ++wall_clock_stops_;
+        e.status = r.status;
+        if (r.status == ScheduleStatus::time_limit_incumbent) ++wall_clock_stops_;
         e.reason = std::move(r.reason);
     } else if (options_.scheduler == SchedulerKind::tsp) {
         e.cycles = ilp_.tsp().schedule(mesh, sets);
