@@ -1,8 +1,8 @@
 #pragma once
 // The Data-Scheduler of NicePIM VII: one ILP (Eq. 2-4) chooses the Hamilton cycles of all
 // sharing sets of a data-sharing event at once so that the heaviest mesh link of a step is
-// as light as possible. Solved with COIN-OR CBC/Clp behind one adapter (src/sched/
-// cbc_backend.cpp). docs/model.md, section "Data-Scheduler", states the formulation, the
+// as light as possible. Solved with COIN-OR CBC/Clp behind the solver module's adapter
+// (solver/mip.hpp). docs/model.md, section "Data-Scheduler", states the formulation, the
 // solution strategy and the measurements.
 
 #include <chrono>
