@@ -25,6 +25,7 @@
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/hw/technology.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/sched/placements.hpp"
 #include "pimdse/sched/scheduler.hpp"
@@ -40,7 +41,7 @@ struct ScheduleRequest {
     std::string sets_text;
     std::string bytes_text = "8KiB";
     std::int32_t flit_bits = 64;
-    std::int32_t hop_cycles = 2;
+    std::int32_t hop_cycles = hw::kDefaultNocHopCycles;
     std::uint64_t seed = 1;
     std::string config;  // a sweep configuration or hardware file whose `schedule:` applies
     std::int64_t work_limit = sched::kDefaultWorkLimit;
@@ -529,7 +530,8 @@ void add_schedule_command(CLI::App& app, Action& action) {
     cmd->add_option("--bytes", r->bytes_text, "bytes each node holds: 8192, 8KiB, 1MiB (default 8KiB)");
     cmd->add_option("--flit-bits", r->flit_bits, "flit width in bits (default 64)")
         ->check(integer_in(1, 65536));
-    cmd->add_option("--hop-cycles", r->hop_cycles, "cycles per router hop (default 2)")
+    cmd->add_option("--hop-cycles", r->hop_cycles,
+                    "cycles per router hop (default " + std::to_string(hw::kDefaultNocHopCycles) + ")")
         ->check(integer_in(1, 1024));
     cmd->add_option("--seed", r->seed, "seed of random:... placements (default 1)")
         ->check(integer_in(0, std::numeric_limits<std::int64_t>::max()));

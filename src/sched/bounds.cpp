@@ -9,14 +9,11 @@
 
 #include "hamilton.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/units.hpp"
 
 namespace pimdse::sched {
 
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-    return b <= 0 ? 0 : (a + b - 1) / b;
-}
 
 // The rows (or columns) a set may use to cross one cut in one direction, and its flits.
 struct Crossing {
@@ -38,14 +35,15 @@ std::int64_t cut_bound(std::vector<Crossing>& crossings) {
     }
     std::sort(all.begin(), all.end());
     all.erase(std::unique(all.begin(), all.end()), all.end());
-    best = ceil_div(total, static_cast<std::int64_t>(all.size()));
+    best = all.empty() ? 0 : ceil_div(total, static_cast<std::int64_t>(all.size()));
     for (const Crossing& q : crossings) {
         std::int64_t inside = 0;
         for (const Crossing& c : crossings) {
             if (std::includes(q.lines.begin(), q.lines.end(), c.lines.begin(), c.lines.end()))
                 inside += c.flits;
         }
-        best = std::max(best, ceil_div(inside, static_cast<std::int64_t>(q.lines.size())));
+        if (!q.lines.empty())
+            best = std::max(best, ceil_div(inside, static_cast<std::int64_t>(q.lines.size())));
     }
     return best;
 }
@@ -156,7 +154,7 @@ MaxLinkBound max_link_lower_bound(const sim::Mesh& mesh, std::span<const sim::Sh
         flit_hops += f * h;
     }
     const auto used = static_cast<std::int64_t>(std::count(usable.begin(), usable.end(), 1));
-    out.total_hops = ceil_div(flit_hops, used);
+    out.total_hops = used > 0 ? ceil_div(flit_hops, used) : 0;
 
     out.cut = cuts_bound(mesh, sets, flit_bits);
     // Every link load is a sum of whole chunks, so a multiple of the gcd of the moving sets'

@@ -14,40 +14,37 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "ilp_solver.hpp"
+#include "limits.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/units.hpp"
 #include "pimdse/sched/bounds.hpp"
 #include "pimdse/sched/validate.hpp"
 
 namespace pimdse::sched {
 
-void validate(const IlpOptions& options) {
-    if (!(options.time_limit_seconds > 0.0)) throw ModelError("IlpOptions: time_limit_seconds must be > 0");
-    if (!(options.relative_gap >= 0.0)) throw ModelError("IlpOptions: relative_gap must be >= 0");
-    if (options.work_limit < 1) throw ModelError("IlpOptions: work_limit must be >= 1");
-    if (options.max_compact_binaries < 1) throw ModelError("IlpOptions: max_compact_binaries must be >= 1");
+void detail::check_limits(std::string_view owner, double time_limit_seconds, std::int64_t work_limit,
+                          double relative_gap) {
+    const std::string who(owner);
+    if (!(time_limit_seconds > 0.0) || !std::isfinite(time_limit_seconds)) {
+        throw ModelError(who + ": time_limit_seconds must be a finite number > 0");
+    }
+    if (work_limit < 1) throw ModelError(who + ": work_limit must be >= 1");
+    if (!(relative_gap >= 0.0) || !std::isfinite(relative_gap)) {
+        throw ModelError(who + ": relative_gap must be a finite number >= 0");
+    }
 }
 
-const char* to_string(IlpStatus status) noexcept {
-    switch (status) {
-        case IlpStatus::optimal:
-            return "optimal";
-        case IlpStatus::gap_reached:
-            return "gap_reached";
-        case IlpStatus::time_limit_incumbent:
-            return "time_limit_incumbent";
-        case IlpStatus::model_too_large:
-            return "model_too_large";
-        case IlpStatus::failed:
-            return "failed";
-        case IlpStatus::work_limit_incumbent:
-            return "work_limit_incumbent";
-    }
-    return "unknown";
+void validate(const IlpOptions& options) {
+    detail::check_limits("IlpOptions", options.time_limit_seconds, options.work_limit, options.relative_gap);
+    if (options.max_compact_binaries < 1) throw ModelError("IlpOptions: max_compact_binaries must be >= 1");
 }
 
 const char* to_string(IlpPhase phase) noexcept {
@@ -224,13 +221,13 @@ void finish(const Finish& f, IlpResult& r) {
                                         static_cast<double>(r.objective_flits)
                                   : 0.0;
     if (r.gap <= 0.0) {
-        r.status = IlpStatus::optimal;
+        r.status = ScheduleStatus::optimal;
         r.reason.clear();
     } else if (r.gap <= f.relative_gap + 1e-9) {
-        r.status = IlpStatus::gap_reached;
-    } else if (r.status == IlpStatus::optimal || r.status == IlpStatus::gap_reached) {
+        r.status = ScheduleStatus::gap_reached;
+    } else if (r.status == ScheduleStatus::optimal || r.status == ScheduleStatus::gap_reached) {
         // Phases cut short by the limit (or switched off in IlpOptions).
-        r.status = IlpStatus::time_limit_incumbent;
+        r.status = ScheduleStatus::time_limit_incumbent;
         if (Clock::now() < f.deadline) r.reason = "gap left with solution phases switched off";
     }
     // The answer: the lowest event latency among the cycles at hand (the solver's, TSP's,
@@ -338,7 +335,7 @@ IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::S
     const std::vector<VarSet> vars =
         unit == 0 ? std::vector<VarSet>{} : decision_sets(mesh, sets, flit_bits, unit, const_load);
     if (vars.empty() || unit == 0) {
-        result.status = IlpStatus::optimal;
+        result.status = ScheduleStatus::optimal;
         result.phase = IlpPhase::trivial;
         result.best_bound_flits = result.warm_start_flits;
         finish(fin, result);
@@ -349,8 +346,8 @@ IlpResult IlpCycleScheduler::solve(const sim::Mesh& mesh, std::span<const sim::S
     auto it = settled_.find(key);
     if (it == settled_.end()) {
         const Settled s =
-            run_solver(mesh, vars, const_load, b, min_hops, (comb.flits + unit - 1) / unit, deadline);
-        if (s.status == IlpStatus::time_limit_incumbent) {
+            run_solver(mesh, vars, const_load, b, min_hops, ceil_div(comb.flits, unit), deadline);
+        if (s.status == ScheduleStatus::time_limit_incumbent) {
             apply(s, unit, result);
             finish(fin, result);
             return result;

@@ -69,7 +69,7 @@ bool Solver::read_compact_tours(const Component& k, const CompactModel& c, const
         bool valid = t.size() == n && cur == 0;
         for (std::size_t p = 0; valid && p < n; ++p) valid = sorted_t[p] == p;
         if (!valid) {
-            status_ = IlpStatus::failed;
+            status_ = ScheduleStatus::failed;
             reason_ = "CBC solution is not a set of Hamilton cycles; previous cycles kept";
             return false;
         }

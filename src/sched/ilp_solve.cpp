@@ -71,11 +71,11 @@ void Solver::solve_component(Component& k) {
         solve_compact(k);
         if (done(k)) return;
     }
-    if (status_ == IlpStatus::optimal) {
+    if (status_ == ScheduleStatus::optimal) {
         if (budget_.spent()) {
-            status_ = IlpStatus::work_limit_incumbent;
+            status_ = ScheduleStatus::work_limit_incumbent;
         } else if (remaining() <= 0) {
-            status_ = IlpStatus::time_limit_incumbent;
+            status_ = ScheduleStatus::time_limit_incumbent;
         }
     }
 }
@@ -185,13 +185,13 @@ void Solver::price_set(const Component& k, std::size_t i, const std::vector<doub
 
 void Solver::note_mip_status(const MipOutcome& out) {
     if (out.status == MipStatus::failed) {
-        status_ = IlpStatus::failed;
+        status_ = ScheduleStatus::failed;
         reason_ = out.reason;
     } else if (out.status == MipStatus::time_limit) {
-        status_ = IlpStatus::time_limit_incumbent;
+        status_ = ScheduleStatus::time_limit_incumbent;
         reason_ = out.reason;
     } else if (out.status == MipStatus::work_limit) {
-        status_ = IlpStatus::work_limit_incumbent;
+        status_ = ScheduleStatus::work_limit_incumbent;
         reason_ = out.reason;
     }
 }
@@ -200,7 +200,7 @@ void Solver::note_mip_status(const MipOutcome& out) {
 void Solver::solve_compact(Component& k) {
     const std::int64_t binaries = compact_binaries(k);
     if (binaries > options_.max_compact_binaries) {
-        status_ = IlpStatus::model_too_large;
+        status_ = ScheduleStatus::model_too_large;
         reason_ = "compact model of " + std::to_string(binaries) + " binaries exceeds max_compact_binaries " +
                   std::to_string(options_.max_compact_binaries);
         return;

@@ -3,8 +3,9 @@
 // private to src/sched. One Solver per event, in three files by concern:
 //   ilp_model.cpp     builds the models: components, columns, the restricted master, the
 //                     compact Eq. 2-4 model with its start;
-//   ilp_solve.cpp     runs the phases on each component and drives CBC/Clp under the work
-//                     limit (and the wall-clock safety net), keeping bound and status;
+//   ilp_solve.cpp     runs the phases on each component and drives the MIP and LP solves
+//                     (solver/mip.hpp) under the work limit (and the wall-clock safety
+//                     net), keeping bound and status;
 //   ilp_solution.cpp  reads solutions back into tours and keeps them only if they lower the
 //                     component's heaviest link.
 // All loads are in units (the gcd of the moving sets' flits), so objectives are integral.
@@ -18,12 +19,22 @@
 #include <utility>
 #include <vector>
 
-#include "cbc_backend.hpp"
 #include "hamilton.hpp"
 #include "pimdse/sched/ilp_scheduler.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/solver/mip.hpp"
 
 namespace pimdse::sched::detail {
+
+// The models and their solves are the solver module's (solver/mip.hpp); the phases below
+// decide what the models mean.
+using solver::infinity;
+using solver::LinearModel;
+using solver::LpOutcome;
+using solver::MipOutcome;
+using solver::MipSettings;
+using solver::MipStatus;
+using solver::WorkBudget;
 
 using Clock = std::chrono::steady_clock;
 
@@ -96,7 +107,7 @@ public:
     [[nodiscard]] const std::vector<Tour>& tours() const noexcept { return tours_; }
     [[nodiscard]] std::int64_t bound() const noexcept { return bound_; }
     [[nodiscard]] IlpPhase phase() const noexcept { return phase_; }
-    [[nodiscard]] IlpStatus status() const noexcept { return status_; }
+    [[nodiscard]] ScheduleStatus status() const noexcept { return status_; }
     [[nodiscard]] const std::string& reason() const noexcept { return reason_; }
     [[nodiscard]] std::size_t component_count() const noexcept { return components_.size(); }
     [[nodiscard]] std::size_t column_count() const noexcept { return columns_.size(); }
@@ -157,7 +168,7 @@ private:
     std::size_t pricing_rounds_ = 0;
     WorkBudget budget_;  // simplex iterations of every LP of the event
     IlpPhase phase_ = IlpPhase::warm_start;
-    IlpStatus status_ = IlpStatus::optimal;
+    ScheduleStatus status_ = ScheduleStatus::optimal;
     std::string reason_;
 };
 

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "hamilton.hpp"
+#include "limits.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/sched/bounds.hpp"
 #include "pimdse/sched/validate.hpp"
@@ -19,13 +19,8 @@ std::string_view to_string(ScheduleStatus status) noexcept {
 }
 
 void validate(const ScheduleOptions& options) {
-    if (!(options.time_limit_seconds > 0.0) || !std::isfinite(options.time_limit_seconds)) {
-        throw ModelError("ScheduleOptions: time_limit_seconds must be a finite number > 0");
-    }
-    if (options.work_limit < 1) throw ModelError("ScheduleOptions: work_limit must be >= 1");
-    if (!(options.relative_gap >= 0.0) || !std::isfinite(options.relative_gap)) {
-        throw ModelError("ScheduleOptions: relative_gap must be a finite number >= 0");
-    }
+    detail::check_limits("ScheduleOptions", options.time_limit_seconds, options.work_limit,
+                         options.relative_gap);
 }
 
 std::string sets_text(std::span<const sim::SharingSet> sets) {
@@ -41,24 +36,6 @@ std::string sets_text(std::span<const sim::SharingSet> sets) {
 }
 
 namespace {
-
-ScheduleStatus status_of(IlpStatus s) {
-    switch (s) {
-        case IlpStatus::optimal:
-            return ScheduleStatus::optimal;
-        case IlpStatus::gap_reached:
-            return ScheduleStatus::gap_reached;
-        case IlpStatus::time_limit_incumbent:
-            return ScheduleStatus::time_limit_incumbent;
-        case IlpStatus::model_too_large:
-            return ScheduleStatus::model_too_large;
-        case IlpStatus::failed:
-            return ScheduleStatus::failed;
-        case IlpStatus::work_limit_incumbent:
-            return ScheduleStatus::work_limit_incumbent;
-    }
-    return ScheduleStatus::failed;
-}
 
 // Every scheduler rejects the same malformed events with the same messages.
 void check_sets(const sim::Mesh& mesh, std::span<const sim::SharingSet> sets) {
@@ -120,8 +97,8 @@ const DataScheduler::Entry& DataScheduler::lookup(const sim::Mesh& mesh,
         e.bound_flits = r.best_bound_flits;
         e.gap = r.gap;
         e.latency_fallback = r.latency_fallback;
-        e.status = status_of(r.status);
-        if (r.status == IlpStatus::time_limit_incumbent) ++wall_clock_stops_;
+        e.status = r.status;
+        if (r.status == ScheduleStatus::time_limit_incumbent) ++wall_clock_stops_;
         e.reason = std::move(r.reason);
     } else if (options_.scheduler == SchedulerKind::tsp) {
         e.cycles = ilp_.tsp().schedule(mesh, sets);

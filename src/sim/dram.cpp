@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "pimdse/core/units.hpp"
+
 namespace pimdse::sim {
 
 DramGeometry geometry(const NodeSpec& node, std::int32_t bits) noexcept {
@@ -256,7 +258,7 @@ struct Split {
 };
 
 Split split_of(std::int64_t extent, std::int64_t tile) {
-    const std::int64_t n = (extent + tile - 1) / tile;
+    const std::int64_t n = ceil_div(extent, tile);
     return {n - 1, tile, extent - (n - 1) * tile, n > 1 ? tile : 0};
 }
 
@@ -390,7 +392,7 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
     std::array<std::int64_t, kLoopDims> n{};
     for (std::size_t d = 0; d < kLoopDims; ++d) {
         const std::int64_t e = extent(layer, static_cast<LoopDim>(d));
-        n[d] = (e + tiling.tile[d] - 1) / tiling.tile[d];
+        n[d] = ceil_div(e, tiling.tile[d]);
     }
     const DramGeometry data = geometry(node, layer.data_bits);
     const DramGeometry psum = geometry(node, layer.psum_bits);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "pimdse/core/units.hpp"
+
 namespace pimdse::sim {
 namespace {
 
@@ -277,7 +279,7 @@ DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling
     Nest nest{layer, tiling, {}};
     for (std::size_t d = 0; d < kLoopDims; ++d) {
         const std::int64_t e = extent(layer, static_cast<LoopDim>(d));
-        nest.n[d] = (e + tiling.tile[d] - 1) / tiling.tile[d];
+        nest.n[d] = ceil_div(e, tiling.tile[d]);
     }
     const DramGeometry data = geometry(node, layer.data_bits);
     const DramGeometry psum = geometry(node, layer.psum_bits);

@@ -6,6 +6,8 @@
 #include <limits>
 #include <vector>
 
+#include "pimdse/core/units.hpp"
+
 namespace pimdse::sim {
 namespace {
 
@@ -20,10 +22,6 @@ constexpr std::array<SpatialUnroll, 6> kUnrolls{{{LoopDim::K, LoopDim::C},
 
 constexpr std::array<LoopOrder, kLoopOrders> kOrders{LoopOrder::kbpqc, LoopOrder::bpqkc, LoopOrder::kcbpq,
                                                      LoopOrder::bpqck};
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-    return (a + b - 1) / b;
-}
 
 std::int64_t unit_of(const SpatialUnroll& u, LoopDim d, const NodeSpec& node) {
     if (u.row == d) return node.pe_rows;

@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "pimdse/core/units.hpp"
+
 namespace pimdse::sim {
 
 using workload::Layer;
@@ -154,8 +156,8 @@ std::int64_t stored_weights_per_node(const Layer& layer, const LayerMapping& m) 
     const std::int64_t per_group_c = layer.groups > 1 ? layer.C / layer.groups : c_part;
     const std::int64_t part = k_part * per_group_c * layer.R * layer.S;
     const std::int64_t n_node = nodes_sharing_weights(m);
-    const std::int64_t shards = (n_node + m.wr - 1) / m.wr;  // NicePIM III-D: 1/ceil(N_node/WR)
-    return (part + shards - 1) / shards;
+    const std::int64_t shards = ceil_div(n_node, m.wr);  // NicePIM III-D: 1/ceil(N_node/WR)
+    return ceil_div(part, shards);
 }
 
 namespace {
@@ -319,7 +321,7 @@ void add_sets(std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>>& group
         if (members.size() < 2) continue;
         std::sort(members.begin(), members.end());
         const auto n = static_cast<std::int64_t>(members.size());
-        event.sets.push_back(SharingSet{std::move(members), Bytes((bytes + n - 1) / n)});
+        event.sets.push_back(SharingSet{std::move(members), Bytes(ceil_div(bytes, n))});
     }
 }
 
@@ -418,7 +420,7 @@ std::vector<SharingEvent> sharing_events(const Layer& layer, const LayerMapping&
     const bool activation_operand = layer.kind == LayerKind::matmul && layer.weights_are_activations;
     const std::int32_t wr = layer.has_weights() ? m.wr : 1;
     if ((layer.has_weights() || activation_operand) && n_node > 1 && wr < n_node)
-        keep(weight_event(layer, nodes, (n_node + wr - 1) / wr, data_bytes));
+        keep(weight_event(layer, nodes, static_cast<std::int32_t>(ceil_div(n_node, wr)), data_bytes));
     if (layer.is_compute() && m.part(PartDim::c).count() > 1) keep(psum_event(nodes, psum_bytes));
     return events;
 }

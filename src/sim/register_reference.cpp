@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/units.hpp"
 
 namespace pimdse::sim {
 namespace {
@@ -103,7 +104,7 @@ BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, 
 
     BufferReads out;
     std::array<std::int64_t, kAll> n_tiles{};
-    for (std::size_t i = 0; i < kAll; ++i) n_tiles[i] = (ext[i] + tile[i] - 1) / tile[i];
+    for (std::size_t i = 0; i < kAll; ++i) n_tiles[i] = ceil_div(ext[i], tile[i]);
     const auto lanes = static_cast<std::size_t>(node.pe_rows) * static_cast<std::size_t>(node.pe_cols);
     std::array<std::int64_t, kAll> t_idx{};
     while (true) {
@@ -112,7 +113,7 @@ BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, 
         std::array<std::int64_t, kAll> steps{};
         for (std::size_t i = 0; i < kAll; ++i) {
             size[i] = std::min(tile[i], ext[i] - t_idx[i] * tile[i]);
-            steps[i] = (size[i] + unit[i] - 1) / unit[i];
+            steps[i] = ceil_div(size[i], unit[i]);
         }
         std::vector<std::int64_t> reg(lanes, -1);
         std::array<std::int64_t, kAll> s_idx{};

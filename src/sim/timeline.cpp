@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/units.hpp"
 
 namespace pimdse::sim {
 
@@ -22,10 +23,6 @@ std::string_view to_string(EvalStatus s) noexcept {
 }
 
 namespace {
-
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) noexcept {
-    return (a + b - 1) / b;
-}
 
 Range intersect(Range a, Range b) noexcept {
     const std::int64_t lo = std::max(a.begin, b.begin);

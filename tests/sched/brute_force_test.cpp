@@ -300,9 +300,9 @@ TEST(BruteForce, IlpObjectiveEqualsEnumeration) {
             EXPECT_GE(r.objective_flits, best);
             if (v.exact) {
                 EXPECT_EQ(r.objective_flits, best);
-                EXPECT_EQ(r.status, IlpStatus::optimal) << r.reason;
+                EXPECT_EQ(r.status, ScheduleStatus::optimal) << r.reason;
                 EXPECT_EQ(r.gap, 0.0);
-            } else if (r.status == IlpStatus::optimal) {
+            } else if (r.status == ScheduleStatus::optimal) {
                 EXPECT_EQ(r.objective_flits, best);
             }
         }

@@ -44,7 +44,7 @@ void expect_same(const IlpResult& a, const IlpResult& b) {
 TEST(IlpGeometryMemo, ProportionalChunksAreSolvedOnceWithAFreshSolvesAnswer) {
     IlpCycleScheduler warm(kOptions);
     const IlpResult first = warm.solve(kMesh, event({8, 8, 8, 8}), kNoc);
-    ASSERT_EQ(first.status, IlpStatus::work_limit_incumbent) << first.reason;
+    ASSERT_EQ(first.status, ScheduleStatus::work_limit_incumbent) << first.reason;
     const IlpResult tripled = warm.solve(kMesh, event({24, 24, 24, 24}), kNoc);
     EXPECT_EQ(warm.geometry_hits(), 1U);
     IlpCycleScheduler fresh(kOptions);

@@ -110,7 +110,7 @@ TEST(IlpScheduler, TrivialSetsNeedNoIlp) {
     const std::vector<SharingSet> sets{{{3}, Bytes(64)}, {{0, 15}, Bytes(64)}, {{}, Bytes(64)}};
     IlpCycleScheduler ilp;
     const auto r = ilp.solve(mesh, sets, kNoc);
-    EXPECT_EQ(r.status, IlpStatus::optimal);
+    EXPECT_EQ(r.status, ScheduleStatus::optimal);
     EXPECT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
     EXPECT_EQ(r.max_link_flits, 8);
 }
@@ -133,7 +133,7 @@ TEST(IlpScheduler, LargestChunkBoundsLargeSets) {
     IlpCycleScheduler ilp(IlpOptions{.time_limit_seconds = 10.0});
     const IlpResult r = ilp.solve(mesh, sets, kNoc);
     EXPECT_EQ(validate_cycles(sets, r.cycles), std::nullopt);
-    EXPECT_EQ(r.status, IlpStatus::optimal) << r.reason;
+    EXPECT_EQ(r.status, ScheduleStatus::optimal) << r.reason;
     EXPECT_EQ(r.objective_flits, b.chunk);
     EXPECT_LT(r.solve_seconds, 1.0);
 }
@@ -160,7 +160,7 @@ TEST(IlpScheduler, Fig12FourByFourBeatsOrEqualsSnake) {
     sim::SnakeRingScheduler snake;
     EXPECT_LE(r.max_link_flits, step_max_link_flits(mesh, snake.schedule(mesh, sets), 64));
     EXPECT_EQ(r.max_link_flits, 1024);  // one chunk per link: nothing can do better
-    EXPECT_NE(r.status, IlpStatus::failed) << r.reason;
+    EXPECT_NE(r.status, ScheduleStatus::failed) << r.reason;
 }
 
 }  // namespace

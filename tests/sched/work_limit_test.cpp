@@ -33,8 +33,8 @@ IlpResult solve(std::int64_t work_limit) {
 TEST(IlpWorkLimit, BindsAtTheSamePointTwice) {
     const IlpResult a = solve(3000);
     const IlpResult b = solve(3000);
-    ASSERT_EQ(a.status, IlpStatus::work_limit_incumbent) << a.reason;
-    EXPECT_EQ(b.status, IlpStatus::work_limit_incumbent) << b.reason;
+    ASSERT_EQ(a.status, ScheduleStatus::work_limit_incumbent) << a.reason;
+    EXPECT_EQ(b.status, ScheduleStatus::work_limit_incumbent) << b.reason;
     // Spent: the count passed the limit (by at most the iteration that noticed it per LP).
     EXPECT_GE(a.simplex_iterations, 3000);
     EXPECT_EQ(a.simplex_iterations, b.simplex_iterations);
@@ -53,7 +53,7 @@ TEST(IlpWorkLimit, OneIterationKeepsTheWarmStart) {
     // With one iteration no LP gets anywhere: the cycles are at worst the warm start's and
     // the bound is the combinatorial one.
     const IlpResult r = solve(1);
-    EXPECT_EQ(r.status, IlpStatus::work_limit_incumbent) << r.reason;
+    EXPECT_EQ(r.status, ScheduleStatus::work_limit_incumbent) << r.reason;
     EXPECT_LE(r.simplex_iterations, 2);
     EXPECT_EQ(r.best_bound_flits, r.combinatorial_bound_flits);
     EXPECT_LE(r.objective_flits, r.warm_start_flits);
@@ -74,7 +74,7 @@ TEST(IlpWorkLimit, AnEventWithinTheLimitIsNotAffected) {
     IlpCycleScheduler unlimited(IlpOptions{.work_limit = 1000000000, .time_limit_seconds = 600.0});
     const IlpResult a = limited.solve(mesh, sets, kNoc);
     const IlpResult b = unlimited.solve(mesh, sets, kNoc);
-    EXPECT_EQ(a.status, IlpStatus::optimal);
+    EXPECT_EQ(a.status, ScheduleStatus::optimal);
     EXPECT_LT(a.simplex_iterations, 20000);
     EXPECT_EQ(a.simplex_iterations, b.simplex_iterations);
     for (std::size_t i = 0; i < a.cycles.size(); ++i) EXPECT_EQ(a.cycles[i].order, b.cycles[i].order) << i;

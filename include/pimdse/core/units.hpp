@@ -61,4 +61,10 @@ inline constexpr std::int64_t kMiB = 1024 * kKiB;
     return Bytes(n * kMiB);
 }
 
+/// ceil(a / b) for a >= 0 and b > 0: whole tiles of an extent, flits of a chunk, shards of a
+/// group. The one spelling of the rounding; callers guard b == 0 where it can occur.
+[[nodiscard]] constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) noexcept {
+    return (a + b - 1) / b;
+}
+
 }  // namespace pimdse

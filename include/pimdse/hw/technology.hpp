@@ -23,6 +23,11 @@
 
 namespace pimdse::hw {
 
+/// Cycles per NoC hop unless configured: router pipeline plus link traversal, a one-stage
+/// router with look-ahead XY routing plus a one-cycle link. The one default of
+/// Technology::noc_hop_cycles, sim::NocParams::hop_cycles and `pimdse schedule --hop-cycles`.
+inline constexpr int kDefaultNocHopCycles = 2;
+
 struct Technology {
     // ---- Area (28 nm) ----------------------------------------------------------------------
 
@@ -110,9 +115,8 @@ struct Technology {
     /// 1 KiB (HBM2 pseudo-channel page size; UniC [10] does not publish its own).
     Bytes dram_row_buffer{1024};
 
-    /// Cycles per NoC hop (router pipeline + link), the NoC model's default
-    /// (sim::NocParams::hop_cycles): a one-stage router with look-ahead routing + a 1-cycle link.
-    int noc_hop_cycles = 2;
+    /// Cycles per NoC hop (router pipeline + link), kDefaultNocHopCycles.
+    int noc_hop_cycles = kDefaultNocHopCycles;
 
     /// Read energy per bit of a buffer of `kib` KiB (Horowitz's square-root rule above).
     [[nodiscard]] Picojoules sram_read_energy_per_bit(double kib) const {

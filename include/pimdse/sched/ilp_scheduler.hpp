@@ -1,8 +1,8 @@
 #pragma once
 // The Data-Scheduler of NicePIM VII: one ILP (Eq. 2-4) chooses the Hamilton cycles of all
 // sharing sets of a data-sharing event at once so that the heaviest mesh link of a step is
-// as light as possible. Solved with COIN-OR CBC/Clp behind one adapter (src/sched/
-// cbc_backend.cpp). docs/model.md, section "Data-Scheduler", states the formulation, the
+// as light as possible. Solved with COIN-OR CBC/Clp behind the solver module's adapter
+// (solver/mip.hpp). docs/model.md, section "Data-Scheduler", states the formulation, the
 // solution strategy and the measurements.
 
 #include <chrono>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "pimdse/core/schedule_options.hpp"
+#include "pimdse/sched/schedule_status.hpp"
 #include "pimdse/sched/tsp_scheduler.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 
@@ -54,20 +55,9 @@ struct IlpOptions {
     bool log = false;
 };
 
-/// Throws std::invalid_argument for a non-positive time limit, a work limit < 1, a gap < 0
-/// or a compact size < 1.
+/// Throws ModelError for a time limit not in (0, infinity), a work limit < 1, a gap not in
+/// [0, infinity) or a compact size < 1: the same limits as validate(ScheduleOptions).
 void validate(const IlpOptions& options);
-
-enum class IlpStatus : std::uint8_t {
-    optimal,               ///< proven optimal (also: no ILP needed, every set trivial)
-    gap_reached,           ///< stopped with relative gap <= IlpOptions::relative_gap
-    time_limit_incumbent,  ///< time limit hit; the best cycles found (at worst the warm start)
-    model_too_large,       ///< the compact model exceeds max_compact_binaries; best cycles kept
-    failed,                ///< CBC gave up or an unknown status; the best cycles found are kept
-    work_limit_incumbent,  ///< work limit hit; the best cycles found (reproducible, unlike the time limit)
-};
-
-[[nodiscard]] const char* to_string(IlpStatus status) noexcept;
 
 /// What settled the answer (the last phase that ran).
 enum class IlpPhase : std::uint8_t {
@@ -96,7 +86,10 @@ struct IlpResult {
     /// under the latency model than the solver's despite a heavier link (chunks of a few
     /// flits, where the hop pipeline outweighs link load; docs/model.md).
     bool latency_fallback = false;
-    IlpStatus status = IlpStatus::optimal;
+    /// How the event was settled (schedule_status.hpp); never `baseline`. When the work or
+    /// time limit stopped it, the best cycles found (at worst the warm start); when the
+    /// compact model exceeds max_compact_binaries or CBC gave up, the best cycles found too.
+    ScheduleStatus status = ScheduleStatus::optimal;
     IlpPhase phase = IlpPhase::trivial;
     /// Why the status is not optimal (CBC's codes, the size cap...); empty otherwise.
     std::string reason;
@@ -152,7 +145,7 @@ private:
         std::vector<std::vector<sim::NodeId>> orders;
         std::int64_t bound_units = 0;
         IlpPhase phase = IlpPhase::trivial;
-        IlpStatus status = IlpStatus::optimal;
+        ScheduleStatus status = ScheduleStatus::optimal;
         std::string reason;
         std::size_t components = 0, columns = 0, pricing_rounds = 0;
         std::int64_t simplex_iterations = 0;

@@ -16,6 +16,7 @@
 
 #include "pimdse/core/schedule_options.hpp"
 #include "pimdse/sched/ilp_scheduler.hpp"
+#include "pimdse/sched/schedule_status.hpp"
 #include "pimdse/sched/tsp_scheduler.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 
@@ -31,28 +32,6 @@ using pimdse::to_string;
 
 /// Throws ModelError naming the field when an option is out of range.
 void validate(const ScheduleOptions& options);
-
-/// How an event's schedule was settled.
-enum class ScheduleStatus : std::uint8_t {
-    optimal,               ///< ILP: proven optimal
-    gap_reached,           ///< ILP: within the configured relative gap
-    time_limit_incumbent,  ///< ILP: the wall-clock safety net hit; the best cycles found
-    model_too_large,       ///< ILP: too large for the exact model; the best cycles found
-    failed,                ///< ILP: the solver failed; the best cycles found (always valid)
-    baseline,              ///< TSP or SHP: a fixed rule, no optimality claim
-    work_limit_incumbent,  ///< ILP: the work limit hit; the best cycles found (reproducible)
-};
-/// The statuses' names (reports, the sweep file's `/schedules` `outcome`), declared once.
-inline constexpr EnumNames<ScheduleStatus, 7> kScheduleStatusNames{
-    {{ScheduleStatus::optimal, "optimal"},
-     {ScheduleStatus::gap_reached, "gap_reached"},
-     {ScheduleStatus::time_limit_incumbent, "time_limit_incumbent"},
-     {ScheduleStatus::model_too_large, "model_too_large"},
-     {ScheduleStatus::failed, "failed"},
-     {ScheduleStatus::baseline, "baseline"},
-     {ScheduleStatus::work_limit_incumbent, "work_limit_incumbent"}}};
-
-[[nodiscard]] std::string_view to_string(ScheduleStatus status) noexcept;
 
 /// One scheduled data-sharing event: what the /schedules table needs.
 struct ScheduleRecord {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "pimdse/core/units.hpp"
+#include "pimdse/hw/technology.hpp"
 
 namespace pimdse::sim {
 
@@ -103,9 +104,9 @@ struct NocParams {
     /// node; hw derives that value, the NoC takes it as given. 64 is the Fig. 12 setup.
     std::int32_t flit_bits = 64;
     /// Cycles from a flit leaving one router's output to it competing for the next
-    /// router's output: router pipeline plus link traversal. Default 2: a one-stage router
-    /// with look-ahead XY routing plus a one-cycle link. Must be >= 1.
-    std::int32_t hop_cycles = 2;
+    /// router's output: router pipeline plus link traversal (hw::kDefaultNocHopCycles, which
+    /// says where its value comes from). Must be >= 1.
+    std::int32_t hop_cycles = hw::kDefaultNocHopCycles;
     /// Energy per bit per hop (router + link), NicePIM VIII-B citing [47].
     double pj_per_bit_hop = 1.1;
 };

@@ -30,13 +30,9 @@
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
+#include "pimdse/store/format_version.hpp"
 
 namespace pimdse::store {
-
-/// Format of the sweep file; bumped on any incompatible schema change.
-inline constexpr std::int64_t kStoreFormatVersion = 3;
-/// The root attribute `format` of every sweep file.
-inline constexpr const char* kStoreFormatName = "pimdse sweep";
 
 /// One candidate of a committed batch, as rank 0 needs it (dispatch layout, resume replay).
 struct CandidateRecord {

@@ -1,47 +1,23 @@
 #pragma once
-// The one adapter to COIN-OR (docs/architecture.md): a solver-neutral sparse model, an LP solve
-// (Clp, with row duals, for column generation) and a MIP solve (CBC). Everything CBC-specific
-// — silencing, warm start, cut generators, work and time limits, status codes — is in
-// cbc_backend.cpp. Private to src/sched.
+// The solver module: the one adapter to COIN-OR (docs/architecture.md). It owns a
+// solver-neutral linear model (solver/linear_model.hpp), its solve as an LP (Clp's dual
+// simplex, with row duals, for column generation) and as a MIP (CBC: a feasible start as the
+// first incumbent, optional cut generators), both under a deterministic work budget
+// (solver/work_budget.hpp) with a wall-clock limit as a safety net, and the status of a MIP
+// solve (MipStatus), CBC's status codes mapped in one place. Everything CBC- and
+// Clp-specific (silencing, seeds, warm start, cuts, limits, status codes) is in
+// src/solver/cbc_backend.cpp, the only code that includes Coin headers. It depends on core
+// only; what the models mean is the caller's (sched's Hamilton-cycle ILP).
 
-#include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <optional>
 #include <string>
 #include <vector>
 
-namespace pimdse::sched::detail {
+#include "pimdse/solver/linear_model.hpp"
+#include "pimdse/solver/work_budget.hpp"
 
-/// min obj·x subject to row_lo <= A x <= row_hi, col_lo <= x <= col_hi, some x integer.
-struct LinearModel {
-    std::vector<double> col_lo, col_hi, obj;
-    std::vector<char> integer;
-    std::vector<double> row_lo, row_hi;
-    std::vector<int> entry_row, entry_col;
-    std::vector<double> entry_val;
-
-    std::size_t add_col(double lo, double hi, double cost, bool is_integer);
-    std::size_t add_row(double lo, double hi);
-    void add(std::size_t row, std::size_t col, double value);
-    [[nodiscard]] std::size_t cols() const noexcept { return obj.size(); }
-    [[nodiscard]] std::size_t rows() const noexcept { return row_lo.size(); }
-};
-
-/// +infinity for bounds (COIN_DBL_MAX without the Coin header).
-[[nodiscard]] double infinity() noexcept;
-
-/// A deterministic work limit shared by every LP of one event: Clp's simplex iterations,
-/// counted in Clp's own loop (those of the LPs inside CBC, strong branching included, too).
-/// Once it is spent every LP stops at its next iteration, as at a time limit, but at the same
-/// point on any machine: single-threaded Clp and CBC with fixed seeds follow the same path
-/// for the same model and the same count.
-struct WorkBudget {
-    std::int64_t limit = std::numeric_limits<std::int64_t>::max();
-    std::int64_t used = 0;
-    [[nodiscard]] bool spent() const noexcept { return used >= limit; }
-    [[nodiscard]] std::int64_t left() const noexcept { return spent() ? 0 : limit - used; }
-};
+namespace pimdse::solver {
 
 struct LpOutcome {
     bool optimal = false;
@@ -87,4 +63,4 @@ struct MipOutcome {
 
 [[nodiscard]] MipOutcome solve_mip(const LinearModel& model, const MipSettings& settings);
 
-}  // namespace pimdse::sched::detail
+}  // namespace pimdse::solver

@@ -1,7 +1,7 @@
 // The only file that includes Coin headers (docs/architecture.md). Everything CBC- and
 // Clp-specific — silencing, warm start, cut generators, the work budget, status codes — stays
-// in this file.
-#include "cbc_backend.hpp"
+// in this file (include/pimdse/solver/mip.hpp).
+#include "pimdse/solver/mip.hpp"
 
 #include <CbcModel.hpp>
 #include <CglGomory.hpp>
@@ -14,27 +14,7 @@
 #include <chrono>
 #include <string>
 
-namespace pimdse::sched::detail {
-
-std::size_t LinearModel::add_col(double lo, double hi, double cost, bool is_integer) {
-    col_lo.push_back(lo);
-    col_hi.push_back(hi);
-    obj.push_back(cost);
-    integer.push_back(is_integer ? 1 : 0);
-    return obj.size() - 1;
-}
-
-std::size_t LinearModel::add_row(double lo, double hi) {
-    row_lo.push_back(lo);
-    row_hi.push_back(hi);
-    return row_lo.size() - 1;
-}
-
-void LinearModel::add(std::size_t row, std::size_t col, double value) {
-    entry_row.push_back(static_cast<int>(row));
-    entry_col.push_back(static_cast<int>(col));
-    entry_val.push_back(value);
-}
+namespace pimdse::solver {
 
 double infinity() noexcept {
     return COIN_DBL_MAX;
@@ -248,4 +228,4 @@ MipOutcome solve_mip(const LinearModel& model, const MipSettings& s) {
     return out;
 }
 
-}  // namespace pimdse::sched::detail
+}  // namespace pimdse::solver

@@ -1,0 +1,27 @@
+#pragma once
+// What a sweep file says about its format: its name and version (the root attributes
+// `format` and `format_version`, docs/output.md), and the fingerprint of the declared tables
+// (schema.hpp) each version was recorded with. Free of HDF5 and MPI, so that a test or a
+// tool can read it without them.
+
+#include <array>
+#include <cstdint>
+#include <utility>
+
+namespace pimdse::store {
+
+/// Format of the sweep file; bumped on any incompatible schema change.
+inline constexpr std::int64_t kStoreFormatVersion = 3;
+/// The declared tables' fingerprint from the format version that introduced them, oldest
+/// first: FNV-1a (64 bit) of every table's path and every field's name, type and unit
+/// (schema.hpp). tests/store/schema_version_test.cpp recomputes it and fails unless it is the
+/// last entry's, whose version is at most kStoreFormatVersion and above the one before: a
+/// change of a table's fields bumps kStoreFormatVersion and appends its entry together. A
+/// bump for another reason (the commit protocol, say) leaves this list as it is.
+inline constexpr std::array<std::pair<std::int64_t, std::uint64_t>, 1> kStoreSchemaFingerprints{{
+    {3, 0x0896a5fd7ae074b7ULL},
+}};
+/// The root attribute `format` of every sweep file.
+inline constexpr const char* kStoreFormatName = "pimdse sweep";
+
+}  // namespace pimdse::store
