@@ -17,8 +17,8 @@
 #include "pimdse/hw/area.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/mapper/mapper.hpp"
-#include "pimdse/sim/intra_node.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/node_model.hpp"
 
 namespace pimdse::eval {
 
@@ -87,9 +87,9 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
         // A fresh scheduler and memo per network keep the evaluation a pure function of its
         // inputs (the scheduler's cache would otherwise carry results between candidates).
         const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(ctx.schedule);
-        r.mapping = map_network(w.network, w.segmentation, system, *scheduler, deadline, steps);
-        sim::AnalyticIntraNodeMapper intra;
-        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, intra, *scheduler);
+        r.mapping = map_network(w.network, w.segmentation, system, ctx.model, *scheduler, deadline, steps);
+        const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(ctx.model);
+        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, *intra, *scheduler);
         if (scheduler->wall_clock_stops() > 0) {
             throw ScheduleSafetyNet(
                 "schedule.time_limit, the wall-clock safety net of the Data-Scheduler, stopped " +
