@@ -26,6 +26,7 @@
 #include "pimdse/io/output_file.hpp"
 #include "pimdse/mapper/mapping_file.hpp"
 #include "pimdse/sched/scheduler.hpp"
+#include "pimdse/sim/node_model.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/sim/timeline.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
@@ -82,13 +83,14 @@ int run_evaluate(const EvaluateOptions& o) {
         io::write_output_file(o.write_mapping, mapper::to_yaml(mapping, target), inputs);
     }
 
-    sim::AnalyticIntraNodeMapper mapper;
+    // The hardware file's `model:` section (default: the analytic node model).
+    const std::unique_ptr<sim::IntraNodeMapper> mapper = sim::make_node_model(h.model);
     // The hardware file's `schedule:` section (default: the ILP) schedules every data-sharing
     // event; records feed the summary line.
     const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(h.schedule);
     scheduler->set_recording(true);
     const auto t0 = std::chrono::steady_clock::now();
-    const sim::NetworkCost cost = sim::evaluate_mapping(network, seg, mapping, system, mapper, *scheduler);
+    const sim::NetworkCost cost = sim::evaluate_mapping(network, seg, mapping, system, *mapper, *scheduler);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     print_report(std::cout, h, network, seg, mapping, cost, system,

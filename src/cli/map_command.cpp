@@ -22,6 +22,7 @@
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/mapper/mapping_file.hpp"
 #include "pimdse/sched/scheduler.hpp"
+#include "pimdse/sim/node_model.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/workload/segments.hpp"
 #include "report.hpp"
@@ -139,7 +140,7 @@ int run_map(const MapOptions& o) {
     const workload::Segmentation seg = workload::decompose(network);
     const sim::System system = sim::make_system(h.constraints, h.params, h.technology);
 
-    sim::AnalyticIntraNodeMapper intra;
+    const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(h.model);
     // The search costs sharing with the snake ring (it runs for every option); the returned
     // mapping is costed with the hardware file's `schedule:` section (default: the ILP), as
     // `pimdse evaluate` does, so the written mapping evaluates to the printed numbers.
@@ -157,7 +158,7 @@ int run_map(const MapOptions& o) {
         options.freeze_wr = options.freeze_wr || f == "wr";
         options.freeze_dl = options.freeze_dl || f == "dl";
     }
-    mapper::Mapper m(system, options, intra, search, *final);
+    mapper::Mapper m(system, options, *intra, search, *final);
     const auto start = std::chrono::steady_clock::now();
     mapper::MapResult r;
     std::optional<mapper::PipelineResult> pipe;

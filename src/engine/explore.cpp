@@ -33,6 +33,7 @@ eval::EvalContext make_context(const io::Config& config) {
     ctx.alpha = config.cost.alpha;
     ctx.beta = config.cost.beta;
     ctx.schedule = config.schedule;
+    ctx.model = config.model;
     // /schedules is kept with the mappings (output.mappings): none kept, none computed.
     ctx.record_schedules = config.output.mappings != io::MappingRows::none;
     ctx.work_limit = config.engine.work_limit;

@@ -3,11 +3,14 @@
 #include "pimdse/engine/synthetic.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <span>
 #include <thread>
 
 #include "pimdse/core/rng.hpp"
+#include "pimdse/eval/cost.hpp"
 #include "pimdse/hw/area.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 
@@ -85,8 +88,8 @@ eval::Evaluation synthetic_evaluate(const eval::EvalContext& ctx, const eval::Ca
         const double all_pes = static_cast<double>(candidate.params.pe_rows) * candidate.params.pe_cols *
                                candidate.params.node_rows * candidate.params.node_cols;
         r.cost.pe_utilisation = static_cast<double>(macs) / std::max(r.cost.latency.value() * all_pes, 1.0);
-        r.cost_term = std::pow(r.cost.energy.total().value() * 1e-12, ctx.alpha) *
-                      std::pow(r.cost.seconds, ctx.beta) * w.weight;
+        const std::array<double, 1> gamma{w.weight};
+        r.cost_term = eval::cost_eq1(std::span(&r.cost, 1), gamma, ctx.alpha, ctx.beta);
         e.latency_seconds += r.cost.seconds;
         e.energy_joules += r.cost.energy.total().value() * 1e-12;
         e.cost += r.cost_term;

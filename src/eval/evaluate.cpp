@@ -13,11 +13,12 @@
 #include <span>
 #include <thread>
 
+#include "pimdse/eval/cost.hpp"
 #include "pimdse/hw/area.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/mapper/mapper.hpp"
-#include "pimdse/sim/intra_node.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/node_model.hpp"
 
 namespace pimdse::eval {
 
@@ -86,9 +87,9 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
         // A fresh scheduler and memo per network keep the evaluation a pure function of its
         // inputs (the scheduler's cache would otherwise carry results between candidates).
         const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(ctx.schedule);
-        r.mapping = map_network(w.network, w.segmentation, system, *scheduler, deadline, steps);
-        sim::AnalyticIntraNodeMapper intra;
-        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, intra, *scheduler);
+        r.mapping = map_network(w.network, w.segmentation, system, ctx.model, *scheduler, deadline, steps);
+        const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(ctx.model);
+        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, *intra, *scheduler);
         if (scheduler->wall_clock_stops() > 0) {
             throw ScheduleSafetyNet(
                 "schedule.time_limit, the wall-clock safety net of the Data-Scheduler, stopped " +
@@ -98,7 +99,7 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
             r.schedules = schedule_events(w.network, w.segmentation, r.mapping, r.cost, system, *scheduler);
         }
         const std::array<double, 1> gamma{w.weight};
-        r.cost_term = sim::cost_eq1(std::span(&r.cost, 1), gamma, ctx.alpha, ctx.beta);
+        r.cost_term = cost_eq1(std::span(&r.cost, 1), gamma, ctx.alpha, ctx.beta);
         e.latency_seconds += r.cost.seconds;
         e.energy_joules += r.cost.energy.total().value() * 1e-12;
         if (r.cost.status != sim::EvalStatus::ok && e.status == Status::ok) {
@@ -116,7 +117,7 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
             costs.push_back(e.networks[i].cost);
             gammas.push_back(ctx.workloads[i].weight);
         }
-        e.cost = sim::cost_eq1(costs, gammas, ctx.alpha, ctx.beta);
+        e.cost = cost_eq1(costs, gammas, ctx.alpha, ctx.beta);
         if (!std::isfinite(e.cost)) {
             e.status = Status::infeasible;
             e.message = "the cost of NicePIM Eq. 1 is not finite";

@@ -6,17 +6,18 @@
 
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/mapper/mapper.hpp"
-#include "pimdse/sim/intra_node.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/node_model.hpp"
 
 namespace pimdse::eval {
 
 sim::NetworkMapping map_network(const workload::Network& network, const workload::Segmentation& seg,
-                                const sim::System& system, sim::SharingScheduler& scheduler,
-                                const Deadline& deadline, StepBudget& steps) {
+                                const sim::System& system, const sim::ModelOptions& model,
+                                sim::SharingScheduler& scheduler, const Deadline& deadline,
+                                StepBudget& steps) {
     if (deadline.expired()) throw DeadlineExpired();
     // Fresh memo tables per network keep the evaluation a pure function of its inputs.
-    sim::AnalyticIntraNodeMapper intra;
+    const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(model);
     sim::SnakeRingScheduler search;
     mapper::MapperOptions options;
     // Called between rounds, segments, layouts and baselines: each call is one step of the
@@ -26,7 +27,7 @@ sim::NetworkMapping map_network(const workload::Network& network, const workload
         if (deadline.expired()) throw DeadlineExpired();
         return false;
     };
-    mapper::Mapper m(system, options, intra, search, scheduler);
+    mapper::Mapper m(system, options, *intra, search, scheduler);
     return m.map(network, seg).mapping;
 }
 

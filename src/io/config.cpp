@@ -34,7 +34,7 @@ using yaml::Reader;
 
 // A configuration's choice is read as an index into the names: every table lists 0, 1, ...
 static_assert(is_dense(kObjectiveNames) && is_dense(kProposerNames) && is_dense(kEvaluatorNames) &&
-              is_dense(kMappingRowsNames));
+              is_dense(kMappingRowsNames) && is_dense(pimdse::kIntraNodeModelNames));
 
 std::string_view to_string(Objective o) {
     return name_of(kObjectiveNames, o);
@@ -59,13 +59,13 @@ const std::vector<std::string_view>& proposer_names() {
 
 bool operator==(const Config& a, const Config& b) {
     return a.constraints == b.constraints && a.technology == b.technology && a.space == b.space &&
-           a.workloads == b.workloads && a.cost == b.cost && a.schedule == b.schedule && a.sweep == b.sweep &&
-           a.output == b.output && a.engine == b.engine;
+           a.workloads == b.workloads && a.cost == b.cost && a.model == b.model && a.schedule == b.schedule &&
+           a.sweep == b.sweep && a.output == b.output && a.engine == b.engine;
 }
 
 bool operator==(const HardwareFile& a, const HardwareFile& b) {
     return a.constraints == b.constraints && a.technology == b.technology && a.params == b.params &&
-           a.schedule == b.schedule;
+           a.model == b.model && a.schedule == b.schedule;
 }
 
 namespace {
@@ -75,9 +75,10 @@ namespace {
 constexpr double kMaxCostExponent = 8;  // alpha, beta of Eq. 1
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "space",  "workloads", "cost",
-                                                "schedule",    "sweep",      "output", "engine"};
-const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "schedule"};
+const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "space", "workloads", "cost",
+                                                "model",       "schedule",   "sweep", "output",    "engine"};
+const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "model",
+                                                      "schedule"};
 const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
                                                "wall_time", "proposer",   "samples_per_round",
                                                "lag",       "evaluator",  "synthetic_median_seconds",
@@ -132,6 +133,18 @@ CostConfig read_cost(const Reader& r, const std::optional<Field>& f) {
                       "alpha = 0 and beta = 0");
     }
     return cost;
+}
+
+// `model:` (docs/config.md): which node model costs a part-layer.
+pimdse::ModelOptions read_model(const Reader& r, const std::optional<Field>& f) {
+    pimdse::ModelOptions o;
+    if (!f) return o;
+    Map m(r, *f, {"intra_node"});
+    if (auto v = m.get("intra_node")) {
+        o.intra_node =
+            static_cast<pimdse::IntraNodeModel>(r.choice(*v, names_of(pimdse::kIntraNodeModelNames)));
+    }
+    return o;
 }
 
 // `schedule:` (docs/config.md): how data-sharing events are scheduled (NicePIM VII).
@@ -338,6 +351,7 @@ Config config_from(const Reader& r, const Field& root, std::string_view text, co
     std::vector<PendingFile> pending;
     c.workloads = read_workloads(r, top.require("workloads", "a non-empty list of workloads"), dir, pending);
     c.cost = read_cost(r, top.get("cost"));
+    c.model = read_model(r, top.get("model"));
     c.schedule = read_schedule(r, top.get("schedule"));
     c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + yaml::key_list(kSweepKeys)));
     c.output = read_output(r, top.require("output", "a mapping with the key path"), dir);
@@ -391,6 +405,7 @@ HardwareFile hardware_from(const Reader& r, const Field& root, std::string_view 
         r.value_error(at, v.expected, v.got);
     }
 
+    h.model = read_model(r, top.get("model"));
     h.schedule = read_schedule(r, top.get("schedule"));
 
     h.source_file = file_name;

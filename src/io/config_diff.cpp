@@ -15,6 +15,20 @@ namespace {
 // What a resumed run may change (docs/cli.md, "Resume").
 constexpr std::array<std::string_view, 3> kMayChange{"sweep.budget", "sweep.wall_time", "output.path"};
 
+// Keys added after sweep files were first written, with the value a file without them meant.
+struct Added {
+    std::string_view path;
+    std::string_view value;
+};
+constexpr std::array<Added, 1> kAddedSince{{{"model.intra_node", "analytic"}}};
+
+// A stored file without a key that was added since, and now has the key's old meaning.
+bool added_since(const YAML::Node& now, const std::string& path) {
+    if (!now.IsScalar()) return false;
+    return std::any_of(kAddedSince.begin(), kAddedSince.end(),
+                       [&](const Added& a) { return a.path == path && a.value == now.Scalar(); });
+}
+
 std::string show(const YAML::Node& node) {
     if (!node.IsDefined() || node.IsNull()) return "absent";
     if (node.IsScalar()) return node.Scalar();
@@ -33,6 +47,13 @@ void compare(const YAML::Node& a, const YAML::Node& b, const std::string& path,
     const bool a_null = !a.IsDefined() || a.IsNull();
     const bool b_null = !b.IsDefined() || b.IsNull();
     if (a_null && b_null) return;
+    if (a_null && b.IsMap() && b.size() > 0) {
+        // A section the stored file lacks: each of its keys, so that those added since pass.
+        bool all_added = true;
+        for (const auto& kv : b)
+            all_added = all_added && added_since(kv.second, join(path, kv.first.Scalar()));
+        if (all_added) return;
+    }
     if (!a_null && !b_null && a.Type() == b.Type()) {
         if (a.IsMap()) {
             // Keys in the present run's order, then those only the stored one has.

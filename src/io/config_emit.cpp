@@ -101,6 +101,11 @@ void write_technology(std::ostream& out, const hw::Technology& t) {
         << "  noc_hop_cycles: " << t.noc_hop_cycles << '\n';
 }
 
+void write_model(std::ostream& out, const pimdse::ModelOptions& o) {
+    out << "model:\n"
+        << "  intra_node: " << pimdse::to_string(o.intra_node) << "  # the node model of a part-layer\n";
+}
+
 void write_schedule(std::ostream& out, const pimdse::ScheduleOptions& o) {
     out << "schedule:  # NicePIM VII: how data-sharing events are scheduled\n"
         << "  scheduler: " << pimdse::to_string(o.scheduler) << '\n'
@@ -170,6 +175,7 @@ std::string to_yaml(const Config& c) {
     out << "cost:  # NicePIM Eq. 1: sum of Energy^alpha * Latency^beta * weight\n"
         << "  alpha: " << num(c.cost.alpha) << '\n'
         << "  beta: " << num(c.cost.beta) << '\n';
+    write_model(out, c.model);
     write_schedule(out, c.schedule);
     out << "sweep:\n"
         << "  seed: " << c.sweep.seed << '\n'
@@ -209,6 +215,7 @@ std::string to_yaml(const HardwareFile& h) {
         << "  pe_array: [" << p.pe_rows << ", " << p.pe_cols << "]\n"
         << "  buffers_kib: {input: " << p.ibuf_kib << ", weight: " << p.wbuf_kib << ", output: " << p.obuf_kib
         << "}\n";
+    write_model(out, h.model);
     write_schedule(out, h.schedule);
     return out.str();
 }

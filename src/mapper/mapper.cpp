@@ -96,12 +96,13 @@ std::vector<sim::DataLayout> consistent_layouts(const workload::Network& network
 }  // namespace
 
 Mapper::Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
-               sim::CycleScheduler& search, sim::SharingScheduler& final)
+               sim::CycleScheduler& search, sim::SharingScheduler& final, const sim::Timeline& timeline)
     : system_(system),
       options_(std::move(options)),
       intra_(intra),
       search_scheduler_(search),
       final_scheduler_(final),
+      timeline_(timeline),
       search_(system, intra, search, options_.max_arrangements) {
     if (options_.max_optim_iter < 1) throw ModelError("Mapper: max_optim_iter must be >= 1");
     if (options_.capacity_units < 1) throw ModelError("Mapper: capacity_units must be >= 1");
@@ -115,7 +116,7 @@ void Mapper::check_cancelled() const {
 sim::NetworkCost Mapper::evaluate(const workload::Network& network, const workload::Segmentation& seg,
                                   const sim::NetworkMapping& mapping, bool final) {
     return sim::evaluate_mapping(network, seg, mapping, system_, intra_,
-                                 final ? final_scheduler_ : search_scheduler_);
+                                 final ? final_scheduler_ : search_scheduler_, timeline_);
 }
 
 Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const workload::Segmentation& seg,
@@ -143,6 +144,7 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
                     layers[static_cast<std::size_t>(sm.branch_region[b])].push_back(l);
             SmChoices sc;
             std::vector<std::vector<std::vector<const LayerOption*>>> per_region;
+            std::vector<LayerIndex> earlier;  // the SM's layers region by region, for the timeline
             for (std::size_t r = 0; r < sm.regions.size(); ++r) {
                 auto& region_choices = sc.regions.emplace_back();
                 auto& region_opts = per_region.emplace_back();
@@ -162,6 +164,8 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
                         ptrs.push_back(&x);
                     }
                     if (ptrs.empty()) return false;
+                    lc.producers = sim::producers_in(network, l, earlier);
+                    earlier.push_back(l);
                     region_choices.push_back(std::move(lc));
                     region_opts.push_back(std::move(ptrs));
                 }
@@ -283,7 +287,7 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
     for (std::int32_t round = 1; round <= options_.max_optim_iter; ++round) {
         check_cancelled();
         const RoundInputs in = round_inputs(network, seg, dl_in, dl_out);
-        const Selection sel = select_mappings(in.choices, options_.capacity_units);
+        const Selection sel = select_mappings(in.choices, options_.capacity_units, timeline_);
         sim::NetworkMapping mapping;
         mapping.layers.resize(n);
         mapping.segments.resize(seg.segments.size());

@@ -37,7 +37,8 @@ struct Bands {
 };
 
 /// fit[s][w]: segment s alone on a band of width w (the baseline's LM rule per layer).
-std::vector<std::vector<SegmentFit>> fit_segments(LayerSearch& search, const workload::Network& network,
+std::vector<std::vector<SegmentFit>> fit_segments(LayerSearch& search, const sim::Timeline& timeline,
+                                                  const workload::Network& network,
                                                   const workload::Segmentation& seg, const Bands& bands,
                                                   sim::DataLayout dl, const std::function<void()>& check) {
     const std::int32_t units = bands.units();
@@ -46,16 +47,26 @@ std::vector<std::vector<SegmentFit>> fit_segments(LayerSearch& search, const wor
     for (std::size_t s = 0; s < seg.segments.size(); ++s) {
         check();
         const workload::Segment& segment = seg.segments[s];
+        // Every branch on the one band: the segment's layers in branch order, on one region.
+        std::vector<LayerIndex> order;
+        std::vector<sim::TimelineLayer> layers;
+        for (const workload::Branch& br : segment.branches)
+            for (LayerIndex l : br.layers) {
+                layers.emplace_back().producers = sim::producers_in(network, l, order);
+                order.push_back(l);
+            }
+        std::vector<sim::LayerTiming> timing(layers.size());
         for (std::int32_t w = 1; w <= units; ++w) {
             const sim::Region b = bands.band(0, w);
             for (const auto& [r, c] : shrinking_shapes(b.rows, b.cols)) {
-                double total = 0;
-                for (const workload::Branch& br : segment.branches)
-                    for (LayerIndex l : br.layers) {
-                        const std::vector<LayerOption>& o =
-                            search.fastest_compute_blind(network.layer(l), r, c, dl, dl);
-                        total += o.empty() ? kInf : o.front().latency;
-                    }
+                bool fits = true;
+                for (std::size_t i = 0; i < order.size(); ++i) {
+                    const std::vector<LayerOption>& o =
+                        search.fastest_compute_blind(network.layer(order[i]), r, c, dl, dl);
+                    fits = fits && !o.empty();
+                    if (!o.empty()) layers[i].compute = Cycles(o.front().latency);  // compute and sharing
+                }
+                const double total = fits ? timeline.segment(layers, 1, timing).value() : kInf;
                 if (total < kInf) {
                     fit[s][static_cast<std::size_t>(w)] = SegmentFit{r, c, total};
                     break;
@@ -145,7 +156,7 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
     const Bands bands{system_.node_rows(), system_.node_cols()};
     const sim::DataLayout dl = options_.layouts.front();  // DDAM does not choose layouts
     const std::vector<std::vector<SegmentFit>> fit =
-        fit_segments(search_, network, seg, bands, dl, [this] { check_cancelled(); });
+        fit_segments(search_, timeline_, network, seg, bands, dl, [this] { check_cancelled(); });
     const Cuts cuts = balance(fit, static_cast<std::size_t>(bands.units()));
     if (cuts.parts.empty())
         throw Unmappable("ddam: no cut of '" + network.name() + "' fits the array's bands");

@@ -1,6 +1,7 @@
 #include "pimdse/mapper/selection.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -13,16 +14,37 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// Knapsack table of one region: best[c] = least latency of its layers within c units, and
-/// per layer and c the option taken.
+/// per layer and c the option taken; same[c] when the options taken within c units are those
+/// taken within c - 1 (so the timeline need not be asked again).
 struct RegionTable {
     std::vector<double> best;
     std::vector<std::vector<std::int32_t>> choice;  // [layer][c]
+    std::vector<std::uint8_t> same;
 };
+
+/// The next layer's `same` from the previous layers' and the next layer's choices: at c the
+/// layer takes option j and the layers before it what they take within c - units[j].
+void update_same(const LayerChoices& l, const std::vector<std::int32_t>& choice,
+                 std::vector<std::uint8_t>& same, std::vector<std::uint8_t>& next) {
+    next[0] = 0;
+    for (std::size_t c = 1; c < choice.size(); ++c) {
+        const std::int32_t j = choice[c];
+        if (j != choice[c - 1]) {
+            next[c] = 0;
+        } else {
+            next[c] = j < 0 ? 1 : same[c - static_cast<std::size_t>(l.units[static_cast<std::size_t>(j)])];
+        }
+    }
+    same.swap(next);
+}
 
 RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t cap) {
     RegionTable t;
     t.best.assign(cap + 1, 0.0);
+    t.same.assign(cap + 1, 1);  // no layers: nothing is chosen at any capacity
+    t.same[0] = 0;
     std::vector<double> next(cap + 1);
+    std::vector<std::uint8_t> next_same(cap + 1);
     for (const LayerChoices& l : layers) {
         if (l.latency.size() != l.units.size())
             throw ModelError("select_mappings: latency and units differ in size");
@@ -41,9 +63,24 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
             next[c] = v;
         }
         t.best.swap(next);
+        update_same(l, choice, t.same, next_same);
         t.choice.push_back(std::move(choice));
     }
     return t;
+}
+
+/// Walks the options a region's table chose at capacity `c`, last layer first, calling
+/// f(layer, option); returns the units they use.
+template <class F>
+std::size_t walk_choices(const std::vector<LayerChoices>& layers, const RegionTable& t, std::size_t c,
+                         F&& f) {
+    std::size_t rc = c;
+    for (std::size_t l = layers.size(); l-- > 0;) {
+        const std::int32_t j = t.choice[l][rc];
+        f(l, j);
+        rc -= static_cast<std::size_t>(layers[l].units[static_cast<std::size_t>(j)]);
+    }
+    return c - rc;
 }
 
 /// The options the tables chose for an SM given `u` units: per region, per layer, written to
@@ -53,26 +90,63 @@ std::int64_t pick_options(const SmChoices& sm, const std::vector<RegionTable>& t
     regions.resize(sm.regions.size());
     std::int64_t seg_used = 0;
     for (std::size_t r = 0; r < sm.regions.size(); ++r) {
-        const RegionTable& t = tables[r];
-        const auto& layers = sm.regions[r];
-        regions[r].assign(layers.size(), 0);
-        std::size_t rc = u;
-        std::int64_t used = 0;
-        for (std::size_t l = layers.size(); l-- > 0;) {
-            const std::int32_t j = t.choice[l][rc];
-            regions[r][l] = j;
-            const auto uj = static_cast<std::size_t>(layers[l].units[static_cast<std::size_t>(j)]);
-            rc -= uj;
-            used += static_cast<std::int64_t>(uj);
-        }
-        seg_used = std::max(seg_used, used);
+        regions[r].assign(sm.regions[r].size(), 0);
+        const std::size_t used = walk_choices(sm.regions[r], tables[r], u,
+                                              [&](std::size_t l, std::int32_t j) { regions[r][l] = j; });
+        seg_used = std::max(seg_used, static_cast<std::int64_t>(used));
     }
     return seg_used;
 }
 
+/// One SM as the timeline sees it: its layers region by region, each with its region and
+/// producers; the options the tables choose at a capacity fill in their cycles (an option's
+/// latency is the search's compute and sharing, given as compute).
+class SmTimeline {
+public:
+    explicit SmTimeline(const SmChoices& sm) : sm_(sm) {
+        for (std::size_t r = 0; r < sm.regions.size(); ++r)
+            for (const LayerChoices& l : sm.regions[r]) {
+                sim::TimelineLayer& t = layers_.emplace_back();
+                t.region = static_cast<std::int32_t>(r);
+                t.producers = l.producers;
+            }
+        timing_.resize(layers_.size());
+    }
+
+    /// The segment's latency with the options `tables` chose at capacity `c`; +inf when a
+    /// region has no choice there. Called for c = 0, 1, 2, ... in turn.
+    double latency(const std::vector<RegionTable>& tables, std::size_t c, const sim::Timeline& timeline) {
+        if (c > 0 &&
+            std::all_of(tables.begin(), tables.end(), [c](const RegionTable& t) { return t.same[c]; }))
+            return last_;  // the options of c - 1: the timeline's answer is the same
+        last_ = compose(tables, c, timeline);
+        return last_;
+    }
+
+private:
+    double compose(const std::vector<RegionTable>& tables, std::size_t c, const sim::Timeline& timeline) {
+        std::size_t at = layers_.size();
+        for (std::size_t r = sm_.regions.size(); r-- > 0;) {
+            if (tables[r].best[c] == kInf) return kInf;
+            const std::vector<LayerChoices>& layers = sm_.regions[r];
+            at -= layers.size();
+            (void)walk_choices(layers, tables[r], c, [&](std::size_t l, std::int32_t j) {
+                layers_[at + l].compute = Cycles(layers[l].latency[static_cast<std::size_t>(j)]);
+            });
+        }
+        return timeline.segment(layers_, sm_.regions.size(), timing_).value();
+    }
+
+    const SmChoices& sm_;
+    double last_ = kInf;
+    std::vector<sim::TimelineLayer> layers_;
+    std::vector<sim::LayerTiming> timing_;
+};
+
 }  // namespace
 
-Selection select_mappings(const std::vector<SegmentChoices>& segments, std::int64_t capacity) {
+Selection select_mappings(const std::vector<SegmentChoices>& segments, std::int64_t capacity,
+                          const sim::Timeline& timeline) {
     if (capacity < 0) throw ModelError("select_mappings: negative capacity");
     const auto cap = static_cast<std::size_t>(capacity);
     // Per segment: its tables, its best latency per capacity (h) and the SM achieving it.
@@ -90,9 +164,9 @@ Selection select_mappings(const std::vector<SegmentChoices>& segments, std::int6
             const SmChoices& sm = segments[s].sms[k];
             std::vector<RegionTable> regions;
             for (const auto& layers : sm.regions) regions.push_back(region_table(layers, cap));
+            SmTimeline composed(sm);
             for (std::size_t c = 0; c <= cap; ++c) {
-                double g = 0;  // regions run in parallel on different nodes
-                for (const RegionTable& r : regions) g = std::max(g, r.best[c]);
+                const double g = composed.latency(regions, c, timeline);
                 if (g < h[c]) {
                     h[c] = g;
                     seg_sm[s][c] = static_cast<std::int32_t>(k);

@@ -34,6 +34,13 @@ TEST(ConfigDifferences, KeysOnOneSideAndSequencesByIndex) {
                      "workloads[1]: stored absent, now {network: b.yaml}"}));
 }
 
+TEST(ConfigDifferences, ASectionAddedSinceMatchesItsAbsence) {
+    const std::string stored = "cost:\n  alpha: 1\n";
+    EXPECT_EQ(config_differences(stored, "cost:\n  alpha: 1\nmodel:\n  intra_node: analytic\n"), Diffs{});
+    EXPECT_EQ(config_differences(stored, "cost:\n  alpha: 1\nmodel:\n  intra_node: exact\n"),
+              (Diffs{"model: stored absent, now intra_node: exact"}));
+}
+
 TEST(ConfigDifferences, WhatAResumeMayChangeIsIgnored) {
     const std::string stored = "sweep:\n  budget: 12\n  wall_time: 1h\n  seed: 1\noutput:\n  path: a.h5\n";
     const std::string now = "sweep:\n  budget: 20\n  seed: 1\noutput:\n  path: elsewhere/b.h5\n";

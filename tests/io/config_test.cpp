@@ -315,6 +315,35 @@ TEST_F(ConfigFiles, ProposerOptions) {
     }
 }
 
+TEST_F(ConfigFiles, ModelSection) {
+    const Config plain = parse(kMinimal);
+    EXPECT_EQ(plain.model.intra_node, pimdse::IntraNodeModel::analytic);  // the default
+    const Config c = parse(std::string(kMinimal) + "model: {intra_node: analytic}\n");
+    EXPECT_EQ(c, plain);
+    EXPECT_NE(to_yaml(c).find("model:\n  intra_node: analytic"), std::string::npos);
+    EXPECT_EQ(parse(to_yaml(c)), c);
+    // An unknown model names the file, the line, the key and the choices.
+    try {
+        (void)parse(std::string(kMinimal) + "model:\n  intra_node: exact_typo\n");
+        ADD_FAILURE() << "an unknown intra-node model was accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_NE(
+            std::string(e.what()).find("key 'model.intra_node': expected one of analytic, got exact_typo"),
+            std::string::npos)
+            << e.what();
+    }
+    EXPECT_THROW((void)parse(std::string(kMinimal) + "model: {intra_node: [analytic]}\n"), InputError);
+    EXPECT_THROW((void)parse(std::string(kMinimal) + "model: {inter_node: analytic}\n"), InputError);
+    // A hardware file may carry the section too (for `pimdse evaluate` and `pimdse map`).
+    const std::string hardware =
+        "hardware: {node_array: [4, 4], pe_array: [32, 32], buffers_kib: {input: 128, weight: 128, output: "
+        "128}}\n";
+    const HardwareFile h = parse_hardware(hardware + "model: {intra_node: analytic}\n", "h.yaml");
+    EXPECT_EQ(h.model.intra_node, pimdse::IntraNodeModel::analytic);
+    EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
+    EXPECT_THROW((void)parse_hardware(hardware + "model: {intra_node: exact_typo}\n", "h.yaml"), ConfigError);
+}
+
 TEST_F(ConfigFiles, WallTimeForms) {
     const std::pair<const char*, long long> cases[] = {
         {"3600", 3600},          {"45s", 45},           {"90m", 5400},         {"12h", 43200}, {"2d", 172800},

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -116,7 +117,7 @@ TEST(Selection, DpEqualsExhaustiveEnumerationUnderCapacity) {
 }
 
 LayerChoices choices(std::vector<double> latency, std::vector<std::int64_t> units) {
-    return LayerChoices{std::move(latency), std::move(units)};
+    return LayerChoices{std::move(latency), std::move(units), {}};
 }
 
 // A chain of three single-layer segments, each with one SM of one region: latency adds up,
@@ -174,6 +175,32 @@ TEST(Selection, ParallelRegionsTakeTheMaximum) {
     EXPECT_EQ(tight.sm, (std::vector<std::int32_t>{0}));
     EXPECT_DOUBLE_EQ(tight.latency, 10);
     EXPECT_FALSE(select_mappings(segments, 1).feasible);
+}
+
+/// Runs the regions of a segment one after another, as if they shared their nodes.
+class SerialRegions final : public sim::Timeline {
+public:
+    [[nodiscard]] Cycles segment(std::span<const sim::TimelineLayer> layers, std::size_t,
+                                 std::span<sim::LayerTiming> timing) const override {
+        Cycles t{0};
+        for (std::size_t i = 0; i < layers.size(); ++i) {
+            timing[i] = {t, layers[i].redistribution + layers[i].sharing + layers[i].compute};
+            t += timing[i].latency;
+        }
+        return t;
+    }
+};
+
+// The selection asks the timeline for a segment's latency: with regions in series, the
+// two-region SM of ParallelRegionsTakeTheMaximum costs 6 + 7 and loses to the one region.
+TEST(Selection, TheTimelineGivesTheSegmentsLatency) {
+    const SmChoices one{{{choices({10}, {2})}}};
+    const SmChoices two{{{choices({6}, {3})}, {choices({7}, {1})}}};
+    const std::vector<SegmentChoices> segments{SegmentChoices{{one, two}}};
+    const Selection serial = select_mappings(segments, 3, SerialRegions{});
+    ASSERT_TRUE(serial.feasible);
+    EXPECT_EQ(serial.sm, (std::vector<std::int32_t>{0}));
+    EXPECT_DOUBLE_EQ(serial.latency, 10);
 }
 
 }  // namespace

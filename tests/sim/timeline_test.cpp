@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <limits>
 #include <string>
 
 #include "pimdse/io/config.hpp"
@@ -202,8 +201,6 @@ TEST(Timeline, WeightsBeyondTheDramAreInfeasible) {
     EXPECT_EQ(c.status, EvalStatus::infeasible);
     EXPECT_NE(c.reason.find("node (0, 0) stores 1024 bytes"), std::string::npos) << c.reason;
     EXPECT_NE(c.reason.find("256 bytes"), std::string::npos) << c.reason;
-    EXPECT_EQ(cost_eq1(std::span(&c, 1), std::vector<double>{1.0}, 1, 1),
-              std::numeric_limits<double>::infinity());
 }
 
 TEST(Timeline, PartLayerThatFitsNoBufferIsAStatus) {
@@ -301,24 +298,6 @@ TEST(IntraNodeEnergySplit, SumsToIntraNodeEnergy) {
     EXPECT_GT(e.registers.value(), 0);
     EXPECT_GT(e.dram_access.value(), 0);
     EXPECT_GT(e.dram_activation.value(), 0);
-}
-
-TEST(CostEq1, HandValues) {
-    NetworkCost a;
-    a.energy.pe = Picojoules(2e12);  // 2 J
-    a.seconds = 3;
-    NetworkCost b;
-    b.energy.dram_access = Picojoules(0.5e12);
-    b.energy.noc = Picojoules(0.5e12);  // 1 J
-    b.seconds = 0.5;
-    const std::vector<NetworkCost> costs{a, b};
-    const std::vector<double> gammas{1.0, 2.0};
-    EXPECT_DOUBLE_EQ(cost_eq1(costs, gammas, 1, 1), 2 * 3 + 1 * 0.5 * 2);  // energy-delay products
-    EXPECT_DOUBLE_EQ(cost_eq1(costs, gammas, 2, 0), 4 + 1 * 2);
-    EXPECT_DOUBLE_EQ(cost_eq1(costs, gammas, 0, 2), 9 + 0.25 * 2);
-    EXPECT_THROW((void)cost_eq1(costs, std::vector<double>{1.0}, 1, 1), pimdse::ModelError);
-    EXPECT_THROW((void)cost_eq1(costs, std::vector<double>{1.0, 0.0}, 1, 1), pimdse::ModelError);
-    EXPECT_THROW((void)cost_eq1(costs, gammas, -1, 1), pimdse::ModelError);
 }
 
 TEST(UniformMapping, LegalOnEveryLibraryNetworkAndArray) {

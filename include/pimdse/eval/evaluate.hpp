@@ -21,6 +21,7 @@
 #include "pimdse/hw/technology.hpp"
 #include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sim/mapping.hpp"
+#include "pimdse/sim/node_model.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/sim/timeline.hpp"
 #include "pimdse/workload/network.hpp"
@@ -75,6 +76,7 @@ struct EvalContext {
     double alpha = 1.0;                      ///< energy exponent of Eq. 1
     double beta = 1.0;                       ///< latency exponent of Eq. 1
     sched::ScheduleOptions schedule;         ///< how data-sharing events are scheduled (`schedule:`)
+    sim::ModelOptions model;                 ///< the node model (`model:`)
     std::optional<std::int64_t> work_limit;  ///< mapper steps per candidate (`engine.work_limit`)
     /// Keep each data-sharing event's schedule (NetworkResult::schedules, the /schedules
     /// table): costs a TSP and an SHP baseline per event of the costed mapping.
@@ -163,12 +165,14 @@ private:
 };
 
 /// The network mapping of one workload on one system: the single place where the sweep
-/// decides a mapping, the PIM-Mapper (docs/mapper.md). `scheduler` costs the candidate
-/// mappings it compares at the end (the Data-Scheduler the evaluation uses). Counts its
-/// steps in `steps` (throws WorkLimitReached past the limit) and checks `deadline`
-/// cooperatively (throws DeadlineExpired once it has passed).
+/// decides a mapping, the PIM-Mapper (docs/mapper.md), with a fresh node model of the kind
+/// `model` names. `scheduler` costs the candidate mappings it compares at the end (the
+/// Data-Scheduler the evaluation uses). Counts its steps in `steps` (throws
+/// WorkLimitReached past the limit) and checks `deadline` cooperatively (throws
+/// DeadlineExpired once it has passed).
 [[nodiscard]] sim::NetworkMapping map_network(const workload::Network& network,
                                               const workload::Segmentation& seg, const sim::System& system,
+                                              const sim::ModelOptions& model,
                                               sim::SharingScheduler& scheduler, const Deadline& deadline,
                                               StepBudget& steps);
 

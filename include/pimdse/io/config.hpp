@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pimdse/core/enum_names.hpp"
+#include "pimdse/core/model_options.hpp"
 #include "pimdse/core/proposer_options.hpp"
 #include "pimdse/core/schedule_options.hpp"
 #include "pimdse/hw/constraints.hpp"
@@ -176,6 +177,7 @@ struct Config {
     hw::DesignSpace space;
     std::vector<Workload> workloads;
     CostConfig cost;
+    pimdse::ModelOptions model;        ///< the node model (`model:`)
     pimdse::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
     SweepConfig sweep;
     OutputConfig output;
@@ -188,12 +190,13 @@ struct Config {
     friend bool operator==(const Config& a, const Config& b);
 };
 
-/// One hardware point with its constraints and, optionally, its Data-Scheduler settings
-/// (for `pimdse evaluate` and `pimdse map`).
+/// One hardware point with its constraints and, optionally, its node model and
+/// Data-Scheduler settings (for `pimdse evaluate` and `pimdse map`).
 struct HardwareFile {
     hw::Constraints constraints;
     hw::Technology technology;
     hw::HardwareParams params;
+    pimdse::ModelOptions model;        ///< the node model `pimdse evaluate` and `map` cost with
     pimdse::ScheduleOptions schedule;  ///< how `pimdse evaluate` schedules data sharing
 
     std::filesystem::path source_file;

@@ -33,10 +33,10 @@
 #include "pimdse/mapper/search_keys.hpp"
 #include "pimdse/mapper/search_sharing.hpp"
 #include "pimdse/sim/intra_node.hpp"
+#include "pimdse/sim/layer_cost.hpp"
 #include "pimdse/sim/mapping.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 #include "pimdse/sim/system.hpp"
-#include "pimdse/sim/timeline.hpp"
 #include "pimdse/workload/layer.hpp"
 
 namespace pimdse::mapper {

@@ -87,11 +87,13 @@ struct MapResult {
 
 class Mapper {
 public:
-    /// `search` costs sharing inside the search (it runs for every candidate option: use a
-    /// fast one); `final` costs the returned mapping (e.g. the ILP). All referenced objects
-    /// must outlive the mapper.
+    /// `intra` is the node model; `search` costs sharing inside the search (it runs for every
+    /// candidate option: use a fast one); `final` costs the returned mapping (e.g. the ILP);
+    /// `timeline` composes a segment's layers, in the selection and in every costing. All
+    /// referenced objects must outlive the mapper.
     Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
-           sim::CycleScheduler& search, sim::SharingScheduler& final);
+           sim::CycleScheduler& search, sim::SharingScheduler& final,
+           const sim::Timeline& timeline = sim::sequential_timeline());
 
     /// Algorithm 1.
     [[nodiscard]] MapResult map(const workload::Network& network, const workload::Segmentation& seg);
@@ -147,6 +149,7 @@ private:
     sim::IntraNodeMapper& intra_;
     sim::CycleScheduler& search_scheduler_;
     sim::SharingScheduler& final_scheduler_;
+    const sim::Timeline& timeline_;
     LayerSearch search_;
 };
 

@@ -1,19 +1,25 @@
 #pragma once
-// The network timeline (NicePIM III-B): the cost of a whole DNN under a mapping on a system.
-// Segments run one after another (timesteps); the branches of a segment run in parallel on
-// their regions, branches that share a region one after another; the layers of a branch in
-// sequence. A layer costs its inter-layer redistribution, its data sharing (NicePIM VII) and
-// its compute (the slowest node of its region). docs/model.md, "Network timeline", states the
-// model and its simplifications.
+// The network timeline (NicePIM III-B): how the costs of a segment's layers compose into
+// the segment's latency, and the cost of a whole DNN under a mapping on a system. It owns
+// the composition only: one layer's cost (compute, redistribution, sharing, energy) is
+// layer_cost.hpp's. A Timeline is given a segment's layers in an order they may run in,
+// each with its phases' cycles, the region that runs it and the layers whose outputs it
+// reads, and says when each layer runs and how long the segment takes. SequentialTimeline
+// is the model of docs/model.md, "Composition": the layers of a region one after another,
+// each its redistribution, sharing and compute in sequence, regions in parallel. A timeline
+// in which layers start on partially complete inputs implements the same interface.
+// Segments (timesteps) run one after another under every timeline. The PIM-Mapper's
+// selection asks the same timeline for a segment's latency.
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "pimdse/core/enum_names.hpp"
 #include "pimdse/core/units.hpp"
 #include "pimdse/sim/intra_node.hpp"
+#include "pimdse/sim/layer_cost.hpp"
 #include "pimdse/sim/mapping.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 #include "pimdse/sim/system.hpp"
@@ -22,59 +28,52 @@
 
 namespace pimdse::sim {
 
-struct EnergyBreakdown {
-    Picojoules pe{0};               ///< MACs (and the operations of auxiliary layers)
-    Picojoules registers{0};        ///< the PEs' operand registers
-    Picojoules sram{0};             ///< input, weight and output buffer accesses
-    Picojoules dram_access{0};      ///< bits through the DRAM port
-    Picojoules dram_activation{0};  ///< row activations (with their precharge)
-    /// Background and refresh power of every bank over the run (network totals only: a
-    /// layer's row leaves it 0, since regions idle while others compute).
-    Picojoules dram_background{0};
-    Picojoules noc{0};  ///< data sharing and redistribution, bits x hops
-
-    [[nodiscard]] Picojoules dram() const noexcept { return dram_access + dram_activation + dram_background; }
-    [[nodiscard]] Picojoules total() const noexcept { return pe + registers + sram + dram() + noc; }
-    EnergyBreakdown& operator+=(const EnergyBreakdown& o) noexcept {
-        pe += o.pe;
-        registers += o.registers;
-        sram += o.sram;
-        dram_access += o.dram_access;
-        dram_activation += o.dram_activation;
-        dram_background += o.dram_background;
-        noc += o.noc;
-        return *this;
-    }
-    /// Adds an intra-node energy, `times` over (the nodes that share one part-layer).
-    void add(const IntraNodeEnergy& e, double times = 1) noexcept {
-        pe += e.pe * times;
-        registers += e.registers * times;
-        sram += e.sram * times;
-        dram_access += e.dram_access * times;
-        dram_activation += e.dram_activation * times;
-    }
-    friend bool operator==(const EnergyBreakdown&, const EnergyBreakdown&) = default;
+/// One layer of a segment as a timeline composes it.
+struct TimelineLayer {
+    Cycles redistribution{0};  ///< gathering its inputs from the producers' nodes
+    Cycles sharing{0};         ///< its data-sharing events
+    Cycles compute{0};         ///< the slowest node of its region
+    std::int32_t region = 0;   ///< which of the segment's regions runs it
+    /// Positions in the segment's list of the earlier layers whose outputs it reads; the
+    /// outputs of earlier segments are complete when the segment starts and are not listed.
+    std::vector<std::int32_t> producers;
 };
 
-enum class EvalStatus : std::uint8_t {
-    ok,
-    infeasible,  ///< a part-layer fits no tiling, or the stored weights exceed a node's DRAM
+/// When one layer of a segment runs, from the segment's start; it ends at start + latency.
+struct LayerTiming {
+    Cycles start{0};
+    Cycles latency{0};
 };
-inline constexpr EnumNames<EvalStatus, 2> kEvalStatusNames{
-    {{EvalStatus::ok, "ok"}, {EvalStatus::infeasible, "infeasible"}}};
-[[nodiscard]] std::string_view to_string(EvalStatus s) noexcept;  ///< "ok", "infeasible"
 
-struct LayerCost {
-    Cycles latency{0};         ///< redistribution + sharing + compute (no overlap)
-    Cycles redistribution{0};  ///< gathering the inputs from the producers' nodes
-    Cycles sharing{0};         ///< all data-sharing events of the layer
-    Cycles compute{0};         ///< the slowest node of the region
-    EnergyBreakdown energy;
-    double pe_utilisation = 0;  ///< MACs / (compute x PEs per node x nodes of the region)
-    EvalStatus status = EvalStatus::ok;
-    std::string reason;  ///< why, when infeasible
-    friend bool operator==(const LayerCost&, const LayerCost&) = default;
+/// Composes the layers of one segment. Implementations hold no state between calls.
+class Timeline {
+public:
+    virtual ~Timeline() = default;
+    /// The latency of a segment whose `layers` (an order they may run in: each after its
+    /// producers) run on `regions` regions; timing[i] receives when layers[i] runs (`timing`
+    /// has one entry per layer).
+    [[nodiscard]] virtual Cycles segment(std::span<const TimelineLayer> layers, std::size_t regions,
+                                         std::span<LayerTiming> timing) const = 0;
 };
+
+/// NicePIM III-B without overlap: a layer's latency is redistribution + sharing + compute;
+/// the layers of a region run one after another in the order given; regions run in
+/// parallel, so the segment takes its slowest region. Producers are not consulted: each
+/// layer runs after every earlier layer of its region, and a branch runs on one region.
+class SequentialTimeline final : public Timeline {
+public:
+    [[nodiscard]] Cycles segment(std::span<const TimelineLayer> layers, std::size_t regions,
+                                 std::span<LayerTiming> timing) const override;
+};
+
+/// TimelineLayer::producers of `layer`: the positions in `earlier` (the segment's layers
+/// listed before it) of the layers whose outputs it reads.
+[[nodiscard]] std::vector<std::int32_t> producers_in(const workload::Network& network,
+                                                     workload::LayerIndex layer,
+                                                     std::span<const workload::LayerIndex> earlier);
+
+/// The sequential timeline: what evaluate_mapping and the PIM-Mapper use unless given another.
+[[nodiscard]] const Timeline& sequential_timeline() noexcept;
 
 struct NetworkCost {
     std::vector<LayerCost> layers;  ///< per layer, in network order
@@ -89,41 +88,17 @@ struct NetworkCost {
     friend bool operator==(const NetworkCost&, const NetworkCost&) = default;
 };
 
-/// The compute part of one layer's cost in isolation (NicePIM III-C): the slowest node of a
-/// rows x cols region running the part-layers of `m`, and their PE, SRAM and DRAM energy,
-/// added to `out` (compute, energy, pe_utilisation; status infeasible when a part-layer
-/// fits no tiling). Depends on the partition counts and layouts only, not on the order,
-/// the (Ph, Pw) split or the region's position.
-void add_compute_cost(const workload::Layer& layer, const LayerMapping& m, std::int32_t rows,
-                      std::int32_t cols, const System& system, IntraNodeMapper& mapper, LayerCost& out);
-
-/// The part-layer (NicePIM III-C) a node computes for a conv or matmul layer whose parts
-/// span `ranges` of B, P, Q, K, C.
-[[nodiscard]] PartLayer part_layer_of(const workload::Layer& layer,
-                                      const std::array<Range, kPartDims>& ranges, const System& system);
-
-/// The data-sharing part of one layer's cost (NicePIM VII): every sharing event of `m` on
-/// `region`, scheduled by `scheduler`, added to out.sharing and out.energy.noc. `loads` is
-/// scratch space.
-void add_sharing_cost(const workload::Layer& layer, const LayerMapping& m, const Region& region,
-                      const System& system, SharingScheduler& scheduler, ChannelLoads& loads, LayerCost& out);
-
-/// Costs `mapping` of `network` on `system`; every data-sharing event is costed by
-/// `scheduler` (snake ring, TSP, SHP, or the configured Data-Scheduler from
-/// sched::make_scheduler). The mapping must pass check_mapping for the
+/// Costs `mapping` of `network` on `system`: every layer by LayerCoster (the node model
+/// `mapper` for compute; every data-sharing event by `scheduler`: snake ring, TSP, SHP, or
+/// the configured Data-Scheduler from sched::make_scheduler), each segment composed by
+/// `timeline`, segments one after another. The mapping must pass check_mapping for the
 /// system's node array (throws ModelError naming the broken rule otherwise).
 /// An intra-node mapping that fits no tiling, or weights that do not fit a node's DRAM,
 /// give status infeasible with a reason, not an exception.
 [[nodiscard]] NetworkCost evaluate_mapping(const workload::Network& network,
                                            const workload::Segmentation& seg, const NetworkMapping& mapping,
                                            const System& system, IntraNodeMapper& mapper,
-                                           SharingScheduler& scheduler);
-
-/// NicePIM Eq. 1: sum over networks of energy^alpha x latency^beta x gamma, with energy in
-/// joules and latency in seconds. Any infeasible network makes the cost +infinity. Throws
-/// ModelError unless costs and gammas have the same size, alpha, beta >= 0 and
-/// every gamma > 0.
-[[nodiscard]] double cost_eq1(std::span<const NetworkCost> costs, std::span<const double> gammas,
-                              double alpha, double beta);
+                                           SharingScheduler& scheduler,
+                                           const Timeline& timeline = sequential_timeline());
 
 }  // namespace pimdse::sim

@@ -1,0 +1,33 @@
+#pragma once
+// Which node model costs a part-layer behind the sim::IntraNodeMapper seam
+// (sim/node_model.hpp): the `model:` section of a sweep configuration or hardware file
+// (docs/config.md). Plain values with no behaviour: sim::make_node_model builds the model
+// they name, and the configuration reader (io) fills them in without depending on sim
+// (docs/architecture.md, "Dependencies").
+
+#include <cstdint>
+#include <string_view>
+
+#include "pimdse/core/enum_names.hpp"
+
+namespace pimdse {
+
+/// How a node's cost of one part-layer is found.
+enum class IntraNodeModel : std::uint8_t {
+    analytic,  ///< the analytic mapper: a small fixed search with the analytic DRAM model
+};
+/// The `model.intra_node` choices, declared once.
+inline constexpr EnumNames<IntraNodeModel, 1> kIntraNodeModelNames{{{IntraNodeModel::analytic, "analytic"}}};
+
+[[nodiscard]] inline std::string_view to_string(IntraNodeModel m) noexcept {
+    return name_of(kIntraNodeModelNames, m);
+}
+
+/// The `model:` configuration section.
+struct ModelOptions {
+    IntraNodeModel intra_node = IntraNodeModel::analytic;
+
+    friend bool operator==(const ModelOptions&, const ModelOptions&) = default;
+};
+
+}  // namespace pimdse

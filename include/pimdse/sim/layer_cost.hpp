@@ -1,0 +1,121 @@
+#pragma once
+// One layer's cost under its mapping (NicePIM III-C, III-E, VII): its compute (the
+// part-layers of its nodes through the node model, or an auxiliary layer's streams), the
+// inter-layer redistribution that gathers its inputs from the producers' nodes, its data
+// sharing, and the energy of all three. How the layers' costs compose into a segment's and
+// a network's latency is the timeline's (timeline.hpp); nothing here orders layers.
+// docs/model.md, "Network timeline", states the model and its simplifications.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "pimdse/core/enum_names.hpp"
+#include "pimdse/core/units.hpp"
+#include "pimdse/sim/intra_node.hpp"
+#include "pimdse/sim/mapping.hpp"
+#include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/system.hpp"
+#include "pimdse/workload/network.hpp"
+#include "pimdse/workload/segments.hpp"
+
+namespace pimdse::sim {
+
+struct EnergyBreakdown {
+    Picojoules pe{0};               ///< MACs (and the operations of auxiliary layers)
+    Picojoules registers{0};        ///< the PEs' operand registers
+    Picojoules sram{0};             ///< input, weight and output buffer accesses
+    Picojoules dram_access{0};      ///< bits through the DRAM port
+    Picojoules dram_activation{0};  ///< row activations (with their precharge)
+    /// Background and refresh power of every bank over the run (network totals only: a
+    /// layer's row leaves it 0, since regions idle while others compute).
+    Picojoules dram_background{0};
+    Picojoules noc{0};  ///< data sharing and redistribution, bits x hops
+
+    [[nodiscard]] Picojoules dram() const noexcept { return dram_access + dram_activation + dram_background; }
+    [[nodiscard]] Picojoules total() const noexcept { return pe + registers + sram + dram() + noc; }
+    EnergyBreakdown& operator+=(const EnergyBreakdown& o) noexcept {
+        pe += o.pe;
+        registers += o.registers;
+        sram += o.sram;
+        dram_access += o.dram_access;
+        dram_activation += o.dram_activation;
+        dram_background += o.dram_background;
+        noc += o.noc;
+        return *this;
+    }
+    /// Adds an intra-node energy, `times` over (the nodes that share one part-layer).
+    void add(const IntraNodeEnergy& e, double times = 1) noexcept {
+        pe += e.pe * times;
+        registers += e.registers * times;
+        sram += e.sram * times;
+        dram_access += e.dram_access * times;
+        dram_activation += e.dram_activation * times;
+    }
+    friend bool operator==(const EnergyBreakdown&, const EnergyBreakdown&) = default;
+};
+
+enum class EvalStatus : std::uint8_t {
+    ok,
+    infeasible,  ///< a part-layer fits no tiling, or the stored weights exceed a node's DRAM
+};
+inline constexpr EnumNames<EvalStatus, 2> kEvalStatusNames{
+    {{EvalStatus::ok, "ok"}, {EvalStatus::infeasible, "infeasible"}}};
+[[nodiscard]] std::string_view to_string(EvalStatus s) noexcept;  ///< "ok", "infeasible"
+
+struct LayerCost {
+    Cycles latency{0};         ///< from its start to its end, as the timeline composes it
+    Cycles redistribution{0};  ///< gathering the inputs from the producers' nodes
+    Cycles sharing{0};         ///< all data-sharing events of the layer
+    Cycles compute{0};         ///< the slowest node of the region
+    EnergyBreakdown energy;
+    double pe_utilisation = 0;  ///< MACs / (compute x PEs per node x nodes of the region)
+    EvalStatus status = EvalStatus::ok;
+    std::string reason;  ///< why, when infeasible
+    friend bool operator==(const LayerCost&, const LayerCost&) = default;
+};
+
+/// The compute part of one layer's cost in isolation (NicePIM III-C): the slowest node of a
+/// rows x cols region running the part-layers of `m`, and their PE, SRAM and DRAM energy,
+/// added to `out` (compute, energy, pe_utilisation; status infeasible when a part-layer
+/// fits no tiling). Depends on the partition counts and layouts only, not on the order,
+/// the (Ph, Pw) split or the region's position.
+void add_compute_cost(const workload::Layer& layer, const LayerMapping& m, std::int32_t rows,
+                      std::int32_t cols, const System& system, IntraNodeMapper& mapper, LayerCost& out);
+
+/// The part-layer (NicePIM III-C) a node computes for a conv or matmul layer whose parts
+/// span `ranges` of B, P, Q, K, C.
+[[nodiscard]] PartLayer part_layer_of(const workload::Layer& layer,
+                                      const std::array<Range, kPartDims>& ranges, const System& system);
+
+/// The data-sharing part of one layer's cost (NicePIM VII): every sharing event of `m` on
+/// `region`, scheduled by `scheduler`, added to out.sharing and out.energy.noc. `loads` is
+/// scratch space.
+void add_sharing_cost(const workload::Layer& layer, const LayerMapping& m, const Region& region,
+                      const System& system, SharingScheduler& scheduler, ChannelLoads& loads, LayerCost& out);
+
+/// The costs of the layers of one mapped network, one layer at a time: what the timeline
+/// composes. Keeps who holds each layer's outputs (for the redistribution of its consumers)
+/// and scratch space. The mapping must pass check_mapping; all referenced objects must
+/// outlive the coster.
+class LayerCoster {
+public:
+    LayerCoster(const workload::Network& network, const workload::Segmentation& seg,
+                const NetworkMapping& mapping, const System& system, IntraNodeMapper& mapper,
+                SharingScheduler& scheduler);
+    ~LayerCoster();
+    LayerCoster(const LayerCoster&) = delete;
+    LayerCoster& operator=(const LayerCoster&) = delete;
+
+    /// Layer `li`'s redistribution, sharing and compute, their energy, its PE utilisation and
+    /// status, added to `out`; its latency is left to the timeline.
+    void cost(workload::LayerIndex li, LayerCost& out);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace pimdse::sim

@@ -1,0 +1,302 @@
+// One layer's inter-layer redistribution, and the coster of a network's layers
+// (include/pimdse/sim/layer_cost.hpp).
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "pimdse/core/units.hpp"
+#include "pimdse/sim/layer_cost.hpp"
+
+namespace pimdse::sim {
+
+using workload::Layer;
+using workload::LayerIndex;
+using workload::LayerKind;
+
+namespace {
+
+Range intersect(Range a, Range b) noexcept {
+    const std::int64_t lo = std::max(a.begin, b.begin);
+    return {lo, std::max(lo, std::min(a.end, b.end))};
+}
+/// Index of the part of split(length, n, .) that holds element e.
+std::int32_t part_of(std::int64_t length, std::int32_t n, std::int64_t e) noexcept {
+    const std::int64_t base = length / n;
+    const std::int64_t extra = length % n;
+    const std::int64_t long_span = extra * (base + 1);
+    if (e < long_span) return static_cast<std::int32_t>(e / (base + 1));
+    return static_cast<std::int32_t>(extra + (e - long_span) / base);
+}
+
+/// Who holds each block of a layer's output: for partition indices (b, k, p, q), the node
+/// whose C index is 0 (after a partial-sum reduction the outputs are taken to be there).
+struct OutputOwners {
+    std::array<std::int32_t, 4> n{1, 1, 1, 1};  // parts of B, K, P, Q
+    std::vector<NodeId> owner;
+
+    [[nodiscard]] std::size_t index(std::int32_t b, std::int32_t k, std::int32_t p, std::int32_t q) const {
+        return static_cast<std::size_t>(((b * n[1] + k) * n[2] + p) * n[3] + q);
+    }
+};
+
+OutputOwners output_owners(const LayerMapping& m, const Region& region, const Mesh& mesh) {
+    OutputOwners o;
+    o.n = {m.part(PartDim::b).count(), m.part(PartDim::k).count(), m.part(PartDim::p).count(),
+           m.part(PartDim::q).count()};
+    o.owner.assign(static_cast<std::size_t>(o.n[0] * o.n[1] * o.n[2] * o.n[3]), 0);
+    for (std::int32_t y = 0; y < region.rows; ++y)
+        for (std::int32_t x = 0; x < region.cols; ++x) {
+            const auto i = part_indices(m, y, x);
+            if (i[index_of(PartDim::c)] != 0) continue;
+            o.owner[o.index(i[index_of(PartDim::b)], i[index_of(PartDim::k)], i[index_of(PartDim::p)],
+                            i[index_of(PartDim::q)])] = mesh.node(region.row + y, region.col + x);
+        }
+    return o;
+}
+
+/// The box of a producer's output (batch, channels, rows, columns) that one consumer node
+/// reads through one operand, and the share of it delivered by redistribution.
+struct Need {
+    Range b, c, h, w;
+    std::int64_t divisor = 1;  ///< members of a sharing set that gather the rest (VII)
+    std::int64_t rank = 0;     ///< this node's position in that set
+};
+
+/// needed_box's matmul operands: the second operand of an attention product (gathered like
+/// weights), a flattened input, or the rows and columns the node's outputs read.
+void matmul_need(const workload::TensorShape& ps, const Layer& l, const LayerMapping& m,
+                 const std::array<Range, kPartDims>& r, const std::array<std::int32_t, kPartDims>& idx,
+                 std::size_t j, Need& n) {
+    const std::int32_t k_parts = m.part(PartDim::k).count();
+    const Range k = r[index_of(PartDim::k)];
+    const Range c = r[index_of(PartDim::c)];
+    const Range p = r[index_of(PartDim::p)];
+    const Range q = r[index_of(PartDim::q)];
+    if (l.weights_are_activations && j == 1) {
+        // The second operand: B x C x K (transposed) or B x K x C, spread over the nodes
+        // that share it and gathered like weights (VII, WR = 1).
+        n.c = l.transpose_b ? c : k;
+        n.h = l.transpose_b ? k : c;
+        n.w = {0, ps.width};
+        n.divisor = nodes_sharing_weights(m);
+        n.rank = (static_cast<std::int64_t>(idx[index_of(PartDim::b)]) * m.part(PartDim::p).count() +
+                  idx[index_of(PartDim::p)]) *
+                     m.part(PartDim::q).count() +
+                 idx[index_of(PartDim::q)];
+    } else if (l.flatten) {
+        const std::int64_t hw = ps.height * ps.width;
+        n.c = {c.begin / hw, ceil_div(c.end, hw)};
+        n.h = {0, ps.height};
+        n.w = {0, ps.width};
+        n.divisor = k_parts;
+        n.rank = idx[index_of(PartDim::k)];
+    } else {
+        n.c = c;
+        n.h = p;
+        n.w = q;
+        n.divisor = k_parts;
+        n.rank = idx[index_of(PartDim::k)];
+    }
+}
+
+/// What the consumer node with ranges r reads from operand j (producer `prod`).
+std::optional<Need> needed_box(const workload::Network& net, const Layer& l, const LayerMapping& m,
+                               const std::array<Range, kPartDims>& r,
+                               const std::array<std::int32_t, kPartDims>& idx, std::size_t j) {
+    const LayerIndex prod = l.inputs[j];
+    const workload::TensorShape ps = net.output_shape(prod);
+    const Range k = r[index_of(PartDim::k)];
+    const Range c = r[index_of(PartDim::c)];
+    const Range p = r[index_of(PartDim::p)];
+    const Range q = r[index_of(PartDim::q)];
+    Need n;
+    n.b = r[index_of(PartDim::b)];
+    const std::int32_t k_parts = m.part(PartDim::k).count();
+    const auto rows = [&](Range out, bool columns) {
+        const auto [lo, hi] = l.input_rows(out.begin, out.end, columns);
+        return Range{lo, hi};
+    };
+    switch (l.kind) {
+        case LayerKind::conv:
+        case LayerKind::deconv:
+            if (l.groups > 1) {
+                const std::int64_t kg = l.K / l.groups;
+                const std::int64_t cg = l.C / l.groups;
+                n.c = {k.begin / kg * cg, ((k.end - 1) / kg + 1) * cg};
+            } else {
+                n.c = c;
+                n.divisor = k_parts;  // the K-partitioned nodes gather their common input
+                n.rank = idx[index_of(PartDim::k)];
+            }
+            n.h = rows(p, false);
+            n.w = rows(q, true);
+            break;
+        case LayerKind::matmul:
+            matmul_need(ps, l, m, r, idx, j, n);
+            break;
+        case LayerKind::pool:
+        case LayerKind::upsample:
+            n.c = k;
+            n.h = rows(p, false);
+            n.w = rows(q, true);
+            break;
+        case LayerKind::mul:
+            n.c = k;
+            n.h = l.broadcast && j == 1 ? Range{0, 1} : p;
+            n.w = l.broadcast && j == 1 ? Range{0, 1} : q;
+            break;
+        case LayerKind::concat: {
+            std::int64_t offset = 0;
+            for (std::size_t i = 0; i < j; ++i) offset += net.output_shape(l.inputs[i]).channels;
+            const Range mine = intersect(k, {offset, offset + ps.channels});
+            if (mine.size() == 0) return std::nullopt;
+            n.c = {mine.begin - offset, mine.end - offset};
+            n.h = p;
+            n.w = q;
+            break;
+        }
+        default:  // add, norm, softmax, activation: elementwise
+            n.c = k;
+            n.h = p;
+            n.w = q;
+            break;
+    }
+    n.c = intersect(n.c, {0, ps.channels});
+    n.h = intersect(n.h, {0, ps.height});
+    n.w = intersect(n.w, {0, ps.width});
+    if (n.b.size() == 0 || n.c.size() == 0 || n.h.size() == 0 || n.w.size() == 0) return std::nullopt;
+    return n;
+}
+
+}  // namespace
+
+struct LayerCoster::State {
+    const workload::Network& net;
+    const workload::Segmentation& seg;
+    const NetworkMapping& mapping;
+    const System& sys;
+    IntraNodeMapper& mapper;
+    SharingScheduler& scheduler;
+
+    ChannelLoads loads;
+    std::vector<Transfer> transfers;
+    std::vector<OutputOwners> owners;
+    // The current layer's per-node ranges and partition indices, row-major over its region.
+    std::vector<std::array<Range, kPartDims>> node_ranges;
+    std::vector<std::array<std::int32_t, kPartDims>> node_indices;
+
+    State(const workload::Network& n, const workload::Segmentation& s, const NetworkMapping& m,
+          const System& y, IntraNodeMapper& i, SharingScheduler& c)
+        : net(n), seg(s), mapping(m), sys(y), mapper(i), scheduler(c) {
+        loads.reset(sys.mesh);
+        owners.resize(static_cast<std::size_t>(net.size()));
+        for (LayerIndex li = 0; li < net.size(); ++li)
+            owners[static_cast<std::size_t>(li)] = output_owners(mapping.layers[static_cast<std::size_t>(li)],
+                                                                 layer_region(seg, mapping, li), sys.mesh);
+    }
+
+    void fill_parts(LayerIndex li) {
+        const Layer& l = net.layer(li);
+        const LayerMapping& m = mapping.layers[static_cast<std::size_t>(li)];
+        const Region& region = layer_region(seg, mapping, li);
+        node_ranges.clear();
+        node_indices.clear();
+        for (std::int32_t y = 0; y < region.rows; ++y)
+            for (std::int32_t x = 0; x < region.cols; ++x) {
+                node_ranges.push_back(part_ranges(l, m, y, x));
+                node_indices.push_back(part_indices(m, y, x));
+            }
+    }
+
+    void redistribution(LayerIndex li, LayerCost& out) {
+        const Layer& l = net.layer(li);
+        const LayerMapping& m = mapping.layers[static_cast<std::size_t>(li)];
+        const Region& region = layer_region(seg, mapping, li);
+        transfers.clear();
+        for (std::int32_t y = 0; y < region.rows; ++y)
+            for (std::int32_t x = 0; x < region.cols; ++x) {
+                const NodeId dst = sys.mesh.node(region.row + y, region.col + x);
+                const std::size_t at_node = static_cast<std::size_t>(y * region.cols + x);
+                const auto& r = node_ranges[at_node];
+                const auto& dst_idx = node_indices[at_node];
+                for (std::size_t j = 0; j < l.inputs.size(); ++j) {
+                    const LayerIndex prod = l.inputs[j];
+                    if (prod == workload::kNetworkInput) continue;  // already in the nodes' DRAM
+                    const std::optional<Need> need = needed_box(net, l, m, r, dst_idx, j);
+                    if (!need) continue;
+                    const Layer& pl = net.layer(prod);
+                    const OutputOwners& o = owners[static_cast<std::size_t>(prod)];
+                    const std::array<std::int64_t, 4> len{pl.B, pl.K, pl.P, pl.Q};
+                    const std::array<Range, 4> want{need->b, need->c, need->h, need->w};
+                    std::array<std::int32_t, 4> lo{}, hi{};
+                    for (std::size_t d = 0; d < 4; ++d) {
+                        lo[d] = part_of(len[d], o.n[d], want[d].begin);
+                        hi[d] = part_of(len[d], o.n[d], want[d].end - 1);
+                    }
+                    // The producer blocks that overlap, in a 4-D box of block indices.
+                    std::array<std::int64_t, 4> extent{};
+                    std::int64_t blocks = 1;
+                    for (std::size_t d = 0; d < 4; ++d) {
+                        extent[d] = hi[d] - lo[d] + 1;
+                        blocks *= extent[d];
+                    }
+                    // A sharing set needs its slice once: with enough blocks, member `rank` of
+                    // the set takes every divisor-th block whole; otherwise each member takes
+                    // 1/divisor of every block. The sharing event then completes the slice (VII).
+                    const bool whole = need->divisor > 1 && blocks >= need->divisor;
+                    const std::int64_t first = whole ? need->rank : 0;
+                    const std::int64_t step = whole ? need->divisor : 1;
+                    const std::int64_t divisor = whole ? 1 : need->divisor;
+                    for (std::int64_t t = first; t < blocks; t += step) {
+                        std::array<std::int32_t, 4> idx{};
+                        std::int64_t rest = t;
+                        for (std::size_t d = 4; d-- > 0;) {
+                            idx[d] = lo[d] + static_cast<std::int32_t>(rest % extent[d]);
+                            rest /= extent[d];
+                        }
+                        const NodeId src = o.owner[o.index(idx[0], idx[1], idx[2], idx[3])];
+                        if (src == dst) continue;  // node-local: free
+                        std::int64_t elems = 1;
+                        for (std::size_t d = 0; d < 4; ++d)
+                            elems *= intersect(want[d], split(len[d], o.n[d], idx[d])).size();
+                        const std::int64_t bytes = ceil_div(elems * sys.data_bytes(), divisor);
+                        if (bytes > 0) transfers.push_back({src, dst, Bytes(bytes)});
+                    }
+                }
+            }
+        if (transfers.empty()) return;
+        const TransferCost t = evaluate_transfers(sys.mesh, transfers, sys.noc, loads);
+        out.redistribution = t.latency;
+        out.energy.noc += t.energy;
+    }
+
+    void sharing(LayerIndex li, LayerCost& out) {
+        const LayerMapping& m = mapping.layers[static_cast<std::size_t>(li)];
+        add_sharing_cost(net.layer(li), m, layer_region(seg, mapping, li), sys, scheduler, loads, out);
+    }
+
+    void compute(LayerIndex li, LayerCost& out) {
+        const LayerMapping& m = mapping.layers[static_cast<std::size_t>(li)];
+        const Region& region = layer_region(seg, mapping, li);
+        add_compute_cost(net.layer(li), m, region.rows, region.cols, sys, mapper, out);
+    }
+};
+
+LayerCoster::LayerCoster(const workload::Network& network, const workload::Segmentation& seg,
+                         const NetworkMapping& mapping, const System& system, IntraNodeMapper& mapper,
+                         SharingScheduler& scheduler)
+    : state_(std::make_unique<State>(network, seg, mapping, system, mapper, scheduler)) {}
+
+LayerCoster::~LayerCoster() = default;
+
+void LayerCoster::cost(LayerIndex li, LayerCost& out) {
+    State& s = *state_;
+    s.fill_parts(li);
+    s.redistribution(li, out);
+    s.sharing(li, out);
+    s.compute(li, out);
+}
+
+}  // namespace pimdse::sim
