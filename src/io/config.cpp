@@ -79,9 +79,15 @@ const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "sp
                                                 "model",       "schedule",   "sweep", "output",    "engine"};
 const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "model",
                                                       "schedule"};
-const std::vector<std::string_view> kSweepKeys{"seed",      "batch_size", "budget",
-                                               "wall_time", "proposer",   "samples_per_round",
-                                               "lag",       "evaluator",  "synthetic_median_seconds",
+const std::vector<std::string_view> kSweepKeys{"seed",
+                                               "batch_size",
+                                               "budget",
+                                               "wall_time",
+                                               "proposer",
+                                               "samples_per_round",
+                                               "lag",
+                                               "evaluator",
+                                               "synthetic_median_seconds",
                                                "proposer_options"};
 
 fs::path resolve(const fs::path& dir, const std::string& written) {

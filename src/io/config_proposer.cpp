@@ -117,7 +117,8 @@ ProposerOptions read_proposer_options(const Reader& r, const Field& f) {
         if (auto v = m.get(o.name)) read_option(r, *v, o, p);
     if (p.fit_best > p.fit_max) {
         const Field at = m.get("fit_best").value_or(m.get("fit_max").value_or(m.self()));
-        r.value_error(at, "fit_best <= fit_max (" + std::to_string(p.fit_max) + ")", std::to_string(p.fit_best));
+        r.value_error(at, "fit_best <= fit_max (" + std::to_string(p.fit_max) + ")",
+                      std::to_string(p.fit_best));
     }
     return p;
 }

@@ -271,9 +271,10 @@ TEST_F(ConfigFiles, ScheduleSection) {
 
 TEST_F(ConfigFiles, ProposerOptions) {
     const std::string head = "workloads: [{network: nets/a.yaml}]\noutput: {path: o.h5}\n";
-    const Config c = parse(head +
-                           "sweep:\n  budget: 8\n  proposer_options:\n    local_fraction: 0\n"
-                           "    kernel: rbf\n    hidden: [32, 8]\n    evolution_parents: 4\n    ucb_kappa: 1.5\n");
+    const Config c =
+        parse(head +
+              "sweep:\n  budget: 8\n  proposer_options:\n    local_fraction: 0\n"
+              "    kernel: rbf\n    hidden: [32, 8]\n    evolution_parents: 4\n    ucb_kappa: 1.5\n");
     const pimdse::ProposerOptions& o = c.sweep.proposer_options;
     EXPECT_EQ(o.local_fraction, 0.0);
     EXPECT_EQ(o.kernel, pimdse::KernelKind::rbf);
@@ -299,8 +300,9 @@ TEST_F(ConfigFiles, ProposerOptions) {
         EXPECT_EQ(e.where().line, 6u);
         EXPECT_NE(e.problem().find("local_fraction"), std::string::npos) << e.problem();
     }
-    for (const char* bad : {"local_fraction: 1.5", "fit_max: 1", "kernel: cubic", "hidden: []",
-                            "hidden: [16, 0]", "anneal_cooling: 0", "fit_best: 300", "evolution_parents: 1"}) {
+    for (const char* bad :
+         {"local_fraction: 1.5", "fit_max: 1", "kernel: cubic", "hidden: []", "hidden: [16, 0]",
+          "anneal_cooling: 0", "fit_best: 300", "evolution_parents: 1"}) {
         try {
             (void)parse(head + "sweep: {budget: 8, proposer_options: {" + bad + "}}\n");
             ADD_FAILURE() << bad << " accepted";
