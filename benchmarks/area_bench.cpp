@@ -26,10 +26,10 @@ std::vector<HardwareParams> random_legal_points(std::size_t n) {
     while (points.size() < n) {
         DesignSpace::Index idx{};
         for (std::size_t k = 0; k < kParamCount; ++k) {
-            const auto size = static_cast<std::int64_t>(space.range(kAllParams[k]).size());
+            const auto size = static_cast<std::int64_t>(space.range(k).size());
             idx[k] = static_cast<std::size_t>(rng.uniform_int(0, size - 1));
         }
-        const HardwareParams p = space.at(idx);
+        const HardwareParams p = from_point(space.at(idx));
         if (check(p, c, t).legal()) points.push_back(p);
     }
     return points;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "pimdse/family/family.hpp"
 #include "pimdse/tuner/encoding.hpp"
 #include "pimdse/tuner/pareto.hpp"
 #include "pimdse/tuner/proposers.hpp"
@@ -36,10 +37,10 @@ double thread_seconds() {
 
 // A smooth synthetic cost of the encoding and three conflicting objectives; one in twenty fails.
 tuner::Observation synthetic_observation(const tuner::Encoding& encoding, std::int64_t id,
-                                         const hw::HardwareParams& p) {
+                                         const DesignPoint& p) {
     const tuner::Unit u = encoding.encode(p);
     double s = 0, big = 0, small = 0;
-    for (std::size_t k = 0; k < u.size(); ++k) {
+    for (std::size_t k = 0; k < encoding.space().dimensions(); ++k) {
         s += (k + 1.0) * (u[k] - 0.4) * (u[k] - 0.4);
         big += (k + 1.0) * u[k];
         small += (k + 1.0) * (1 - u[k]) * (1 - u[k]);
@@ -65,12 +66,15 @@ struct Setup {
 
 Setup make_setup(int n, int samples_per_round = 0) {
     Setup s;
-    s.ctx.space = hw::default_space(s.ctx.constraints);
+    // The default sweep's family, as the engine gives it to the proposers.
+    static const std::unique_ptr<family::Family> fam = family::make_family(io::Config{});
+    s.ctx.space = fam->space();
+    s.ctx.legal = [](const DesignPoint& p) { return fam->legal(p); };
     if (samples_per_round > 0) s.ctx.samples_per_round = samples_per_round;
-    const tuner::LegalSampler sampler(s.ctx.space, s.ctx.constraints, s.ctx.technology);
+    const tuner::LegalSampler sampler(s.ctx.space, s.ctx.legal);
     const tuner::Encoding encoding(s.ctx.space);
     Rng rng(99, 1);
-    const std::vector<hw::HardwareParams> points = sampler.sample(rng, n, {});
+    const std::vector<DesignPoint> points = sampler.sample(rng, n, {});
     for (std::size_t i = 0; i < points.size(); ++i)
         s.history.push_back(synthetic_observation(encoding, static_cast<std::int64_t>(i), points[i]));
     return s;
@@ -97,12 +101,12 @@ void propose_and_archive(benchmark::State& state, const char* name) {
         for (int b = 0; b < batches; ++b) {
             const auto t0 = Clock::now();
             const double c0 = thread_seconds();
-            const std::vector<hw::HardwareParams> points = proposer->propose(1000 + b, count);
+            const std::vector<DesignPoint> points = proposer->propose(1000 + b, count);
             const double c1 = thread_seconds();
             const auto t1 = Clock::now();
             state.PauseTiming();  // the workers' evaluations
             std::vector<tuner::Observation> batch;
-            for (const hw::HardwareParams& p : points)
+            for (const DesignPoint& p : points)
                 batch.push_back(synthetic_observation(encoding, next_id++, p));
             state.ResumeTiming();
             const auto t2 = Clock::now();

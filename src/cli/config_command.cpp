@@ -24,15 +24,14 @@ namespace pimdse::cli {
 
 namespace {
 
-std::string space_size_text(const hw::DesignSpace& space) {
+std::string space_size_text(const DesignSpace& space) {
     std::ostringstream out;
     const long double n = space.size();
     // Exact while it fits a 64-bit integer; the default space has about 2.2e10 points.
     if (n < 1e18L) out << static_cast<unsigned long long>(std::llround(n)) << " points (";
     out << std::setprecision(3) << std::scientific << static_cast<double>(n);
     out << (n < 1e18L ? ")" : " points") << " = ";
-    for (std::size_t i = 0; i < hw::kParamCount; ++i)
-        out << (i ? " x " : "") << space.range(hw::kAllParams[i]).size();
+    for (std::size_t i = 0; i < hw::kParamCount; ++i) out << (i ? " x " : "") << space.range(i).size();
     return out.str();
 }
 
@@ -41,8 +40,8 @@ void print_sweep(const io::Config& c) {
     std::cout << "#\n# " << c.source_file.string() << ": valid sweep configuration\n"
               << "#   design space: " << space_size_text(c.space) << '\n';
     for (hw::Param p : hw::kAllParams) {
-        std::cout << "#     " << std::left << std::setw(10) << hw::param_name(p) << c.space.range(p).str()
-                  << '\n';
+        std::cout << "#     " << std::left << std::setw(10) << hw::param_name(p)
+                  << hw::range_of(c.space, p).str() << '\n';
     }
     // The networks are parsed too: a sweep validates everything before anything runs.
     const std::vector<io::LoadedWorkload> loaded = io::load_workloads(c);

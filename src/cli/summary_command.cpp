@@ -19,6 +19,7 @@
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/store/store.hpp"
@@ -26,6 +27,12 @@
 namespace pimdse::cli {
 
 namespace {
+
+// A dram_pim point as NicePIM's parameters; another family's as its values.
+std::string point_text(const DesignPoint& p) {
+    return p.family == hw::kDramPimFamily && p.size == hw::kParamCount ? hw::to_string(hw::from_point(p))
+                                                                       : to_string(p);
+}
 
 std::string format_line(const char* fmt, auto... args) {
     char buf[512];
@@ -78,7 +85,7 @@ void print_best(const store::StoredSweep& s, int best_count) {
         std::cout << format_line("  %9lld %6lld %13.6g %12.5g %12.5g %9.3f  %s\n",
                                  static_cast<long long>(c.id), static_cast<long long>(c.batch), c.cost,
                                  c.latency_seconds * 1e3, c.energy_joules * 1e3, c.area_mm2,
-                                 hw::to_string(c.params).c_str());
+                                 point_text(c.params).c_str());
     }
     if (ok.empty()) std::cout << "  (no candidate evaluated ok)\n";
 }

@@ -1,3 +1,5 @@
+// The slowest-first dispatch order (include/pimdse/engine/dispatch.hpp).
+
 #include "pimdse/engine/dispatch.hpp"
 
 #include <Eigen/Cholesky>
@@ -5,40 +7,28 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <utility>
 
 namespace pimdse::engine {
-namespace {
-
-EvalTimeModel::Vector features(const hw::HardwareParams& p) {
-    EvalTimeModel::Vector x;
+EvalTimeModel::Vector EvalTimeModel::features(const DesignPoint& p) const {
+    Vector x(prior_.size());
     x(0) = 1.0;
-    for (std::size_t i = 0; i < hw::kParamCount; ++i) {
-        x(static_cast<int>(i) + 1) = std::log2(static_cast<double>(std::max(1, p.get(hw::kAllParams[i]))));
+    for (Eigen::Index i = 1; i < x.size(); ++i) {
+        x(i) = std::log2(static_cast<double>(std::max(1, p[static_cast<std::size_t>(i - 1)])));
     }
     return x;
 }
 
-}  // namespace
-
-EvalTimeModel::Vector EvalTimeModel::prior() {
-    // Fitted to the default sweep's first evaluations (see prior() in dispatch.hpp). More nodes:
-    // more partitions, regions and sharing events to search; larger PE arrays:
-    // fewer compute-bound tilings survive the pruning; buffers matter little.
-    Vector c;
-    c << 1.2, 0.4, 0.4, -0.15, -0.15, -0.05, -0.05, -0.05;
-    return c;
-}
-
-EvalTimeModel::EvalTimeModel() : coefficients_(prior()) {
+EvalTimeModel::EvalTimeModel(Vector prior) : prior_(std::move(prior)), coefficients_(prior_) {
     // The slopes lean on the prior; the intercept (the machine's speed, which only scales
     // every prediction) barely: the first evaluations set it.
-    Vector weight = Vector::Constant(kPriorWeight);
-    weight(0) = 1e-6;
+    Vector weight = Vector::Constant(prior_.size(), kPriorWeight);
+    if (weight.size() > 0) weight(0) = 1e-6;
     gram_ = weight.asDiagonal();
-    moment_ = weight.cwiseProduct(prior());
+    moment_ = weight.cwiseProduct(prior_);
 }
 
-void EvalTimeModel::observe(const hw::HardwareParams& p, double seconds) {
+void EvalTimeModel::observe(const DesignPoint& p, double seconds) {
     if (!(seconds > 0) || !std::isfinite(seconds)) return;
     const Vector x = features(p);
     gram_.noalias() += x * x.transpose();
@@ -56,12 +46,11 @@ const EvalTimeModel::Vector& EvalTimeModel::coefficients() const {
     return coefficients_;
 }
 
-double EvalTimeModel::predict(const hw::HardwareParams& p) const {
+double EvalTimeModel::predict(const DesignPoint& p) const {
     return std::exp(coefficients().dot(features(p)));
 }
 
-std::vector<std::size_t> slowest_first(std::span<const hw::HardwareParams> points,
-                                       const EvalTimeModel& model) {
+std::vector<std::size_t> slowest_first(std::span<const DesignPoint> points, const EvalTimeModel& model) {
     std::vector<double> predicted(points.size());
     for (std::size_t i = 0; i < points.size(); ++i) predicted[i] = model.predict(points[i]);
     std::vector<std::size_t> order(points.size());

@@ -15,6 +15,7 @@
 #include "collective.hpp"
 #include "pimdse/engine/signals.hpp"
 #include "pimdse/engine/write_failure.hpp"
+#include "pimdse/family/family.hpp"
 #include "pimdse/io/workloads.hpp"
 #include "pimdse/tuner/proposers.hpp"
 #include "run_report.hpp"
@@ -62,6 +63,7 @@ double cpu_seconds() {
 // What every rank reads and checks before the output file is touched.
 struct Setup {
     io::Config config;
+    std::unique_ptr<family::Family> family;  ///< the family `config.family` names
     eval::EvalContext ctx;
     std::unique_ptr<detail::SweepState> state;
     fs::path out;
@@ -71,12 +73,14 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
     Setup s;
     detail::agree(world, false, [&] {
         s.config = io::read_config_file(options.config);
+        s.family = family::make_family(s.config);
         s.ctx = make_context(s.config);
         s.out = options.output.empty() ? s.config.output.path : fs::absolute(options.output);
         detail::check_output_name(s.out);
         const io::Config& c = s.config;
-        tuner::ProposerContext pc{c.constraints, c.technology, c.space, c.sweep.seed,
-                                  c.sweep.samples_per_round};
+        const family::Family& fam = *s.family;
+        tuner::ProposerContext pc{fam.space(), [&fam](const DesignPoint& p) { return fam.legal(p); },
+                                  c.sweep.seed, c.sweep.samples_per_round};
         std::unique_ptr<tuner::Proposer> proposer;
         try {
             proposer = tuner::make_proposer(io::to_string(c.sweep.proposer), pc, c.sweep.proposer_options);
@@ -85,7 +89,10 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
         }
         double samples = 0;
         for (const eval::Workload& w : s.ctx.workloads) samples += static_cast<double>(w.network.batch());
-        s.state = std::make_unique<detail::SweepState>(c, std::move(proposer), samples);
+        const std::vector<double> prior = fam.eval_time_prior();
+        s.state = std::make_unique<detail::SweepState>(
+            c, std::move(proposer), samples,
+            EvalTimeModel(Eigen::Map<const EvalTimeModel::Vector>(prior.data(), std::ssize(prior))));
     });
     return s;
 }
@@ -98,10 +105,20 @@ double run_rank0(const ExploreOptions& options, Setup& s, detail::SweepOutput& o
     const double wall_before = stored.tuner.empty() ? 0.0 : stored.tuner.back().wall_seconds;
     const std::optional<std::chrono::seconds> wall_time =
         options.wall_time ? options.wall_time : s.config.sweep.wall_time;
-    detail::RootInputs in{
-        s.config,       s.ctx,       *s.state,  output.store(),   std::move(stored.candidates),
-        stored.batches, wall_before, wall_time, options.progress, options.progress_options,
-        started,        nullptr,     s.out};
+    detail::RootInputs in{s.config,
+                          *s.family,
+                          s.ctx,
+                          *s.state,
+                          output.store(),
+                          std::move(stored.candidates),
+                          stored.batches,
+                          wall_before,
+                          wall_time,
+                          options.progress,
+                          options.progress_options,
+                          started,
+                          nullptr,
+                          s.out};
     detail::RootOutcome o;
     try {
         o = detail::run_root(in, world);
@@ -144,7 +161,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     if (rank == 0) {
         busy = run_rank0(options, s, output, result, started, world);
     } else {
-        detail::run_worker(s.config, s.ctx, world);
+        detail::run_worker(s.config, *s.family, s.ctx, world);
     }
     remove_stop_handlers();
 

@@ -20,7 +20,6 @@
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/engine/progress.hpp"
-#include "pimdse/engine/synthetic.hpp"
 #include "pimdse/engine/write_failure.hpp"
 #include "sweep_loop.hpp"
 
@@ -38,7 +37,7 @@ constexpr int kTagStop = 4;
 struct Work {
     std::int64_t id;
     std::int64_t batch;
-    hw::HardwareParams params;
+    DesignPoint params;
 };
 static_assert(std::is_trivially_copyable_v<Work> && std::is_trivially_copyable_v<store::CandidateRecord>);
 
@@ -67,10 +66,11 @@ std::vector<char> result_message(const store::CandidateRecord& r, const store::B
 
 // One evaluation into `rows` (cleared first); under output.mappings: none the mapping rows
 // are dropped at once, so they never travel.
-store::CandidateRecord evaluate_into(const io::Config& config, const eval::EvalContext& ctx, const Work& w,
-                                     int rank, store::BatchRows& rows) {
+store::CandidateRecord evaluate_into(const io::Config& config, const family::Family& family,
+                                     const eval::EvalContext& ctx, const Work& w, int rank,
+                                     store::BatchRows& rows) {
     rows.clear();
-    const eval::Evaluation e = evaluate_candidate(config, ctx, w.id, w.params);
+    const eval::Evaluation e = evaluate_candidate(config, family, ctx, w.id, w.params);
     store::CandidateRecord r = rows.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
     if (config.output.mappings == io::MappingRows::none) {
         rows.drop_mappings_except({});
@@ -84,7 +84,7 @@ store::CandidateRecord evaluate_into(const io::Config& config, const eval::EvalC
 struct Pending {
     std::int64_t first_id = 0;
     std::size_t size = 0;
-    std::vector<hw::HardwareParams> points;  ///< excluded from proposals until observed
+    std::vector<DesignPoint> points;  ///< excluded from proposals until observed
     tuner::ProposalStats stats;
     std::vector<store::CandidateRecord> results;
     store::BatchRows rows;
@@ -95,7 +95,7 @@ struct Pending {
 // A proposal running on a thread of rank 0 beside the message loop (docs/engine.md, "Rank 0").
 struct Proposal {
     std::int64_t batch = 0;
-    std::future<std::vector<hw::HardwareParams>> points;
+    std::future<std::vector<DesignPoint>> points;
     [[nodiscard]] bool ready() const {
         return points.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
     }
@@ -215,7 +215,7 @@ private:
     void harvest(bool wait) {
         if (!proposing_ || (!wait && !proposing_->ready())) return;
         const std::int64_t k = proposing_->batch;
-        const std::vector<hw::HardwareParams> points = proposing_->points.get();
+        const std::vector<DesignPoint> points = proposing_->points.get();
         proposing_.reset();
         const tuner::ProposalStats stats = in_.state.proposer().last_stats();
         propose_seconds_ += stats.fit_seconds + stats.propose_seconds;
@@ -332,7 +332,7 @@ private:
             queue_.pop_front();
             Pending& p = pending_.at(w.batch);
             if (!p.first_dispatch) p.first_dispatch = Clock::now();
-            store::CandidateRecord r = evaluate_into(in_.config, in_.ctx, w, 0, scratch_);
+            store::CandidateRecord r = evaluate_into(in_.config, in_.family, in_.ctx, w, 0, scratch_);
             add_result(r, scratch_.to_bytes());
             return;
         }
@@ -458,19 +458,20 @@ private:
 
 }  // namespace
 
-eval::Evaluation evaluate_candidate(const io::Config& config, const eval::EvalContext& ctx, std::int64_t id,
-                                    const hw::HardwareParams& params) {
-    if (config.sweep.evaluator == io::Evaluator::synthetic)
-        return synthetic_evaluate(ctx, {id, params}, config.sweep.seed,
-                                  config.sweep.synthetic_median_seconds);
-    return eval::evaluate(ctx, {id, params}, Deadline::after(config.engine.time_limit));
+eval::Evaluation evaluate_candidate(const io::Config& config, const family::Family& family,
+                                    const eval::EvalContext& ctx, std::int64_t id, const DesignPoint& point) {
+    if (config.sweep.evaluator == io::Evaluator::synthetic) {
+        return family.evaluate_synthetic(ctx, id, point, config.sweep.seed,
+                                         config.sweep.synthetic_median_seconds);
+    }
+    return family.evaluate(ctx, id, point, Deadline::after(config.engine.time_limit));
 }
 
 RootOutcome run_root(const RootInputs& in, const boost::mpi::communicator& world) {
     return Root(in, world).run();
 }
 
-void run_worker(const io::Config& config, const eval::EvalContext& ctx,
+void run_worker(const io::Config& config, const family::Family& family, const eval::EvalContext& ctx,
                 const boost::mpi::communicator& world) {
     store::BatchRows rows;
     for (;;) {
@@ -485,7 +486,7 @@ void run_worker(const io::Config& config, const eval::EvalContext& ctx,
         Work w{};
         if (bytes.size() != sizeof w) throw Error("a malformed work message");
         std::memcpy(&w, bytes.data(), sizeof w);
-        const store::CandidateRecord r = evaluate_into(config, ctx, w, world.rank(), rows);
+        const store::CandidateRecord r = evaluate_into(config, family, ctx, w, world.rank(), rows);
         world.send(0, kTagResult, result_message(r, rows));
     }
 }

@@ -25,8 +25,8 @@ namespace {
 class ListeningProposer final : public tuner::Proposer {
 public:
     [[nodiscard]] std::string_view name() const override { return "replay"; }
-    [[nodiscard]] std::vector<hw::HardwareParams> propose(std::int64_t, int) override { return {}; }
-    void exclude(std::span<const hw::HardwareParams>) override {}
+    [[nodiscard]] std::vector<DesignPoint> propose(std::int64_t, int) override { return {}; }
+    void exclude(std::span<const DesignPoint>) override {}
     void observe(std::span<const tuner::Observation>) override {}
 };
 
@@ -44,7 +44,9 @@ bool same_row(const store::ParetoRecord& stored, const store::ParetoRecord& repl
 void check_pareto_replay(const store::StoredSweep& stored, const io::Config& config, const fs::path& out) {
     double samples = 0;  // the throughput objective's numerator, as explore() sums it
     for (const store::StoredWorkload& w : stored.workloads) samples += static_cast<double>(w.batch);
-    SweepState replay(config, std::make_unique<ListeningProposer>(), samples);
+    // The dispatch order plays no part in a replay: a prior of one intercept will do.
+    SweepState replay(config, std::make_unique<ListeningProposer>(), samples,
+                      EvalTimeModel(EvalTimeModel::Vector::Zero(1)));
     std::vector<store::CandidateRecord> batch;
     std::size_t next = 0;
     for (std::int64_t k = 0; k < stored.batches; ++k) {

@@ -18,6 +18,7 @@
 
 #include "pimdse/engine/progress.hpp"
 #include "pimdse/eval/evaluate.hpp"
+#include "pimdse/family/family.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/store/store.hpp"
 #include "sweep_state.hpp"
@@ -26,6 +27,7 @@ namespace pimdse::engine::detail {
 
 struct RootInputs {
     const io::Config& config;
+    const family::Family& family;
     const eval::EvalContext& ctx;
     SweepState& state;
     store::Store& store;
@@ -63,11 +65,13 @@ struct RootOutcome {
 RootOutcome run_root(const RootInputs& in, const boost::mpi::communicator& world);
 
 /// Ranks 1..N-1: evaluates what rank 0 sends until it says stop.
-void run_worker(const io::Config& config, const eval::EvalContext& ctx,
+void run_worker(const io::Config& config, const family::Family& family, const eval::EvalContext& ctx,
                 const boost::mpi::communicator& world);
 
-/// One candidate's evaluation with the configured evaluator (model or synthetic).
-[[nodiscard]] eval::Evaluation evaluate_candidate(const io::Config& config, const eval::EvalContext& ctx,
-                                                  std::int64_t id, const hw::HardwareParams& params);
+/// One candidate's evaluation with the configured evaluator (the family's model or its
+/// synthetic one).
+[[nodiscard]] eval::Evaluation evaluate_candidate(const io::Config& config, const family::Family& family,
+                                                  const eval::EvalContext& ctx, std::int64_t id,
+                                                  const DesignPoint& point);
 
 }  // namespace pimdse::engine::detail

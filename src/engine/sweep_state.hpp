@@ -64,12 +64,15 @@ inline tuner::Outcome outcome_of(eval::Status s) {
 // had.
 class SweepState {
 public:
-    /// `samples`: the workloads' batch sizes summed (the throughput objective's numerator).
-    SweepState(const io::Config& config, std::unique_ptr<tuner::Proposer> proposer, double samples)
+    /// `samples`: the workloads' batch sizes summed (the throughput objective's numerator);
+    /// `times`: the dispatch order's model with the family's prior.
+    SweepState(const io::Config& config, std::unique_ptr<tuner::Proposer> proposer, double samples,
+               EvalTimeModel times)
         : config_(config),
           samples_(samples),
           proposer_(std::move(proposer)),
           archive_(config.engine.objectives.size()),
+          times_(std::move(times)),
           reference_(config.engine.reference) {}
 
     [[nodiscard]] tuner::Proposer& proposer() { return *proposer_; }

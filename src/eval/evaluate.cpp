@@ -15,6 +15,7 @@
 
 #include "pimdse/eval/cost.hpp"
 #include "pimdse/hw/area.hpp"
+#include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
@@ -131,7 +132,7 @@ Evaluation evaluate(const EvalContext& context, const Candidate& candidate, cons
     const auto start = std::chrono::steady_clock::now();
     Evaluation e;
     e.candidate = candidate.id;
-    e.params = candidate.params;
+    e.point = hw::to_point(candidate.params);
     StepBudget steps(context.work_limit);
     auto after = [&] {
         return " after " + std::to_string(e.networks.size()) + " of " +

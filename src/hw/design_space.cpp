@@ -1,127 +1,61 @@
+// The DRAM-PIM design space (include/pimdse/hw/design_space.hpp).
+
 #include "pimdse/hw/design_space.hpp"
 
 #include <algorithm>
-#include <stdexcept>
+#include <array>
+#include <string>
+#include <vector>
 
 #include "pimdse/core/error.hpp"
 
 namespace pimdse::hw {
 
-std::string_view spacing_name(Spacing s) {
-    switch (s) {
-        case Spacing::linear:
-            return "linear";
-        case Spacing::log2:
-            return "log2";
-        case Spacing::list:
-            return "list";
+namespace {
+
+// Each parameter's unit and meaning: the columns of a sweep file's /candidates.
+struct AxisText {
+    const char* unit;
+    const char* meaning;
+};
+constexpr std::array<AxisText, kParamCount> kAxisText{{
+    {"", "NA_row: rows of the PIM-node array"},
+    {"", "NA_col: columns of the PIM-node array"},
+    {"", "PEA_row: rows of each node's PE array"},
+    {"", "PEA_col: columns of each node's PE array"},
+    {"KiB", "input buffer of each node"},
+    {"KiB", "weight buffer of each node"},
+    {"KiB", "output buffer of each node"},
+}};
+
+}  // namespace
+
+DesignSpace make_space(const std::array<ParamRange, kParamCount>& ranges) {
+    std::vector<ParamAxis> axes;
+    for (Param p : kAllParams) {
+        const auto i = static_cast<std::size_t>(p);
+        axes.push_back({std::string(param_name(p)), kAxisText[i].unit, kAxisText[i].meaning, ranges[i]});
     }
-    throw InternalError("spacing_name: unknown hw::Spacing");
+    return {kDramPimFamily, std::move(axes)};
 }
 
-ParamRange::ParamRange(Spacing spacing, int min, int max, int step, std::vector<int> values)
-    : spacing_(spacing), min_(min), max_(max), step_(step), values_(std::move(values)) {}
-
-ParamRange ParamRange::linear(int min, int max, int step) {
-    if (step < 1 || min > max) {
-        throw ModelError("ParamRange::linear: need min <= max and step >= 1, got " + std::to_string(min) +
-                         ".." + std::to_string(max) + " step " + std::to_string(step));
-    }
-    std::vector<int> values;
-    // Count in 64 bits: min + k * step may pass INT_MAX just after the last value.
-    for (long long v = min; v <= max; v += step) values.push_back(static_cast<int>(v));
-    return ParamRange(Spacing::linear, min, max, step, std::move(values));
-}
-
-ParamRange ParamRange::log2(int min, int max) {
-    std::vector<int> values;
-    for (long long v = 1; v <= max; v *= 2) {
-        if (v >= min) values.push_back(static_cast<int>(v));
-    }
-    if (min > max || values.empty()) {
-        throw ModelError("ParamRange::log2: no power of two in [" + std::to_string(min) + ", " +
-                         std::to_string(max) + "]");
-    }
-    return ParamRange(Spacing::log2, min, max, 0, std::move(values));
-}
-
-ParamRange ParamRange::list(std::vector<int> values) {
-    std::sort(values.begin(), values.end());
-    if (values.empty() || std::adjacent_find(values.begin(), values.end()) != values.end()) {
-        throw ModelError("ParamRange::list: need at least one value and no duplicates");
-    }
-    const int lo = values.front();
-    const int hi = values.back();
-    return ParamRange(Spacing::list, lo, hi, 0, std::move(values));
-}
-
-std::optional<std::size_t> ParamRange::index_of(int v) const {
-    switch (spacing_) {
-        case Spacing::linear:
-            if (v < min_ || v > max_ || (static_cast<long long>(v) - min_) % step_ != 0) return std::nullopt;
-            return static_cast<std::size_t>((static_cast<long long>(v) - min_) / step_);
-        case Spacing::log2:
-        case Spacing::list: {
-            // At most a few thousand ascending values: binary search.
-            auto it = std::lower_bound(values_.begin(), values_.end(), v);
-            if (it == values_.end() || *it != v) return std::nullopt;
-            return static_cast<std::size_t>(it - values_.begin());
-        }
-    }
-    return std::nullopt;
-}
-
-int ParamRange::value_at(std::size_t i) const {
-    if (i >= values_.size()) {
-        throw ModelError("ParamRange::value_at: index " + std::to_string(i) + " of a range of " +
-                         std::to_string(values_.size()) + " values");
-    }
-    return values_[i];
-}
-
-std::string ParamRange::str() const {
-    switch (spacing_) {
-        case Spacing::linear:
-            return "linear " + std::to_string(min_) + ".." + std::to_string(max_) + " step " +
-                   std::to_string(step_);
-        case Spacing::log2:
-            return "log2 " + std::to_string(min_) + ".." + std::to_string(max_);
-        case Spacing::list:
-            break;
-    }
-    std::string out = "list ";
-    for (std::size_t i = 0; i < values_.size(); ++i) out += (i ? ", " : "") + std::to_string(values_[i]);
+DesignPoint to_point(const HardwareParams& p) {
+    DesignPoint out;
+    out.family = kDramPimFamily;
+    out.size = static_cast<std::uint16_t>(kParamCount);
+    for (Param q : kAllParams) out.values[static_cast<std::size_t>(q)] = p.get(q);
     return out;
 }
 
-DesignSpace::DesignSpace() : DesignSpace(default_space(Constraints{})) {}
-
-DesignSpace::DesignSpace(std::array<ParamRange, kParamCount> ranges) : ranges_(std::move(ranges)) {}
-
-long double DesignSpace::size() const {
-    long double n = 1;
-    for (const ParamRange& r : ranges_) n *= static_cast<long double>(r.size());
-    return n;
-}
-
-bool DesignSpace::contains(const HardwareParams& p) const {
-    return index_of(p).has_value();
-}
-
-std::optional<DesignSpace::Index> DesignSpace::index_of(const HardwareParams& p) const {
-    Index index{};
-    for (std::size_t i = 0; i < kParamCount; ++i) {
-        auto k = ranges_[i].index_of(p.get(kAllParams[i]));
-        if (!k) return std::nullopt;
-        index[i] = *k;
+HardwareParams from_point(const DesignPoint& p) {
+    if (p.family != kDramPimFamily || p.size != kParamCount) {
+        throw ModelError("hw::from_point: " + to_string(p) +
+                         " is not a point of the dram_pim family (family " + std::to_string(p.family) + ", " +
+                         std::to_string(p.size) + " parameters)");
     }
-    return index;
-}
-
-HardwareParams DesignSpace::at(const Index& index) const {
-    HardwareParams p;
-    for (std::size_t i = 0; i < kParamCount; ++i) p.set(kAllParams[i], ranges_[i].value_at(index[i]));
-    return p;
+    HardwareParams out;
+    for (Param q : kAllParams) out.set(q, p.values[static_cast<std::size_t>(q)]);
+    return out;
 }
 
 const Bounds& bounds_of(Param p, const Constraints& c) {
@@ -185,10 +119,10 @@ ParamRange default_range(Param p, const Constraints& c) {
 }
 
 DesignSpace default_space(const Constraints& c) {
-    return DesignSpace({default_range(Param::node_rows, c), default_range(Param::node_cols, c),
-                        default_range(Param::pe_rows, c), default_range(Param::pe_cols, c),
-                        default_range(Param::ibuf_kib, c), default_range(Param::wbuf_kib, c),
-                        default_range(Param::obuf_kib, c)});
+    return make_space({default_range(Param::node_rows, c), default_range(Param::node_cols, c),
+                       default_range(Param::pe_rows, c), default_range(Param::pe_cols, c),
+                       default_range(Param::ibuf_kib, c), default_range(Param::wbuf_kib, c),
+                       default_range(Param::obuf_kib, c)});
 }
 
 }  // namespace pimdse::hw

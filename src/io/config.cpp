@@ -58,9 +58,9 @@ const std::vector<std::string_view>& proposer_names() {
 }
 
 bool operator==(const Config& a, const Config& b) {
-    return a.constraints == b.constraints && a.technology == b.technology && a.space == b.space &&
-           a.workloads == b.workloads && a.cost == b.cost && a.model == b.model && a.schedule == b.schedule &&
-           a.sweep == b.sweep && a.output == b.output && a.engine == b.engine;
+    return a.family == b.family && a.constraints == b.constraints && a.technology == b.technology &&
+           a.space == b.space && a.workloads == b.workloads && a.cost == b.cost && a.model == b.model &&
+           a.schedule == b.schedule && a.sweep == b.sweep && a.output == b.output && a.engine == b.engine;
 }
 
 bool operator==(const HardwareFile& a, const HardwareFile& b) {
@@ -75,8 +75,9 @@ namespace {
 constexpr double kMaxCostExponent = 8;  // alpha, beta of Eq. 1
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-const std::vector<std::string_view> kConfigKeys{"constraints", "technology", "space", "workloads", "cost",
-                                                "model",       "schedule",   "sweep", "output",    "engine"};
+const std::vector<std::string_view> kConfigKeys{"family",    "constraints", "technology", "space",
+                                                "workloads", "cost",        "model",      "schedule",
+                                                "sweep",     "output",      "engine"};
 const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "model",
                                                       "schedule"};
 const std::vector<std::string_view> kSweepKeys{"seed",
@@ -353,7 +354,9 @@ Config config_from(const Reader& r, const Field& root, std::string_view text, co
     c.constraints = read_constraints(r, top.get("constraints"));
     c.technology = read_technology(r, top.get("technology"));
     detail::check_bank_width(r, top.get("constraints"), top.get("technology"), c.constraints, c.technology);
-    c.space = read_space(r, top.get("space"), c.constraints);
+    if (auto f = top.get("family")) c.family = r.string(*f);
+    c.space = c.family == "dram_pim" ? read_space(r, top.get("space"), c.constraints)
+                                     : detail::read_open_space(r, top.get("space"));
     std::vector<PendingFile> pending;
     c.workloads = read_workloads(r, top.require("workloads", "a non-empty list of workloads"), dir, pending);
     c.cost = read_cost(r, top.get("cost"));

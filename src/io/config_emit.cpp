@@ -39,15 +39,15 @@ std::string bounds(const hw::Bounds& b) {
     return "{min: " + std::to_string(b.min) + ", max: " + std::to_string(b.max) + "}";
 }
 
-std::string range(const hw::ParamRange& r) {
+std::string range(const ParamRange& r) {
     switch (r.spacing()) {
-        case hw::Spacing::linear:
+        case Spacing::linear:
             return "{min: " + std::to_string(r.min()) + ", max: " + std::to_string(r.max()) +
                    ", spacing: linear, step: " + std::to_string(r.step()) + "}";
-        case hw::Spacing::log2:
+        case Spacing::log2:
             return "{min: " + std::to_string(r.min()) + ", max: " + std::to_string(r.max()) +
                    ", spacing: log2}";
-        case hw::Spacing::list:
+        case Spacing::list:
             break;
     }
     std::string out = "{values: [";
@@ -157,11 +157,11 @@ void write_engine(std::ostream& out, const EngineConfig& e) {
 std::string to_yaml(const Config& c) {
     std::ostringstream out;
     out << "# pimdse sweep configuration, resolved: every default filled in, paths absolute\n";
+    if (c.family != "dram_pim") out << "family: " << quoted(c.family) << '\n';
     write_constraints(out, c.constraints);
     write_technology(out, c.technology);
     out << "space:\n";
-    for (hw::Param p : hw::kAllParams)
-        out << "  " << hw::param_name(p) << ": " << range(c.space.range(p)) << '\n';
+    for (const ParamAxis& a : c.space.axes()) out << "  " << a.name << ": " << range(a.range) << '\n';
     out << "workloads:\n";
     for (const Workload& w : c.workloads) {
         out << "  - network: " << quoted(w.network.string()) << '\n'

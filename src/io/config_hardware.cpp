@@ -86,15 +86,26 @@ std::optional<int> required_divisor(hw::Param p, const hw::Constraints& c) {
     return std::nullopt;
 }
 
-std::string divisor_text(hw::Param p, int extent) {
-    return "a divisor of the bank array's " + std::to_string(extent) +
-           (p == hw::Param::node_rows ? " rows" : " columns");
+// What a range's values must be; `divisor`: every value divides it (the bank array's
+// `extent_name`, "rows" or "columns").
+struct RangeRule {
+    hw::Bounds bounds;
+    std::optional<int> divisor;
+    std::string_view extent_name;
+};
+
+std::string divisor_text(const RangeRule& rule, int extent) {
+    return "a divisor of the bank array's " + std::to_string(extent) + " " + std::string(rule.extent_name);
 }
 
-hw::ParamRange read_range(const Reader& r, const Field& f, hw::Param p, const hw::Constraints& c) {
+RangeRule dram_pim_rule(hw::Param p, const hw::Constraints& c) {
+    return {hw::bounds_of(p, c), required_divisor(p, c), p == hw::Param::node_rows ? "rows" : "columns"};
+}
+
+ParamRange read_range(const Reader& r, const Field& f, const RangeRule& rule) {
     Map m(r, f, {"min", "max", "spacing", "step", "values"});
-    const hw::Bounds& b = hw::bounds_of(p, c);
-    const std::optional<int> divisor = required_divisor(p, c);
+    const hw::Bounds& b = rule.bounds;
+    const std::optional<int> divisor = rule.divisor;
 
     if (auto values_field = m.get("values")) {
         for (std::string_view k : {"min", "max", "spacing", "step"}) {
@@ -110,13 +121,13 @@ hw::ParamRange read_range(const Reader& r, const Field& f, hw::Param p, const hw
         for (const Field& item : items) {
             const int v = to_int(r.integer(item, b.min, b.max));
             if (divisor && *divisor % v != 0)
-                r.value_error(item, divisor_text(p, *divisor), std::to_string(v));
+                r.value_error(item, divisor_text(rule, *divisor), std::to_string(v));
             if (const auto [at, fresh] = first.emplace(v, values.size()); !fresh)
                 r.value_error(item, "distinct values",
                               std::to_string(v) + " again (as " + items[at->second].path + ")");
             values.push_back(v);
         }
-        return hw::ParamRange::list(std::move(values));
+        return ParamRange::list(std::move(values));
     }
 
     const int lo =
@@ -127,10 +138,10 @@ hw::ParamRange read_range(const Reader& r, const Field& f, hw::Param p, const hw
     const Field spacing_field = m.require("spacing", "linear or log2 (or give 'values' instead of a range)");
     const std::size_t spacing = r.choice(spacing_field, {"linear", "log2"});
 
-    std::optional<hw::ParamRange> range;
+    std::optional<ParamRange> range;
     if (spacing == 0) {
         const Field step = m.require("step", "an integer >= 1 with spacing linear");
-        range = hw::ParamRange::linear(lo, hi, to_int(r.integer(step, 1, kIntMax, "an integer >= 1")));
+        range = ParamRange::linear(lo, hi, to_int(r.integer(step, 1, kIntMax, "an integer >= 1")));
     } else {
         if (auto step = m.get("step")) {
             r.value_error(*step, "no step with spacing log2 (its values are the powers of two in [min, max])",
@@ -139,12 +150,12 @@ hw::ParamRange read_range(const Reader& r, const Field& f, hw::Param p, const hw
         bool any = false;
         for (long long v = 1; v <= hi; v *= 2) any = any || v >= lo;
         if (!any) r.value_error(f, "a log2 range containing a power of two", interval(lo, hi));
-        range = hw::ParamRange::log2(lo, hi);
+        range = ParamRange::log2(lo, hi);
     }
     if (divisor) {
         for (int v : range->values()) {
             if (*divisor % v != 0) {
-                r.value_error(f, "only values that are " + divisor_text(p, *divisor),
+                r.value_error(f, "only values that are " + divisor_text(rule, *divisor),
                               std::to_string(v) + " in " + range->str());
             }
         }
@@ -318,16 +329,32 @@ void check_bank_width(const Reader& r, const std::optional<Field>& constraints,
 
 // Node extents must tile the bank array (III-A constraint 2); a space value that never can
 // is a mistake in the file, not something for the tuner to discover.
-hw::DesignSpace read_space(const Reader& r, const std::optional<Field>& f, const hw::Constraints& c) {
-    hw::DesignSpace space = hw::default_space(c);
+DesignSpace read_space(const Reader& r, const std::optional<Field>& f, const hw::Constraints& c) {
+    DesignSpace space = hw::default_space(c);
     if (!f) return space;
     std::vector<std::string_view> keys;
     for (hw::Param p : hw::kAllParams) keys.push_back(hw::param_name(p));
     Map m(r, *f, keys);
     for (hw::Param p : hw::kAllParams) {
-        if (auto v = m.get(hw::param_name(p))) space.set_range(p, read_range(r, *v, p, c));
+        if (auto v = m.get(hw::param_name(p)))
+            space.set_range(static_cast<std::size_t>(p), read_range(r, *v, dram_pim_rule(p, c)));
     }
     return space;
+}
+
+DesignSpace read_open_space(const Reader& r, const std::optional<Field>& f) {
+    if (!f) return {};
+    const Map m = Map::unchecked(r, *f, "a mapping from parameter names to ranges");
+    std::vector<ParamAxis> axes;
+    for (const std::string& key : m.keys()) {
+        const RangeRule any{{1, static_cast<int>(kIntMax)}, std::nullopt, {}};
+        axes.push_back({key, {}, {}, read_range(r, *m.get(key), any)});
+    }
+    if (axes.size() > kMaxDesignParams) {
+        r.value_error(*f, "at most " + std::to_string(kMaxDesignParams) + " parameters",
+                      std::to_string(axes.size()));
+    }
+    return {0, std::move(axes)};
 }
 
 }  // namespace pimdse::io::detail

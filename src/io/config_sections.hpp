@@ -43,8 +43,11 @@ void check_bank_width(const yaml::Reader& r, const std::optional<yaml::Field>& c
                       const std::optional<yaml::Field>& technology, const hw::Constraints& c,
                       const hw::Technology& t);
 /// `space:`, each range checked against the constraints `c`.
-[[nodiscard]] hw::DesignSpace read_space(const yaml::Reader& r, const std::optional<yaml::Field>& f,
-                                         const hw::Constraints& c);
+[[nodiscard]] DesignSpace read_space(const yaml::Reader& r, const std::optional<yaml::Field>& f,
+                                     const hw::Constraints& c);
+/// `space:` of a family other than dram_pim: every key a parameter, each range of positive
+/// integers; the family checks the names (family::make_family).
+[[nodiscard]] DesignSpace read_open_space(const yaml::Reader& r, const std::optional<yaml::Field>& f);
 /// `sweep.proposer_options:`, each option checked against its range (config_proposer.cpp).
 [[nodiscard]] ProposerOptions read_proposer_options(const yaml::Reader& r, const yaml::Field& f);
 /// The options that differ from their defaults, one `name: value` line each after `indent`

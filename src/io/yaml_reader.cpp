@@ -327,6 +327,12 @@ const Field* Map::find(std::string_view key) const {
     return e ? &e->value : nullptr;
 }
 
+std::vector<std::string> Map::keys() const {
+    std::vector<std::string> out;
+    for (const Entry& e : entries_) out.push_back(e.name);
+    return out;
+}
+
 std::optional<Field> Map::get(std::string_view key) const {
     if (const Field* f = find(key)) return *f;
     return std::nullopt;

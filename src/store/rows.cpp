@@ -33,7 +33,7 @@ CandidateRecord record_of(const eval::Evaluation& e, std::int64_t batch, io::Pro
     c.id = e.candidate;
     c.batch = batch;
     c.proposer = proposer;
-    c.params = e.params;
+    c.params = e.point;
     c.status = e.status;
     c.area_mm2 = e.area_mm2;
     c.latency_seconds = e.latency_seconds;
@@ -50,9 +50,9 @@ CandidateRow candidate_row(const eval::Evaluation& e, const CandidateRecord& c) 
     r.candidate = c.id;
     r.batch = c.batch;
     r.proposer = static_cast<std::int32_t>(c.proposer);
-    r.node_rows = e.params.node_rows, r.node_cols = e.params.node_cols;
-    r.pe_rows = e.params.pe_rows, r.pe_cols = e.params.pe_cols;
-    r.ibuf_kib = e.params.ibuf_kib, r.wbuf_kib = e.params.wbuf_kib, r.obuf_kib = e.params.obuf_kib;
+    r.node_rows = e.point[0], r.node_cols = e.point[1];
+    r.pe_rows = e.point[2], r.pe_cols = e.point[3];
+    r.ibuf_kib = e.point[4], r.wbuf_kib = e.point[5], r.obuf_kib = e.point[6];
     r.status = static_cast<std::int32_t>(e.status);
     r.area_mm2 = e.area_mm2;
     r.area_total_mm2 = e.area_total_mm2;
@@ -131,8 +131,10 @@ void put_cost(LayerRow& r, const sim::LayerCost& c) {
 
 void add_layer_rows(std::int64_t candidate, std::int32_t network, const eval::NetworkResult& nr,
                     const eval::Workload& w, std::vector<LayerRow>& layers) {
-    for (workload::LayerIndex i = 0; i < w.network.size(); ++i) {
-        const auto li = static_cast<std::size_t>(i);
+    // The layers the evaluation mapped (every layer, or none for a family without a
+    // PIM-Mapper mapping), as count_rows counts them.
+    for (std::size_t li = 0; li < nr.mapping.layers.size(); ++li) {
+        const auto i = static_cast<workload::LayerIndex>(li);
         LayerRow r{};
         r.candidate = candidate;
         r.network = network;

@@ -91,7 +91,8 @@ CandidateRecord record_of(const CandidateRow& r) {
     c.id = r.candidate;
     c.batch = r.batch;
     c.proposer = static_cast<io::Proposer>(r.proposer);
-    c.params = {r.node_rows, r.node_cols, r.pe_rows, r.pe_cols, r.ibuf_kib, r.wbuf_kib, r.obuf_kib};
+    c.params.values = {r.node_rows, r.node_cols, r.pe_rows, r.pe_cols, r.ibuf_kib, r.wbuf_kib, r.obuf_kib};
+    c.params.size = 7;
     c.status = static_cast<eval::Status>(r.status);
     c.area_mm2 = r.area_mm2;
     c.latency_seconds = r.latency_s;

@@ -112,20 +112,21 @@ std::vector<std::size_t> kriging_believer(const GpPosterior& posterior, const Ma
 }
 
 std::vector<std::size_t> fill_by_exclusion(std::vector<std::size_t> picks, std::span<const double> score,
-                                           std::span<const hw::DesignSpace::Index> grid,
-                                           const hw::DesignSpace& space, int q) {
+                                           std::span<const DesignSpace::Index> grid, const DesignSpace& space,
+                                           int q) {
     const std::size_t want = static_cast<std::size_t>(std::max(q, 0));
     if (picks.size() >= want || grid.empty()) return picks;
     // A point's key in the mixed radix of the range sizes (the space has < 2^63 points).
-    std::array<std::int64_t, hw::kParamCount> stride{};
+    std::array<std::int64_t, kMaxDesignParams> stride{};
     std::int64_t radix = 1;
-    for (std::size_t k = hw::kParamCount; k-- > 0;) {
+    for (std::size_t k = space.dimensions(); k-- > 0;) {
         stride[k] = radix;
-        radix *= static_cast<std::int64_t>(space.range(hw::kAllParams[k]).size());
+        radix *= static_cast<std::int64_t>(space.range(k).size());
     }
-    const auto key = [&](const hw::DesignSpace::Index& idx) {
+    const auto key = [&](const DesignSpace::Index& idx) {
         std::int64_t v = 0;
-        for (std::size_t k = 0; k < hw::kParamCount; ++k) v += static_cast<std::int64_t>(idx[k]) * stride[k];
+        for (std::size_t k = 0; k < space.dimensions(); ++k)
+            v += static_cast<std::int64_t>(idx[k]) * stride[k];
         return v;
     };
     std::unordered_set<std::int64_t> picked;
@@ -136,13 +137,12 @@ std::vector<std::size_t> fill_by_exclusion(std::vector<std::size_t> picks, std::
         taken[i] = true;
     }
     // Excluded: the point itself or one of its neighbours one index step away in one parameter.
-    const auto excluded = [&](const hw::DesignSpace::Index& idx) {
+    const auto excluded = [&](const DesignSpace::Index& idx) {
         const std::int64_t k0 = key(idx);
         if (picked.contains(k0)) return true;
-        for (std::size_t k = 0; k < hw::kParamCount; ++k) {
+        for (std::size_t k = 0; k < space.dimensions(); ++k) {
             if (idx[k] > 0 && picked.contains(k0 - stride[k])) return true;
-            if (idx[k] + 1 < space.range(hw::kAllParams[k]).size() && picked.contains(k0 + stride[k]))
-                return true;
+            if (idx[k] + 1 < space.range(k).size() && picked.contains(k0 + stride[k])) return true;
         }
         return false;
     };

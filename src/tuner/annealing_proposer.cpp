@@ -22,11 +22,11 @@ public:
 
     [[nodiscard]] std::string_view name() const override { return "annealing"; }
 
-    [[nodiscard]] std::vector<hw::HardwareParams> propose(std::int64_t batch, int count) override {
+    [[nodiscard]] std::vector<DesignPoint> propose(std::int64_t batch, int count) override {
         const auto start = std::chrono::steady_clock::now();
         Rng rng = batch_rng(batch);
         PointSet exclude = seen_;
-        std::vector<hw::HardwareParams> out;
+        std::vector<DesignPoint> out;
         if (current_) {
             ParamWeights uniform;
             uniform.fill(1.0);
@@ -73,7 +73,7 @@ public:
 
 private:
     struct State {
-        hw::HardwareParams params;
+        DesignPoint params;
         double log_cost = 0;
     };
     std::optional<State> current_;

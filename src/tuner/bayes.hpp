@@ -25,8 +25,8 @@ struct Training {
 
 struct FittedModel {
     std::unique_ptr<DeepKernelGp> model;
-    double best_target = 0;                       ///< lowest standardised target of the fit
-    std::vector<hw::HardwareParams> best_points;  ///< the 8 best observations, best first
+    double best_target = 0;                ///< lowest standardised target of the fit
+    std::vector<DesignPoint> best_points;  ///< the 8 best observations, best first
 };
 
 /// The model of one batch: the parameters trained on the history's training prefix

@@ -30,7 +30,7 @@ public:
     [[nodiscard]] std::string_view name() const override { return name_; }
     [[nodiscard]] std::int64_t warmup() const override { return options_.initial_random; }
 
-    [[nodiscard]] std::vector<hw::HardwareParams> propose(std::int64_t batch, int count) override {
+    [[nodiscard]] std::vector<DesignPoint> propose(std::int64_t batch, int count) override {
         using clock = std::chrono::steady_clock;
         stats_ = {};
         Rng rng = batch_rng(batch);
@@ -58,14 +58,14 @@ public:
             std::int64_t{1} << 24));
         const int local = static_cast<int>(std::lround(options_.local_fraction * total));
         PointSet exclude = seen_;
-        std::vector<hw::HardwareParams> cands = mutants(sampler_, encoding_, fitted.best_points, local, rng,
-                                                        options_.local_step, ParamWeights{}, exclude, 8);
-        std::vector<hw::HardwareParams> uniform = sampler_.sample(rng, total - std::ssize(cands), exclude);
+        std::vector<DesignPoint> cands = mutants(sampler_, encoding_, fitted.best_points, local, rng,
+                                                 options_.local_step, ParamWeights{}, exclude, 8);
+        std::vector<DesignPoint> uniform = sampler_.sample(rng, total - std::ssize(cands), exclude);
         cands.insert(cands.end(), uniform.begin(), uniform.end());
-        Matrix x(std::ssize(cands), static_cast<Eigen::Index>(hw::kParamCount));
+        Matrix x(std::ssize(cands), static_cast<Eigen::Index>(context_.space.dimensions()));
         for (std::size_t i = 0; i < cands.size(); ++i) {
             const Unit u = encoding_.encode(cands[i]);
-            for (std::size_t k = 0; k < hw::kParamCount; ++k)
+            for (std::size_t k = 0; k < context_.space.dimensions(); ++k)
                 x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)) = u[k];
         }
         BatchOptions b;
@@ -77,12 +77,12 @@ public:
             kriging_believer(fitted.model->posterior(), features, scores, fitted.best_target,
                              std::min(count, options_.believer_max), b);
         if (count > options_.believer_max) {
-            std::vector<hw::DesignSpace::Index> grid;
+            std::vector<DesignSpace::Index> grid;
             grid.reserve(cands.size());
-            for (const hw::HardwareParams& c : cands) grid.push_back(*context_.space.index_of(c));
+            for (const DesignPoint& c : cands) grid.push_back(*context_.space.index_of(c));
             picks = fill_by_exclusion(std::move(picks), scores.score, grid, context_.space, count);
         }
-        std::vector<hw::HardwareParams> out;
+        std::vector<DesignPoint> out;
         for (std::size_t i : picks) out.push_back(cands[i]);
         stats_.propose_seconds = std::chrono::duration<double>(clock::now() - fit_end).count();
         stats_.samples = std::ssize(cands);
@@ -116,11 +116,12 @@ FitData fit_data(std::span<const Observation> history, const Encoding& encoding,
     const std::vector<std::size_t> subset =
         fit_subset(targets, options.fit_max, options.fit_best, subset_rng);
     const auto n = std::ssize(subset);
-    FitData d{Matrix(n, static_cast<Eigen::Index>(hw::kParamCount)), Vector(n)};
+    FitData d{Matrix(n, static_cast<Eigen::Index>(encoding.space().dimensions())), Vector(n)};
     for (Eigen::Index i = 0; i < n; ++i) {
         const std::size_t h = subset[static_cast<std::size_t>(i)];
         const Unit u = encoding.encode(history[h].params);
-        for (std::size_t k = 0; k < hw::kParamCount; ++k) d.x(i, static_cast<Eigen::Index>(k)) = u[k];
+        for (std::size_t k = 0; k < encoding.space().dimensions(); ++k)
+            d.x(i, static_cast<Eigen::Index>(k)) = u[k];
         d.y(i) = targets[h];
     }
     const double mean = d.y.mean();
@@ -154,7 +155,7 @@ FittedModel fit_model(std::span<const Observation> history, const Encoding& enco
     // The same initial network for every training of a seed: a training depends on the data only.
     const auto fresh_model = [&] {
         Rng init(seed, stream ^ kInitStream);
-        return std::make_unique<DeepKernelGp>(static_cast<int>(hw::kParamCount), m, init);
+        return std::make_unique<DeepKernelGp>(static_cast<int>(encoding.space().dimensions()), m, init);
     };
     FittedModel out;
     out.model = fresh_model();

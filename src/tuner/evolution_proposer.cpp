@@ -31,14 +31,14 @@ public:
 
     [[nodiscard]] std::string_view name() const override { return "evolution"; }
 
-    [[nodiscard]] std::vector<hw::HardwareParams> propose(std::int64_t batch, int count) override {
+    [[nodiscard]] std::vector<DesignPoint> propose(std::int64_t batch, int count) override {
         const auto start = std::chrono::steady_clock::now();
         Rng rng = batch_rng(batch);
         PointSet exclude = seen_;
-        std::vector<hw::HardwareParams> out;
+        std::vector<DesignPoint> out;
         const std::vector<std::size_t> parents = parent_indices();
         if (parents.size() >= 2) {
-            std::vector<hw::HardwareParams> points;
+            std::vector<DesignPoint> points;
             for (std::size_t i : parents) points.push_back(history_[i].params);
             out = mutants(sampler_, encoding_, points, count, rng, options_.evolution_mutation_step,
                           mutation_probabilities(), exclude);
@@ -51,8 +51,9 @@ public:
         const std::vector<std::size_t> parents = parent_indices();
         if (parents.size() < 2) return;
         ParamWeights now{};
-        for (std::size_t k = 0; k < hw::kParamCount; ++k) now[k] = entropy(parents, k) * intensity(k);
-        for (std::size_t k = 0; k < hw::kParamCount; ++k) {
+        for (std::size_t k = 0; k < encoding_.space().dimensions(); ++k)
+            now[k] = entropy(parents, k) * intensity(k);
+        for (std::size_t k = 0; k < encoding_.space().dimensions(); ++k) {
             priority_[k] = rows_ == 0 ? now[k] : 0.5 * priority_[k] + 0.5 * now[k];
         }
         ++rows_;
@@ -64,7 +65,7 @@ public:
         const double top = *std::max_element(priority_.begin(), priority_.end());
         ParamWeights w{};
         double total = 0;
-        for (std::size_t k = 0; k < hw::kParamCount; ++k) {
+        for (std::size_t k = 0; k < encoding_.space().dimensions(); ++k) {
             w[k] = priority_[k] + 0.1 * top + 1e-12;
             total += w[k];
         }
@@ -76,9 +77,9 @@ private:
     // The bins a parameter's values fall into: at most 8 equal bins of its encoding, so that a
     // 256-value buffer can converge in the entropy's sense.
     [[nodiscard]] std::size_t bins(std::size_t k) const {
-        return std::min<std::size_t>(encoding_.space().range(hw::kAllParams[k]).size(), 8);
+        return std::min<std::size_t>(encoding_.space().range(k).size(), 8);
     }
-    [[nodiscard]] std::size_t bin(const hw::HardwareParams& p, std::size_t k) const {
+    [[nodiscard]] std::size_t bin(const DesignPoint& p, std::size_t k) const {
         const double u = encoding_.encode(p)[k];
         const std::size_t b = bins(k);
         return std::min(b - 1, static_cast<std::size_t>(u * static_cast<double>(b)));

@@ -13,8 +13,8 @@ class GridProposer final : public HistoryProposer {
 public:
     GridProposer(const ProposerContext& context, const ProposerOptions& options)
         : HistoryProposer(context, options, 0) {
-        for (std::size_t k = 0; k < hw::kParamCount; ++k) {
-            const std::size_t n = context.space.range(static_cast<hw::Param>(k)).size();
+        for (std::size_t k = 0; k < context.space.dimensions(); ++k) {
+            const std::size_t n = context.space.range(k).size();
             sizes_[k] = n;
             if (n == 0) done_ = true;
         }
@@ -24,11 +24,11 @@ public:
 
     // The cursor only skips points that stay skipped (illegal, observed or in flight), so a
     // fresh proposer told the same history proposes the same points: it just walks further.
-    [[nodiscard]] std::vector<hw::HardwareParams> propose(std::int64_t /*batch*/, int count) override {
+    [[nodiscard]] std::vector<DesignPoint> propose(std::int64_t /*batch*/, int count) override {
         const auto start = std::chrono::steady_clock::now();
-        std::vector<hw::HardwareParams> out;
+        std::vector<DesignPoint> out;
         while (!done_ && std::ssize(out) < count) {
-            const hw::HardwareParams p = context_.space.at(cursor_);
+            const DesignPoint p = context_.space.at(cursor_);
             if (sampler_.legal(p) && !seen_.contains(p)) out.push_back(p);
             advance();
         }
@@ -42,15 +42,15 @@ public:
 private:
     // The next index, the last parameter fastest; done_ after the last point.
     void advance() {
-        for (std::size_t k = hw::kParamCount; k-- > 0;) {
+        for (std::size_t k = context_.space.dimensions(); k-- > 0;) {
             if (++cursor_[k] < sizes_[k]) return;
             cursor_[k] = 0;
         }
         done_ = true;
     }
 
-    hw::DesignSpace::Index sizes_{};
-    hw::DesignSpace::Index cursor_{};
+    DesignSpace::Index sizes_{};
+    DesignSpace::Index cursor_{};
     bool done_ = false;
 };
 

@@ -21,7 +21,7 @@ public:
     HistoryProposer(const ProposerContext& context, const ProposerOptions& options, std::uint64_t stream)
         : context_(context),
           options_(options),
-          sampler_(context.space, context.constraints, context.technology),
+          sampler_(context.space, context.legal),
           encoding_(context.space),
           stream_(stream) {}
 
@@ -35,8 +35,8 @@ public:
     // In-flight points join the observed ones: both only ever grow, and a resumed run tells
     // the in-flight points of the interrupted one, so the union before each propose() is the
     // points of every earlier batch in both runs.
-    void exclude(std::span<const hw::HardwareParams> points) override {
-        for (const hw::HardwareParams& p : points) seen_.insert(p);
+    void exclude(std::span<const DesignPoint> points) override {
+        for (const DesignPoint& p : points) seen_.insert(p);
     }
 
     [[nodiscard]] ProposalStats last_stats() const override { return stats_; }
@@ -50,10 +50,10 @@ protected:
 
     /// The end of a proposal: tops `out` up to `count` with uniform legal points not in
     /// `exclude` and records the proposal's stats (time since `start`, points returned).
-    [[nodiscard]] std::vector<hw::HardwareParams> finish_with_uniform(
-        std::vector<hw::HardwareParams> out, Rng& rng, int count, const PointSet& exclude,
-        std::chrono::steady_clock::time_point start) {
-        const std::vector<hw::HardwareParams> rest = sampler_.sample(rng, count - std::ssize(out), exclude);
+    [[nodiscard]] std::vector<DesignPoint> finish_with_uniform(std::vector<DesignPoint> out, Rng& rng,
+                                                               int count, const PointSet& exclude,
+                                                               std::chrono::steady_clock::time_point start) {
+        const std::vector<DesignPoint> rest = sampler_.sample(rng, count - std::ssize(out), exclude);
         out.insert(out.end(), rest.begin(), rest.end());
         stats_ = {};
         stats_.propose_seconds =

@@ -5,38 +5,38 @@
 
 namespace pimdse::tuner {
 
-hw::HardwareParams mutate(const Encoding& encoding, const hw::HardwareParams& from, Rng& rng, double step,
-                          const ParamWeights& weights) {
-    const hw::DesignSpace& space = encoding.space();
+DesignPoint mutate(const Encoding& encoding, const DesignPoint& from, Rng& rng, double step,
+                   const ParamWeights& weights) {
+    const DesignSpace& space = encoding.space();
     ParamWeights w{};
     double total = 0;
-    for (std::size_t k = 0; k < hw::kParamCount; ++k) {
-        const bool movable = space.range(hw::kAllParams[k]).size() > 1;
+    for (std::size_t k = 0; k < space.dimensions(); ++k) {
+        const bool movable = space.range(k).size() > 1;
         w[k] = movable ? std::max(weights[k], 0.0) : 0.0;
         total += w[k];
     }
     if (total <= 0) {
-        for (std::size_t k = 0; k < hw::kParamCount; ++k) {
-            w[k] = space.range(hw::kAllParams[k]).size() > 1 ? 1.0 : 0.0;
+        for (std::size_t k = 0; k < space.dimensions(); ++k) {
+            w[k] = space.range(k).size() > 1 ? 1.0 : 0.0;
             total += w[k];
         }
     }
-    hw::HardwareParams out = from;
+    DesignPoint out = from;
     if (total <= 0) return out;  // a space of one point
     const auto index = space.index_of(from);
-    hw::DesignSpace::Index idx = index ? *index : hw::DesignSpace::Index{};
+    DesignSpace::Index idx = index ? *index : DesignSpace::Index{};
     do {
         // Roulette over the remaining weights.
         double r = rng.uniform01() * total;
         std::size_t k = 0;
-        while (k + 1 < hw::kParamCount && (w[k] <= 0 || r >= w[k])) {
+        while (k + 1 < space.dimensions() && (w[k] <= 0 || r >= w[k])) {
             if (w[k] > 0) r -= w[k];
             ++k;
         }
         if (w[k] <= 0) break;  // rounding left nothing to pick
         total -= w[k];
         w[k] = 0;
-        const hw::Param p = hw::kAllParams[k];
+        const std::size_t p = k;
         const auto n = static_cast<std::int64_t>(space.range(p).size());
         const double u = encoding.coordinate(p, idx[k]);
         const double z = rng.normal();
@@ -49,16 +49,15 @@ hw::HardwareParams mutate(const Encoding& encoding, const hw::HardwareParams& fr
     return space.at(idx);
 }
 
-std::vector<hw::HardwareParams> mutants(const LegalSampler& sampler, const Encoding& encoding,
-                                        const std::vector<hw::HardwareParams>& parents, int count, Rng& rng,
-                                        double step, const ParamWeights& weights, PointSet& exclude,
-                                        int attempts) {
-    std::vector<hw::HardwareParams> out;
+std::vector<DesignPoint> mutants(const LegalSampler& sampler, const Encoding& encoding,
+                                 const std::vector<DesignPoint>& parents, int count, Rng& rng, double step,
+                                 const ParamWeights& weights, PointSet& exclude, int attempts) {
+    std::vector<DesignPoint> out;
     if (parents.empty()) return out;
     for (int i = 0; i < count; ++i) {
-        const hw::HardwareParams& parent = parents[static_cast<std::size_t>(i) % parents.size()];
+        const DesignPoint& parent = parents[static_cast<std::size_t>(i) % parents.size()];
         for (int a = 0; a < attempts; ++a) {
-            const hw::HardwareParams child = mutate(encoding, parent, rng, step, weights);
+            const DesignPoint child = mutate(encoding, parent, rng, step, weights);
             if (exclude.contains(child) || !sampler.legal(child)) continue;
             exclude.insert(child);
             out.push_back(child);

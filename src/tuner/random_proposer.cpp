@@ -15,7 +15,7 @@ public:
 
     [[nodiscard]] std::string_view name() const override { return "random"; }
 
-    [[nodiscard]] std::vector<hw::HardwareParams> propose(std::int64_t batch, int count) override {
+    [[nodiscard]] std::vector<DesignPoint> propose(std::int64_t batch, int count) override {
         const auto start = std::chrono::steady_clock::now();
         Rng rng = batch_rng(batch);
         return finish_with_uniform({}, rng, count, seen_, start);

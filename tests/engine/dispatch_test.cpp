@@ -12,12 +12,20 @@
 #include <vector>
 
 #include "pimdse/engine/dispatch.hpp"
+#include "pimdse/family/family.hpp"
+#include "pimdse/hw/design_space.hpp"
 
 namespace pimdse::engine {
 namespace {
 
-hw::HardwareParams point(int nodes_r, int nodes_c, int pes, int buf) {
-    return hw::HardwareParams{nodes_r, nodes_c, pes, pes, buf, buf, buf};
+DesignPoint point(int nodes_r, int nodes_c, int pes, int buf) {
+    return hw::to_point(hw::HardwareParams{nodes_r, nodes_c, pes, pes, buf, buf, buf});
+}
+
+// The model a dram_pim sweep starts from: the family's prior.
+EvalTimeModel dram_pim_model() {
+    const std::vector<double> prior = family::make_family(io::Config{})->eval_time_prior();
+    return EvalTimeModel(Eigen::Map<const EvalTimeModel::Vector>(prior.data(), std::ssize(prior)));
 }
 
 // Wall time of a batch handed out in `order` to `workers` ranks, each taking the next
@@ -48,44 +56,44 @@ double best_two_way(const std::vector<double>& times) {
 // A hidden law, ln t = c . (1, log2 params), and a random point of the default space.
 const EvalTimeModel::Vector& law() {
     static const EvalTimeModel::Vector c = [] {
-        EvalTimeModel::Vector v;
+        EvalTimeModel::Vector v(8);
         v << -3.0, 0.7, 0.2, -0.3, 0.1, 0.05, -0.2, 0.0;
         return v;
     }();
     return c;
 }
 
-double law_seconds(const hw::HardwareParams& p) {
+double law_seconds(const DesignPoint& p) {
     double l = law()(0);
-    for (std::size_t i = 0; i < hw::kParamCount; ++i)
-        l += law()(static_cast<int>(i) + 1) * std::log2(static_cast<double>(p.get(hw::kAllParams[i])));
+    for (std::size_t i = 0; i < p.size; ++i)
+        l += law()(static_cast<int>(i) + 1) * std::log2(static_cast<double>(p[i]));
     return std::exp(l);
 }
 
-hw::HardwareParams random_point(std::mt19937_64& rng) {
+DesignPoint random_point(std::mt19937_64& rng) {
     const auto pow2 = [&](int lo, int hi) { return 1 << std::uniform_int_distribution<int>(lo, hi)(rng); };
     const auto buf = [&] { return 8 * std::uniform_int_distribution<int>(1, 256)(rng); };
-    return hw::HardwareParams{pow2(1, 4), pow2(1, 4), pow2(0, 8), pow2(0, 8), buf(), buf(), buf()};
+    return hw::to_point(
+        hw::HardwareParams{pow2(1, 4), pow2(1, 4), pow2(0, 8), pow2(0, 8), buf(), buf(), buf()});
 }
 
 // A model that has seen `n` random points timed by the law.
 EvalTimeModel trained_on_law(std::mt19937_64& rng, int n) {
-    EvalTimeModel model;
+    EvalTimeModel model = dram_pim_model();
     for (int i = 0; i < n; ++i) {
-        const hw::HardwareParams p = random_point(rng);
+        const DesignPoint p = random_point(rng);
         model.observe(p, law_seconds(p));
     }
     return model;
 }
 
 TEST(EvalTimeModel, PriorPutsLargeArraysOfSmallPesFirst) {
-    const EvalTimeModel model;
+    const EvalTimeModel model = dram_pim_model();
     EXPECT_EQ(model.observations(), 0u);
-    const std::vector<hw::HardwareParams> batch{point(2, 2, 64, 64), point(16, 16, 4, 64),
-                                                point(4, 4, 16, 64)};
+    const std::vector<DesignPoint> batch{point(2, 2, 64, 64), point(16, 16, 4, 64), point(4, 4, 16, 64)};
     EXPECT_EQ(slowest_first(batch, model), (std::vector<std::size_t>{1, 2, 0}));
     // Equal predictions keep their index order.
-    const std::vector<hw::HardwareParams> same{point(4, 4, 8, 64), point(4, 4, 8, 64), point(4, 4, 8, 64)};
+    const std::vector<DesignPoint> same{point(4, 4, 8, 64), point(4, 4, 8, 64), point(4, 4, 8, 64)};
     EXPECT_EQ(slowest_first(same, model), (std::vector<std::size_t>{0, 1, 2}));
 }
 
@@ -96,10 +104,9 @@ TEST(EvalTimeModel, RecoversALogLinearLaw) {
     model.observe(point(2, 2, 1, 8), std::nan(""));  // ditto
     EXPECT_EQ(model.observations(), 400u);
     // The prior weighs one observation against 400: the slopes come out within 0.01.
-    for (int k = 1; k < EvalTimeModel::kFeatures; ++k)
-        EXPECT_NEAR(model.coefficients()(k), law()(k), 0.01) << k;
+    for (int k = 1; k < law().size(); ++k) EXPECT_NEAR(model.coefficients()(k), law()(k), 0.01) << k;
     for (int i = 0; i < 50; ++i) {
-        const hw::HardwareParams p = random_point(rng);
+        const DesignPoint p = random_point(rng);
         EXPECT_NEAR(model.predict(p) / law_seconds(p), 1.0, 0.1);
     }
 }
@@ -107,10 +114,10 @@ TEST(EvalTimeModel, RecoversALogLinearLaw) {
 TEST(SlowestFirst, ShortensABatchThatIdOrderEndsWithItsSlowest) {
     // Six 1 s candidates then one of 6 s, on two workers: in id order the 6 s one starts at
     // 3 s and the batch takes 9 s; slowest first it runs alone beside the six: 6 s, the best.
-    std::vector<hw::HardwareParams> batch(6, point(2, 2, 16, 64));
+    std::vector<DesignPoint> batch(6, point(2, 2, 16, 64));
     batch.push_back(point(16, 16, 16, 64));
-    EvalTimeModel model;
-    for (const hw::HardwareParams& p : batch) model.observe(p, p.node_rows == 16 ? 6.0 : 1.0);
+    EvalTimeModel model = dram_pim_model();
+    for (const DesignPoint& p : batch) model.observe(p, p[0] == 16 ? 6.0 : 1.0);
     const std::vector<double> times{1, 1, 1, 1, 1, 1, 6};
     std::vector<std::size_t> by_id(batch.size());
     std::iota(by_id.begin(), by_id.end(), std::size_t{0});
@@ -125,7 +132,7 @@ TEST(SlowestFirst, WithinGrahamsBoundOfTheBestSplit) {
     const EvalTimeModel model = trained_on_law(rng, 400);
     double worst = 0;
     for (int trial = 0; trial < 200; ++trial) {
-        std::vector<hw::HardwareParams> batch;
+        std::vector<DesignPoint> batch;
         std::vector<double> times;
         for (int i = 0; i < 12; ++i) {
             batch.push_back(random_point(rng));

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pimdse/hw/area.hpp"
+#include "pimdse/hw/design_space.hpp"
 #include "pimdse/io/network_file.hpp"
 
 namespace pimdse::eval {
@@ -76,7 +77,7 @@ TEST(Evaluate, SumsAndCostFollowEquationOne) {
     EXPECT_DOUBLE_EQ(e.latency_seconds, latency);
     EXPECT_DOUBLE_EQ(e.energy_joules, energy);
     EXPECT_DOUBLE_EQ(e.cost, cost);
-    const hw::AreaBreakdown a = hw::area(e.params, ctx.constraints, ctx.technology);
+    const hw::AreaBreakdown a = hw::area(hw::from_point(e.point), ctx.constraints, ctx.technology);
     EXPECT_DOUBLE_EQ(e.area_mm2, a.nn_engines.value());
     EXPECT_DOUBLE_EQ(e.area_total_mm2, a.total.value());
 }

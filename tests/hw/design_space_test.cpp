@@ -94,13 +94,15 @@ TEST(ParamRange, MalformedRangesThrow) {
 
 TEST(DesignSpace, DefaultReproducesTableII) {
     const DesignSpace s = default_space(Constraints{});
-    EXPECT_EQ(s, DesignSpace());
-    EXPECT_EQ(s.range(Param::node_rows).values(), (std::vector<int>{2, 4, 8, 16}));
-    EXPECT_EQ(s.range(Param::node_cols).values(), (std::vector<int>{2, 4, 8, 16}));
-    EXPECT_EQ(s.range(Param::pe_rows), ParamRange::log2(1, 256));
-    EXPECT_EQ(s.range(Param::pe_cols), ParamRange::log2(1, 256));
+    EXPECT_EQ(s.dimensions(), kParamCount);
+    EXPECT_EQ(s.family(), kDramPimFamily);
+    for (Param p : kAllParams) EXPECT_EQ(s.axis(static_cast<std::size_t>(p)).name, param_name(p));
+    EXPECT_EQ(range_of(s, Param::node_rows).values(), (std::vector<int>{2, 4, 8, 16}));
+    EXPECT_EQ(range_of(s, Param::node_cols).values(), (std::vector<int>{2, 4, 8, 16}));
+    EXPECT_EQ(range_of(s, Param::pe_rows), ParamRange::log2(1, 256));
+    EXPECT_EQ(range_of(s, Param::pe_cols), ParamRange::log2(1, 256));
     for (Param p : {Param::ibuf_kib, Param::wbuf_kib, Param::obuf_kib}) {
-        EXPECT_EQ(s.range(p), ParamRange::linear(8, 2048, 8));
+        EXPECT_EQ(range_of(s, p), ParamRange::linear(8, 2048, 8));
     }
     // 4 * 4 * 9 * 9 * 256^3 = 21 743 271 936, exact in a long double.
     EXPECT_EQ(s.size(), 21743271936.0L);
@@ -110,33 +112,33 @@ TEST(DesignSpace, DefaultReproducesTableII) {
 }
 
 TEST(DesignSpace, DefaultContainsTheThreeNicePimSystems) {
-    const DesignSpace s;
+    const DesignSpace s = default_space(Constraints{});
     for (const HardwareParams& p : {HardwareParams{4, 4, 32, 32, 128, 128, 128},   // VIII-D
                                     HardwareParams{16, 16, 8, 8, 8, 8, 8},         // VIII-D
                                     HardwareParams{4, 8, 128, 8, 16, 144, 32}}) {  // VIII-C
-        EXPECT_TRUE(s.contains(p)) << to_string(p);
-        const auto index = s.index_of(p);
+        EXPECT_TRUE(s.contains(to_point(p))) << to_string(p);
+        const auto index = s.index_of(to_point(p));
         ASSERT_TRUE(index.has_value());
-        EXPECT_EQ(s.at(*index), p);
+        EXPECT_EQ(from_point(s.at(*index)), p);
     }
-    EXPECT_FALSE(s.contains(HardwareParams{4, 4, 32, 32, 128, 128, 129}));
-    EXPECT_FALSE(s.contains(HardwareParams{4, 4, 24, 32, 128, 128, 128}));
+    EXPECT_FALSE(s.contains(to_point(HardwareParams{4, 4, 32, 32, 128, 128, 129})));
+    EXPECT_FALSE(s.contains(to_point(HardwareParams{4, 4, 24, 32, 128, 128, 128})));
 }
 
 TEST(DesignSpace, EveryDefaultNodeArrayIsLegal) {
     // Only divisors are in the default space, so node shapes never make a sample illegal.
-    const DesignSpace s;
-    for (int r : s.range(Param::node_rows).values()) {
-        for (int c : s.range(Param::node_cols).values()) {
+    const DesignSpace s = default_space(Constraints{});
+    for (int r : range_of(s, Param::node_rows).values()) {
+        for (int c : range_of(s, Param::node_cols).values()) {
             EXPECT_TRUE(check(HardwareParams{r, c, 8, 8, 8, 8, 8}, Constraints{}).legal()) << r << "x" << c;
         }
     }
 }
 
 TEST(DesignSpace, IndexRoundTripOverASmallSpace) {
-    const DesignSpace s({ParamRange::list({2, 4}), ParamRange::log2(2, 8), ParamRange::linear(1, 7, 3),
-                         ParamRange::list({5}), ParamRange::log2(16, 16), ParamRange::linear(8, 16, 8),
-                         ParamRange::list({9, 3})});
+    const DesignSpace s = make_space(
+        {ParamRange::list({2, 4}), ParamRange::log2(2, 8), ParamRange::linear(1, 7, 3), ParamRange::list({5}),
+         ParamRange::log2(16, 16), ParamRange::linear(8, 16, 8), ParamRange::list({9, 3})});
     EXPECT_EQ(s.size(), 2.0L * 3 * 3 * 1 * 1 * 2 * 2);
     std::size_t seen = 0;
     DesignSpace::Index i{};
@@ -145,7 +147,7 @@ TEST(DesignSpace, IndexRoundTripOverASmallSpace) {
             for (i[2] = 0; i[2] < 3; ++i[2])
                 for (i[5] = 0; i[5] < 2; ++i[5])
                     for (i[6] = 0; i[6] < 2; ++i[6]) {
-                        const HardwareParams p = s.at(i);
+                        const DesignPoint p = s.at(i);
                         ASSERT_TRUE(s.contains(p));
                         ASSERT_EQ(s.index_of(p), i);
                         ++seen;
@@ -158,8 +160,8 @@ TEST(DesignSpace, IndexRoundTripOverASmallSpace) {
 
 TEST(DesignSpace, SizeBeyondSixtyFourBits) {
     const ParamRange wide = ParamRange::linear(1, 1 << 20, 1);
-    DesignSpace s;
-    for (Param p : kAllParams) s.set_range(p, wide);
+    DesignSpace s = default_space(Constraints{});
+    for (std::size_t k = 0; k < s.dimensions(); ++k) s.set_range(k, wide);
     EXPECT_NEAR(static_cast<double>(std::log2(s.size())), 140.0, 1e-9);  // 2^140 points
 }
 
@@ -170,9 +172,9 @@ TEST(DesignSpace, DefaultFollowsTheConstraints) {
     c.pe_rows = {5, 7};     // no power of two: every integer
     c.buffer_kib = {1, 6};  // below the 8 KiB grid: every integer
     const DesignSpace s = default_space(c);
-    EXPECT_EQ(s.range(Param::node_rows).values(), (std::vector<int>{1, 2, 3, 4, 6, 12}));
-    EXPECT_EQ(s.range(Param::pe_rows).values(), (std::vector<int>{5, 6, 7}));
-    EXPECT_EQ(s.range(Param::ibuf_kib).values(), (std::vector<int>{1, 2, 3, 4, 5, 6}));
+    EXPECT_EQ(range_of(s, Param::node_rows).values(), (std::vector<int>{1, 2, 3, 4, 6, 12}));
+    EXPECT_EQ(range_of(s, Param::pe_rows).values(), (std::vector<int>{5, 6, 7}));
+    EXPECT_EQ(range_of(s, Param::ibuf_kib).values(), (std::vector<int>{1, 2, 3, 4, 5, 6}));
     c.buffer_kib = {20, 50};
     EXPECT_EQ(default_range(Param::obuf_kib, c).values(), (std::vector<int>{24, 32, 40, 48}));
 }

@@ -147,13 +147,13 @@ TEST_F(ConfigFiles, EveryKeyIsRead) {
     EXPECT_EQ(k.noc_virtual_channels, 4);
 
     // Given ranges are taken as written; the others follow the overridden constraints.
-    EXPECT_EQ(c.space.range(hw::Param::node_rows).values(), (std::vector<int>{1, 2, 4, 8}));
-    EXPECT_EQ(c.space.range(hw::Param::node_cols).values(), (std::vector<int>{2, 4}));
-    EXPECT_EQ(c.space.range(hw::Param::pe_rows).values(), (std::vector<int>{4, 8, 16, 32, 64}));
-    EXPECT_EQ(c.space.range(hw::Param::pe_cols), hw::ParamRange::log2(2, 64));
-    EXPECT_EQ(c.space.range(hw::Param::ibuf_kib), hw::ParamRange::list({4, 16, 64}));
-    EXPECT_EQ(c.space.range(hw::Param::wbuf_kib), hw::ParamRange::linear(16, 512, 16));
-    EXPECT_EQ(c.space.range(hw::Param::obuf_kib), hw::ParamRange::linear(8, 512, 8));
+    EXPECT_EQ(hw::range_of(c.space, hw::Param::node_rows).values(), (std::vector<int>{1, 2, 4, 8}));
+    EXPECT_EQ(hw::range_of(c.space, hw::Param::node_cols).values(), (std::vector<int>{2, 4}));
+    EXPECT_EQ(hw::range_of(c.space, hw::Param::pe_rows).values(), (std::vector<int>{4, 8, 16, 32, 64}));
+    EXPECT_EQ(hw::range_of(c.space, hw::Param::pe_cols), ParamRange::log2(2, 64));
+    EXPECT_EQ(hw::range_of(c.space, hw::Param::ibuf_kib), ParamRange::list({4, 16, 64}));
+    EXPECT_EQ(hw::range_of(c.space, hw::Param::wbuf_kib), ParamRange::linear(16, 512, 16));
+    EXPECT_EQ(hw::range_of(c.space, hw::Param::obuf_kib), ParamRange::linear(8, 512, 8));
 
     ASSERT_EQ(c.workloads.size(), 3u);
     EXPECT_EQ(c.workloads[0], (Workload{dir_ / "nets/a.yaml", 2.5, 4}));
@@ -473,7 +473,7 @@ TEST(HardwareFiles, NicePimSystems) {
         EXPECT_EQ(h.params, k.params) << k.file;
         EXPECT_TRUE(hw::check(h.params, h.constraints).legal()) << k.file;
         EXPECT_EQ(hw::node_facts(h.params, h.constraints).banks_per_node, k.banks) << k.file;
-        EXPECT_TRUE(hw::default_space(h.constraints).contains(h.params)) << k.file;
+        EXPECT_TRUE(hw::default_space(h.constraints).contains(hw::to_point(h.params))) << k.file;
         EXPECT_EQ(parse_hardware(to_yaml(h), h.source_file), h) << k.file;
     }
 }

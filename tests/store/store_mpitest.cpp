@@ -144,7 +144,7 @@ TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
         const auto id = static_cast<std::int64_t>(i);
         EXPECT_EQ(s.candidates[i].id, id);
         EXPECT_EQ(s.candidates[i].rank, world.size() - 1 - static_cast<int>(id % world.size()));
-        EXPECT_EQ(s.candidates[i].params, evaluation(fx.ctx, id).params);
+        EXPECT_EQ(s.candidates[i].params, evaluation(fx.ctx, id).point);
     }
     EXPECT_EQ(s.candidates[3].status, eval::Status::infeasible);
     EXPECT_EQ(s.candidates[1].schedule_rows, 1);

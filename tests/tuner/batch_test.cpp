@@ -9,6 +9,7 @@
 #include <limits>
 #include <string>
 
+#include "dram_pim_points.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/tuner/acquisition.hpp"
 #include "pimdse/tuner/encoding.hpp"
@@ -17,7 +18,7 @@
 namespace pimdse::tuner {
 namespace {
 
-using Index = hw::DesignSpace::Index;
+using Index = DesignSpace::Index;
 
 // Five candidates by hand (index in Param order; the last parameter is obuf):
 //   0: all zero              score 10
@@ -26,7 +27,7 @@ using Index = hw::DesignSpace::Index;
 //   3: two parameters moved   score 7   not a neighbour of anything (one step in one parameter only)
 //   4: obuf one step from 2   score 6   a neighbour of 2
 TEST(FillByExclusion, ByHand) {
-    const hw::DesignSpace space = hw::default_space(hw::Constraints{});
+    const DesignSpace space = hw::default_space(hw::Constraints{});
     const std::vector<Index> grid{Index{0, 0, 0, 0, 0, 0, 0}, Index{0, 0, 0, 0, 0, 0, 1},
                                   Index{0, 0, 0, 0, 0, 0, 2}, Index{1, 1, 0, 0, 0, 0, 0},
                                   Index{0, 0, 0, 0, 0, 0, 3}};
@@ -45,7 +46,8 @@ TEST(FillByExclusion, ByHand) {
 
 ProposerContext context() {
     ProposerContext ctx;
-    ctx.space = hw::default_space(ctx.constraints);
+    ctx.space = hw::default_space(hw::Constraints{});
+    ctx.legal = dram_pim_legality(hw::Constraints{});
     ctx.seed = 5;
     ctx.samples_per_round = 512;
     return ctx;
@@ -64,10 +66,10 @@ ProposerOptions small(double retrain_growth) {
     return o;
 }
 
-Observation evaluate(const Encoding& e, std::int64_t id, const hw::HardwareParams& p) {
+Observation evaluate(const Encoding& e, std::int64_t id, const DesignPoint& p) {
     const Unit u = e.encode(p);
     double s = 0;
-    for (std::size_t k = 0; k < u.size(); ++k)
+    for (std::size_t k = 0; k < e.space().dimensions(); ++k)
         s += (1.0 + static_cast<double>(k)) * (u[k] - 0.4) * (u[k] - 0.4);
     Observation o;
     o.candidate = id;
@@ -80,7 +82,7 @@ Observation evaluate(const Encoding& e, std::int64_t id, const hw::HardwareParam
 constexpr int kSize = 12;
 
 struct Trace {
-    std::vector<std::vector<hw::HardwareParams>> batches;
+    std::vector<std::vector<DesignPoint>> batches;
     std::vector<Observation> history;
 };
 
@@ -91,7 +93,7 @@ Trace run(std::string_view name, double growth, int batches) {
     auto proposer = make_proposer(name, ctx, small(growth));
     Trace r;
     for (int b = 0; b < batches; ++b) {
-        std::vector<hw::HardwareParams> points =
+        std::vector<DesignPoint> points =
             b % 2 == 0 ? proposer->propose(b, kSize)
                        : std::async(std::launch::async, [&] { return proposer->propose(b, kSize); }).get();
         std::vector<Observation> obs;
@@ -114,8 +116,8 @@ TEST_P(LargeBatch, DeterministicResumableLegalDistinct) {
     for (const auto& batch : a.batches) {
         EXPECT_EQ(batch.size(), static_cast<std::size_t>(kSize));
         for (const auto& p : batch) {
-            EXPECT_TRUE(hw::check(p, hw::Constraints{}).legal()) << hw::to_string(p);
-            EXPECT_TRUE(seen.insert(p).second) << "repeated " << hw::to_string(p);
+            EXPECT_TRUE(hw::check(hw::from_point(p), hw::Constraints{}).legal()) << to_string(p);
+            EXPECT_TRUE(seen.insert(p).second) << "repeated " << to_string(p);
         }
     }
     // A fresh proposer (no trained model cached) told batches 0..k-1 proposes batch k as the

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "dram_pim_points.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/tuner/encoding.hpp"
@@ -22,7 +23,8 @@ namespace {
 
 ProposerContext context(std::uint64_t seed) {
     ProposerContext ctx;
-    ctx.space = hw::default_space(ctx.constraints);
+    ctx.space = hw::default_space(hw::Constraints{});
+    ctx.legal = dram_pim_legality(hw::Constraints{});
     ctx.seed = seed;
     ctx.samples_per_round = 1024;  // smaller than the default: the tests stay fast
     return ctx;
@@ -42,15 +44,16 @@ ProposerOptions options() {
 
 // A smooth synthetic cost of the encoding, minimal inside the cube at an interior point;
 // some points "fail" so that every proposer sees failures.
-Observation evaluate(const Encoding& e, std::int64_t id, const hw::HardwareParams& p) {
+Observation evaluate(const Encoding& e, std::int64_t id, const DesignPoint& point) {
+    const hw::HardwareParams p = hw::from_point(point);
     static constexpr Unit centre{0.7, 0.3, 0.6, 0.4, 0.2, 0.5, 0.3};
-    const Unit u = e.encode(p);
+    const Unit u = e.encode(point);
     double s = 0;
-    for (std::size_t k = 0; k < u.size(); ++k)
+    for (std::size_t k = 0; k < e.space().dimensions(); ++k)
         s += (1.0 + static_cast<double>(k)) * (u[k] - centre[k]) * (u[k] - centre[k]);
     Observation o;
     o.candidate = id;
-    o.params = p;
+    o.params = point;
     if (p.pe_rows == 1 && p.pe_cols == 1) {
         o.outcome = Outcome::failed;
         o.cost = std::numeric_limits<double>::infinity();
@@ -62,7 +65,7 @@ Observation evaluate(const Encoding& e, std::int64_t id, const hw::HardwareParam
 }
 
 struct Trace {
-    std::vector<std::vector<hw::HardwareParams>> batches;
+    std::vector<std::vector<DesignPoint>> batches;
     std::vector<Observation> history;
 };
 
@@ -92,8 +95,8 @@ TEST_P(EveryProposer, LegalDistinctUnseen) {
     for (const auto& batch : r.batches) {
         EXPECT_EQ(batch.size(), 6u);
         for (const auto& p : batch) {
-            EXPECT_TRUE(hw::check(p, c).legal()) << hw::to_string(p);
-            EXPECT_TRUE(seen.insert(p).second) << "repeated " << hw::to_string(p);
+            EXPECT_TRUE(hw::check(hw::from_point(p), c).legal()) << to_string(p);
+            EXPECT_TRUE(seen.insert(p).second) << "repeated " << to_string(p);
         }
     }
 }
@@ -130,7 +133,7 @@ LaggedTrace run_lagged(std::string_view name, const ProposerContext& ctx, int ba
     const Encoding e(ctx.space);
     auto proposer = make_proposer(name, ctx, options());
     LaggedTrace r;
-    std::vector<std::vector<hw::HardwareParams>> in_flight;
+    std::vector<std::vector<DesignPoint>> in_flight;
     const auto tell_oldest = [&] {
         std::vector<Observation> obs;
         for (const auto& p : in_flight.front())
@@ -156,7 +159,7 @@ TEST_P(EveryProposer, NoPointTwiceUnderALag) {
     PointSet proposed;
     for (const auto& batch : r.batches) {
         EXPECT_EQ(batch.size(), 5u);
-        for (const auto& p : batch) EXPECT_TRUE(proposed.insert(p).second) << "repeated " << hw::to_string(p);
+        for (const auto& p : batch) EXPECT_TRUE(proposed.insert(p).second) << "repeated " << to_string(p);
     }
 }
 
@@ -174,19 +177,18 @@ TEST_P(EveryProposer, ResumableUnderALag) {
 // A space of four points (two node-array shapes each way, everything else fixed).
 ProposerContext four_point_context() {
     ProposerContext ctx = context(2);
-    ctx.space.set_range(hw::Param::pe_rows, hw::ParamRange::list({8}));
-    ctx.space.set_range(hw::Param::pe_cols, hw::ParamRange::list({8}));
+    ctx.space.set_range(2, ParamRange::list({8}));
+    ctx.space.set_range(3, ParamRange::list({8}));
     for (hw::Param p : {hw::Param::ibuf_kib, hw::Param::wbuf_kib, hw::Param::obuf_kib})
-        ctx.space.set_range(p, hw::ParamRange::list({32}));
-    ctx.space.set_range(hw::Param::node_rows, hw::ParamRange::list({2, 4}));
-    ctx.space.set_range(hw::Param::node_cols, hw::ParamRange::list({2, 4}));
+        ctx.space.set_range(static_cast<std::size_t>(p), ParamRange::list({32}));
+    ctx.space.set_range(0, ParamRange::list({2, 4}));
+    ctx.space.set_range(1, ParamRange::list({2, 4}));
     return ctx;
 }
 
 TEST_P(EveryProposer, ASmallSpaceIsProposedExactlyOnceThenExhausted) {
     const ProposerContext ctx = four_point_context();
-    const std::vector<hw::HardwareParams> legal =
-        LegalSampler(ctx.space, ctx.constraints, ctx.technology).enumerate();
+    const std::vector<DesignPoint> legal = LegalSampler(ctx.space, ctx.legal).enumerate();
     ASSERT_EQ(legal.size(), 4u);
     const LaggedTrace r = run_lagged(GetParam(), ctx, 5, 3, 2);
     PointSet proposed;
@@ -203,14 +205,14 @@ TEST_P(EveryProposer, ASmallSpaceIsProposedExactlyOnceThenExhausted) {
 TEST(GridProposer, EnumeratesInIndexOrder) {
     const ProposerContext ctx = four_point_context();
     auto grid = make_proposer("grid", ctx, options());
-    const std::vector<hw::HardwareParams> first = grid->propose(0, 3);
+    const std::vector<DesignPoint> first = grid->propose(0, 3);
     ASSERT_EQ(first.size(), 3u);
-    EXPECT_EQ(first[0].node_rows, 2);
-    EXPECT_EQ(first[0].node_cols, 2);
-    EXPECT_EQ(first[1].node_rows, 2);
-    EXPECT_EQ(first[1].node_cols, 4);
-    EXPECT_EQ(first[2].node_rows, 4);
-    EXPECT_EQ(first[2].node_cols, 2);
+    EXPECT_EQ(first[0][0], 2);
+    EXPECT_EQ(first[0][1], 2);
+    EXPECT_EQ(first[1][0], 2);
+    EXPECT_EQ(first[1][1], 4);
+    EXPECT_EQ(first[2][0], 4);
+    EXPECT_EQ(first[2][1], 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Tuner, EveryProposer, ::testing::ValuesIn(proposer_names()),

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "dram_pim_points.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/tuner/proposers.hpp"
 #include "pimdse/tuner/targets.hpp"
@@ -102,7 +103,8 @@ TEST(Targets, TrainingScheduleByHand) {
 
 TEST(Options, InvalidOptionsThrow) {
     ProposerContext ctx;
-    ctx.space = hw::default_space(ctx.constraints);
+    ctx.space = hw::default_space(hw::Constraints{});
+    ctx.legal = dram_pim_legality(hw::Constraints{});
     ProposerOptions o;
     o.fit_best = o.fit_max + 1;
     EXPECT_THROW((void)make_proposer("gp", ctx, o), pimdse::ModelError);

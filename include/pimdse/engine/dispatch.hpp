@@ -7,8 +7,8 @@
 // wall time by 4/3 of the best possible split; in id order it can be nearly twice that.
 //
 // Evaluation times are predicted by a log-linear model: ln(seconds) is an affine function of
-// the log2 of the seven hardware parameters, fitted by ridge regression (toward a prior
-// measured on the default sweep) to the evaluations seen so far. The order only decides which
+// the log2 of the design point's parameters, fitted by ridge regression (toward the family's
+// prior, family::Family::eval_time_prior) to the evaluations seen so far. The order only decides which
 // rank evaluates what and when: rank 0 sorts a batch's results by id before anyone sees them,
 // so the output is the same for any order (docs/model.md, "Determinism").
 
@@ -18,24 +18,22 @@
 #include <span>
 #include <vector>
 
-#include "pimdse/hw/params.hpp"
+#include "pimdse/core/design_point.hpp"
 
 namespace pimdse::engine {
 
 class EvalTimeModel {
 public:
-    /// The intercept and one slope per parameter.
-    static constexpr int kFeatures = 1 + static_cast<int>(hw::kParamCount);
-    using Vector = Eigen::Matrix<double, kFeatures, 1>;
+    using Vector = Eigen::VectorXd;
 
-    /// The prior alone (no evaluation seen).
-    EvalTimeModel();
+    /// The prior alone (no evaluation seen): an intercept and one slope per parameter.
+    explicit EvalTimeModel(Vector prior);
 
     /// One finished evaluation of `p` that took `seconds` (> 0; others are ignored).
-    void observe(const hw::HardwareParams& p, double seconds);
+    void observe(const DesignPoint& p, double seconds);
 
     /// The predicted wall time of evaluating `p`, in seconds.
-    [[nodiscard]] double predict(const hw::HardwareParams& p) const;
+    [[nodiscard]] double predict(const DesignPoint& p) const;
 
     /// The current coefficients: ln(seconds) = c[0] + sum_i c[1 + i] log2(param i).
     [[nodiscard]] const Vector& coefficients() const;
@@ -46,20 +44,19 @@ public:
     /// batch and fades as evaluations come in.
     static constexpr double kPriorWeight = 1.0;
 
-    /// The prior's coefficients: a least-squares fit to the default sweep's (inputs/sweeps/
-    /// default.yaml) first 96 evaluations on the 2-core development machine, rounded.
-    static Vector prior();
-
 private:
-    Eigen::Matrix<double, kFeatures, kFeatures> gram_;  // sum of x x^T
-    Vector moment_;                                     // sum of x ln(seconds)
+    [[nodiscard]] Vector features(const DesignPoint& p) const;
+
+    Vector prior_;
+    Eigen::MatrixXd gram_;  // sum of x x^T
+    Vector moment_;         // sum of x ln(seconds)
     std::size_t observations_ = 0;
     mutable Vector coefficients_;
     mutable bool stale_ = false;
 };
 
 /// The indices of `points`, slowest predicted first (ties: lower index first).
-[[nodiscard]] std::vector<std::size_t> slowest_first(std::span<const hw::HardwareParams> points,
+[[nodiscard]] std::vector<std::size_t> slowest_first(std::span<const DesignPoint> points,
                                                      const EvalTimeModel& model);
 
 }  // namespace pimdse::engine

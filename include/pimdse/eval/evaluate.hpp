@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "pimdse/core/deadline.hpp"
+#include "pimdse/core/design_point.hpp"
 #include "pimdse/core/enum_names.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/params.hpp"
@@ -111,11 +112,14 @@ struct NetworkResult {
     sim::NetworkCost cost;
     double cost_term = 0;                  ///< this network's term of Eq. 1 (+inf when infeasible)
     std::vector<EventSchedule> schedules;  ///< per data-sharing event, when EvalContext::record_schedules
+    /// The energy components of `cost`, pJ, in the order of the family's energy parts
+    /// (family::Family::energy_parts): the /metrics columns after energy_pj.
+    std::vector<double> energy_parts_pj;
 };
 
 struct Evaluation {
     std::int64_t candidate = 0;
-    hw::HardwareParams params;
+    DesignPoint point;  ///< the candidate's design point (its family's parameters)
     Status status = Status::ok;
     std::string message;                  ///< why, unless ok
     double area_mm2 = 0;                  ///< NN engines of all nodes (what the area budget covers)

@@ -172,9 +172,12 @@ struct OutputConfig {
 /// A sweep configuration, every default filled in and every relative path resolved against
 /// the configuration file's directory.
 struct Config {
+    /// `family:` the design-point family searched (family/family.hpp); its parameters are
+    /// the keys of `space:`. The sections constraints, technology and model are dram_pim's.
+    std::string family = "dram_pim";
     hw::Constraints constraints;
     hw::Technology technology;  ///< the table's defaults unless overridden (`technology:`)
-    hw::DesignSpace space;
+    DesignSpace space = hw::default_space(hw::Constraints{});  ///< the dram_pim family's space (`space:`)
     std::vector<Workload> workloads;
     CostConfig cost;
     pimdse::ModelOptions model;        ///< the node model (`model:`)

@@ -104,6 +104,8 @@ public:
 
     [[nodiscard]] const Field& self() const { return self_; }
     [[nodiscard]] bool has(std::string_view key) const { return find(key) != nullptr; }
+    /// The keys in file order.
+    [[nodiscard]] std::vector<std::string> keys() const;
     [[nodiscard]] std::optional<Field> get(std::string_view key) const;
     /// The value of a required key; its absence is an error saying what was expected.
     [[nodiscard]] Field require(std::string_view key, const std::string& expected) const;

@@ -27,8 +27,8 @@
 #include <utility>
 #include <vector>
 
+#include "pimdse/core/design_point.hpp"
 #include "pimdse/eval/evaluate.hpp"
-#include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/store/format_version.hpp"
 
@@ -39,7 +39,7 @@ struct CandidateRecord {
     std::int64_t id = 0;
     std::int64_t batch = 0;
     io::Proposer proposer = io::Proposer::random;  ///< who proposed it
-    hw::HardwareParams params;
+    DesignPoint params;
     eval::Status status = eval::Status::ok;
     double area_mm2 = 0;
     double latency_seconds = 0;

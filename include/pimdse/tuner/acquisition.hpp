@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "pimdse/hw/design_space.hpp"
+#include "pimdse/core/design_space.hpp"
 
 #include "pimdse/tuner/gp.hpp"
 #include "pimdse/tuner/proposers.hpp"
@@ -63,7 +63,7 @@ struct Scores {
 /// `grid[i]` is candidate i's index in the design space. O(S log S + 15 S) hash look-ups.
 [[nodiscard]] std::vector<std::size_t> fill_by_exclusion(std::vector<std::size_t> picks,
                                                          std::span<const double> score,
-                                                         std::span<const hw::DesignSpace::Index> grid,
-                                                         const hw::DesignSpace& space, int q);
+                                                         std::span<const DesignSpace::Index> grid,
+                                                         const DesignSpace& space, int q);
 
 }  // namespace pimdse::tuner

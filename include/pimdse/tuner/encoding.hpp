@@ -1,26 +1,29 @@
 #pragma once
-// The tuner's view of the design space (docs/tuner.md, "Encoding"): every hardware parameter
+// The tuner's view of a family's design space (docs/tuner.md, "Encoding"): every parameter
 // as a coordinate in [0, 1] on the log scale of its value, and the legal points of the space
-// (hw::check, area budget included) sampled uniformly by rejection.
+// (the family's legality, area budget included) sampled uniformly by rejection.
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <unordered_set>
 #include <vector>
 
+#include "pimdse/core/design_point.hpp"
+#include "pimdse/core/design_space.hpp"
 #include "pimdse/core/rng.hpp"
-#include "pimdse/hw/constraints.hpp"
-#include "pimdse/hw/design_space.hpp"
-#include "pimdse/hw/params.hpp"
-#include "pimdse/hw/technology.hpp"
 
 namespace pimdse::tuner {
 
-/// A point of the unit cube, one coordinate per hw::Param in Param order.
-using Unit = std::array<double, hw::kParamCount>;
+/// A point of the unit cube, one coordinate per parameter in the space's order (the first
+/// DesignSpace::dimensions() are used).
+using Unit = std::array<double, kMaxDesignParams>;
 
-using PointSet = std::unordered_set<hw::HardwareParams>;
+/// The family's legality of a point (area budget included), asked for every sampled point.
+using LegalityTest = std::function<bool(const DesignPoint&)>;
+
+using PointSet = std::unordered_set<DesignPoint>;
 
 /// Coordinate of value v in a range with first value lo and last value hi:
 /// log(v / lo) / log(hi / lo), 0 when the range holds one value. For a log2 range this is the
@@ -28,54 +31,52 @@ using PointSet = std::unordered_set<hw::HardwareParams>;
 /// as 512, 1024, 2048 KiB, which is how a buffer's effect scales.
 class Encoding {
 public:
-    explicit Encoding(hw::DesignSpace space);
+    explicit Encoding(DesignSpace space);
 
-    [[nodiscard]] const hw::DesignSpace& space() const { return space_; }
+    [[nodiscard]] const DesignSpace& space() const { return space_; }
 
     /// Throws std::invalid_argument when p is not a point of the space.
-    [[nodiscard]] Unit encode(const hw::HardwareParams& p) const;
+    [[nodiscard]] Unit encode(const DesignPoint& p) const;
     /// The space's point nearest to u on each coordinate (on the log scale); u is clamped to [0, 1].
-    [[nodiscard]] hw::HardwareParams decode(const Unit& u) const;
+    [[nodiscard]] DesignPoint decode(const Unit& u) const;
     /// The coordinate of the `index`-th value of parameter `p`.
-    [[nodiscard]] double coordinate(hw::Param p, std::size_t index) const;
+    [[nodiscard]] double coordinate(std::size_t p, std::size_t index) const;
     /// The index of parameter `p`'s value nearest to coordinate x (clamped to [0, 1]); ties go
     /// to the smaller value.
-    [[nodiscard]] std::size_t nearest(hw::Param p, double x) const;
+    [[nodiscard]] std::size_t nearest(std::size_t p, double x) const;
 
 private:
-    hw::DesignSpace space_;
-    std::array<std::vector<double>, hw::kParamCount> coords_;  // per parameter, per value index
+    DesignSpace space_;
+    std::vector<std::vector<double>> coords_;  // per parameter, per value index
 };
 
-/// Legal points of a design space: the space's values and hw::check under the constraints
-/// and technology, area budget included.
+/// Legal points of a design space: the space's values and the family's legality test.
 class LegalSampler {
 public:
-    LegalSampler(hw::DesignSpace space, hw::Constraints constraints, hw::Technology technology);
+    LegalSampler(DesignSpace space, LegalityTest legal);
 
-    [[nodiscard]] const hw::DesignSpace& space() const { return space_; }
-    [[nodiscard]] bool legal(const hw::HardwareParams& p) const;
+    [[nodiscard]] const DesignSpace& space() const { return space_; }
+    [[nodiscard]] bool legal(const DesignPoint& p) const;
 
     /// One point drawn uniformly over the legal points of the space (every index uniform,
     /// then rejection), or nothing after `max_attempts` illegal draws.
-    [[nodiscard]] std::optional<hw::HardwareParams> draw(Rng& rng, std::int64_t max_attempts) const;
+    [[nodiscard]] std::optional<DesignPoint> draw(Rng& rng, std::int64_t max_attempts) const;
 
     /// Up to `count` distinct legal points, none in `exclude`, drawn uniformly by rejection
     /// with at most max(`attempts_per_point` * count, 4096) draws. If that bound is hit and
     /// the space holds at most `enumerate_limit` points, the missing points are drawn
     /// uniformly from an enumeration of every legal point not yet taken, so that fewer than
     /// `count` come back only when the space has no more legal unseen points.
-    [[nodiscard]] std::vector<hw::HardwareParams> sample(Rng& rng, int count, const PointSet& exclude,
-                                                         std::int64_t attempts_per_point = 2048,
-                                                         double enumerate_limit = 1 << 22) const;
+    [[nodiscard]] std::vector<DesignPoint> sample(Rng& rng, int count, const PointSet& exclude,
+                                                  std::int64_t attempts_per_point = 2048,
+                                                  double enumerate_limit = 1 << 22) const;
 
-    /// Every legal point of the space in index order (lexicographic in Param order).
-    [[nodiscard]] std::vector<hw::HardwareParams> enumerate() const;
+    /// Every legal point of the space in index order (lexicographic in parameter order).
+    [[nodiscard]] std::vector<DesignPoint> enumerate() const;
 
 private:
-    hw::DesignSpace space_;
-    hw::Constraints constraints_;
-    hw::Technology technology_;
+    DesignSpace space_;
+    LegalityTest legal_;
 };
 
 }  // namespace pimdse::tuner

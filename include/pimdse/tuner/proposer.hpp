@@ -1,6 +1,6 @@
 #pragma once
 // The ask/tell seam between the sweep driver and every proposer (docs/architecture.md,
-// "Where to add"): rank 0 asks a proposer for a batch of hardware points, the engine
+// "Where to add"): rank 0 asks a proposer for a batch of design points, the engine
 // evaluates them on the workers, and tells the proposer the results sorted by candidate id.
 // Proposers never call the evaluator, never see MPI or HDF5, and are deterministic for a seed.
 //
@@ -20,10 +20,9 @@
 #include <string_view>
 #include <vector>
 
-#include "pimdse/hw/constraints.hpp"
-#include "pimdse/hw/design_space.hpp"
-#include "pimdse/hw/params.hpp"
-#include "pimdse/hw/technology.hpp"
+#include "pimdse/core/design_point.hpp"
+#include "pimdse/core/design_space.hpp"
+#include "pimdse/tuner/encoding.hpp"
 
 namespace pimdse::tuner {
 
@@ -37,7 +36,7 @@ enum class Outcome : std::uint8_t {
 /// One evaluated candidate.
 struct Observation {
     std::int64_t candidate = 0;  ///< the candidate id (0, 1, 2, ... over the whole sweep)
-    hw::HardwareParams params;
+    DesignPoint params;
     Outcome outcome = Outcome::ok;
     double cost = 0;                 ///< NicePIM Eq. 1 over the workloads; +inf unless ok
     std::vector<double> objectives;  ///< the archive's objectives (minimised), e.g. latency, energy, area
@@ -45,9 +44,8 @@ struct Observation {
 
 /// What every proposer is built from.
 struct ProposerContext {
-    hw::Constraints constraints;
-    hw::Technology technology;
-    hw::DesignSpace space;
+    DesignSpace space;   ///< the family's configured space
+    LegalityTest legal;  ///< the family's legality, area budget included
     std::uint64_t seed = 1;
     int samples_per_round = 16384;  ///< legal points a model-based proposer scores per batch
 };
@@ -66,16 +64,16 @@ public:
     /// The config name: "random", "grid", "annealing", "evolution", "gp", "nicepim".
     [[nodiscard]] virtual std::string_view name() const = 0;
 
-    /// Up to `count` legal points (hw::check passes, area included) for batch `batch`
+    /// Up to `count` legal points (the family's legality test passes, area included) for batch `batch`
     /// (0-based), distinct from each other, from every point observed so far and from every
     /// point excluded. Fewer only when the space has no such point left; none when it is
     /// exhausted.
-    [[nodiscard]] virtual std::vector<hw::HardwareParams> propose(std::int64_t batch, int count) = 0;
+    [[nodiscard]] virtual std::vector<DesignPoint> propose(std::int64_t batch, int count) = 0;
 
     /// Points already proposed whose results have not been told yet (the batches in flight):
     /// no later proposal returns them. Telling a point again, or observing it later, is
     /// harmless.
-    virtual void exclude(std::span<const hw::HardwareParams> points) = 0;
+    virtual void exclude(std::span<const DesignPoint> points) = 0;
 
     /// How many observations must exist before a proposal can use the proposer's model: 0
     /// for a proposer without one. A function of the proposer's name and options only; the

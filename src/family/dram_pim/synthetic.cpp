@@ -1,6 +1,6 @@
-// The synthetic evaluator (include/pimdse/engine/synthetic.hpp): a test facility.
+// The dram_pim family's synthetic evaluator (synthetic.hpp): a test facility.
 
-#include "pimdse/engine/synthetic.hpp"
+#include "synthetic.hpp"
 
 #include <algorithm>
 #include <array>
@@ -12,9 +12,10 @@
 #include "pimdse/core/rng.hpp"
 #include "pimdse/eval/cost.hpp"
 #include "pimdse/hw/area.hpp"
+#include "pimdse/hw/design_space.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 
-namespace pimdse::engine {
+namespace pimdse::family {
 
 namespace {
 
@@ -62,7 +63,7 @@ eval::Evaluation synthetic_evaluate(const eval::EvalContext& ctx, const eval::Ca
         std::chrono::duration<double>(synthetic_seconds(seed, candidate.id, median_seconds)));
     eval::Evaluation e;
     e.candidate = candidate.id;
-    e.params = candidate.params;
+    e.point = hw::to_point(candidate.params);
     const hw::AreaBreakdown area = hw::area(candidate.params, ctx.constraints, ctx.technology);
     e.area_mm2 = area.nn_engines.value();
     e.area_total_mm2 = area.total.value();
@@ -99,4 +100,4 @@ eval::Evaluation synthetic_evaluate(const eval::EvalContext& ctx, const eval::Ca
     return e;
 }
 
-}  // namespace pimdse::engine
+}  // namespace pimdse::family
