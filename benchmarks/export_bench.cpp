@@ -10,7 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "pimdse/engine/explore.hpp"
 #include "pimdse/eval/evaluate.hpp"
+#include "pimdse/family/family.hpp"
+#include "pimdse/hw/design_space.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/workloads.hpp"
 #include "pimdse/store/store.hpp"
@@ -45,10 +48,12 @@ std::pair<fs::path, std::int64_t> sweep_file(std::int64_t n) {
         e.segmentation = workload::decompose(e.network);
         ctx.workloads.push_back(std::move(e));
     }
+    const std::unique_ptr<family::Family> fam = family::make_family(config);
     eval::Evaluation e =
-        eval::evaluate(ctx, {0, hw::HardwareParams{4, 4, 16, 16, 256, 256, 256}}, Deadline());
+        fam->evaluate(ctx, 0, hw::to_point(hw::HardwareParams{4, 4, 16, 16, 256, 256, 256}), Deadline());
     const fs::path path = fs::temp_directory_path() / ("pimdse_export_bench_" + std::to_string(n) + ".h5");
-    store::Store store = store::Store::create(path, config, ctx.workloads, MPI_COMM_SELF);
+    store::Store store =
+        store::Store::create(path, config, engine::family_columns(*fam), ctx.workloads, MPI_COMM_SELF);
     store::BatchRows rows;
     std::vector<store::CandidateRecord> layout;
     std::int64_t total = 0;

@@ -48,6 +48,14 @@ eval::EvalContext make_context(const io::Config& config) {
     return ctx;
 }
 
+store::FamilyColumns family_columns(const family::Family& family) {
+    store::FamilyColumns c;
+    for (const ParamAxis& a : family.space().axes()) c.params.push_back({a.name, a.unit, a.meaning});
+    for (const family::EnergyPart& p : family.energy_parts())
+        c.energy_parts.push_back({p.name, "pJ", p.meaning});
+    return c;
+}
+
 namespace {
 
 // User + system CPU time of this process.
@@ -150,7 +158,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     const double cpu_at_start = cpu_seconds();
     const int rank = world.rank();
     Setup s = set_up(options, world);
-    detail::SweepOutput output(options, s.config, s.ctx, s.out, world);
+    detail::SweepOutput output(options, s.config, *s.family, s.ctx, s.out, world);
 
     ExploreResult result;
     result.output = s.out;

@@ -76,15 +76,15 @@ void check_output_name(const fs::path& out) {
 }
 
 SweepOutput::SweepOutput(const ExploreOptions& options, const io::Config& config,
-                         const eval::EvalContext& ctx, const fs::path& out,
+                         const family::Family& family, const eval::EvalContext& ctx, const fs::path& out,
                          const boost::mpi::communicator& world)
     : out_(out), resume_(options.resume), root_(world.rank() == 0) {
     install_stop_handlers(out_, root_, resume_);
     try {
         if (resume_) {
-            agree(world, true, [&] { open_for_resume(config, options.config); });
+            agree(world, true, [&] { open_for_resume(config, family, options.config); });
         } else {
-            agree(world, true, [&] { create(options, config, ctx); });
+            agree(world, true, [&] { create(options, config, family, ctx); });
             install_stop_handlers(out_, root_, true);
         }
         agree(world, true, [&] { store_->note_run(world.size()); });
@@ -94,7 +94,8 @@ SweepOutput::SweepOutput(const ExploreOptions& options, const io::Config& config
     }
 }
 
-void SweepOutput::open_for_resume(const io::Config& config, const fs::path& config_file) {
+void SweepOutput::open_for_resume(const io::Config& config, const family::Family& family,
+                                  const fs::path& config_file) {
     std::error_code ec;
     if (!fs::exists(out_, ec))
         throw IoError(out_.string() + ": no such file to resume (start the sweep without --resume)");
@@ -108,11 +109,17 @@ void SweepOutput::open_for_resume(const io::Config& config, const fs::path& conf
     }
     store::Store::repair_for_resume(out_);
     store_.emplace(store::Store::open_for_resume(out_, MPI_COMM_SELF));
+    if (store_->columns() != family_columns(family)) {
+        throw IoError(out_.string() + ": its /candidates and /metrics columns are not those of the " +
+                      std::string(family.name()) + " family as configured (a file of another family)");
+    }
     stored_ = store_->read();
+    // The file keeps a point's values; its family is the configuration's.
+    for (store::CandidateRecord& c : stored_.candidates) c.params.family = family.space().family();
 }
 
 void SweepOutput::create(const ExploreOptions& options, const io::Config& config,
-                         const eval::EvalContext& ctx) {
+                         const family::Family& family, const eval::EvalContext& ctx) {
     check_output_directory(out_);  // the clearest message, before the lock file is made
     // Never a device, a FIFO, a link or one of this sweep's own input files, even with --force;
     // before the lock, so that a refusal makes no lock file beside /dev/null.
@@ -125,7 +132,8 @@ void SweepOutput::create(const ExploreOptions& options, const io::Config& config
     part_file_ = store::PartFile::create(part);
     const HoldStopSignals hold;  // no half-made .part: a signal waits for the whole file
     try {
-        store_.emplace(store::Store::create(out_, config, ctx.workloads, MPI_COMM_SELF));
+        store_.emplace(
+            store::Store::create(out_, config, family_columns(family), ctx.workloads, MPI_COMM_SELF));
     } catch (const IoError& e) {
         // errno is often gone by the time HDF5 gives up: ask the file system.
         throw IoError(explain_write_failure(e.what(), part));

@@ -12,6 +12,7 @@
 
 #include "pimdse/engine/explore.hpp"
 #include "pimdse/eval/evaluate.hpp"
+#include "pimdse/family/family.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/store/output_lock.hpp"
 #include "pimdse/store/store.hpp"
@@ -38,8 +39,9 @@ public:
     /// Creates (fresh, --force) or opens (--resume) `out` on rank 0 and records this run in it;
     /// collective: a failure on rank 0 is a CollectiveError on every rank, after which a
     /// fresh run's partial file is gone.
-    SweepOutput(const ExploreOptions& options, const io::Config& config, const eval::EvalContext& ctx,
-                const std::filesystem::path& out, const boost::mpi::communicator& world);
+    SweepOutput(const ExploreOptions& options, const io::Config& config, const family::Family& family,
+                const eval::EvalContext& ctx, const std::filesystem::path& out,
+                const boost::mpi::communicator& world);
 
     [[nodiscard]] store::Store& store() { return *store_; }  ///< rank 0 only
     /// The committed sweep a resumed run continues (empty for a fresh run); rank 0 only.
@@ -50,8 +52,10 @@ public:
     void close();
 
 private:
-    void open_for_resume(const io::Config& config, const std::filesystem::path& config_file);
-    void create(const ExploreOptions& options, const io::Config& config, const eval::EvalContext& ctx);
+    void open_for_resume(const io::Config& config, const family::Family& family,
+                         const std::filesystem::path& config_file);
+    void create(const ExploreOptions& options, const io::Config& config, const family::Family& family,
+                const eval::EvalContext& ctx);
 
     std::filesystem::path out_;
     bool resume_ = false;

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <utility>
@@ -14,11 +15,28 @@ namespace pimdse::store::h5 {
 
 using namespace detail;
 
-Table::Table(File& file, std::string path, Handle dataset, hid_t type, std::size_t row_size)
-    : file_(&file), path_(std::move(path)), dataset_(std::move(dataset)), type_(type), row_size_(row_size) {}
+Table::Table(File& file, std::string path, Handle dataset, hid_t type, std::size_t row_size,
+             const RowPacking* packing)
+    : file_(&file), path_(std::move(path)), dataset_(std::move(dataset)), type_(type), row_size_(row_size) {
+    if (packing != nullptr) packing_ = *packing;
+}
+
+std::span<const std::byte> Table::packed(std::span<const std::byte> bytes,
+                                         std::vector<std::byte>& buffer) const {
+    if (!packing_) return bytes;
+    const std::size_t n = bytes.size() / row_size_;
+    buffer.assign(n * packing_->stored_size, std::byte{0});
+    for (std::size_t i = 0; i < n; ++i) {
+        for (const RowPacking::Move& m : packing_->moves) {
+            std::memcpy(buffer.data() + i * packing_->stored_size + m.stored,
+                        bytes.data() + i * row_size_ + m.memory, m.bytes);
+        }
+    }
+    return buffer;
+}
 
 Table Table::create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows,
-                    int deflate) {
+                    int deflate, const RowPacking* packing) {
     const std::string context = file.name() + ":" + path;
     const hsize_t initial = 0;
     const hsize_t unlimited = H5S_UNLIMITED;
@@ -35,18 +53,18 @@ Table Table::create(File& file, const std::string& path, const CompoundType& typ
     apply_checksum(dcpl.id(), context);
     Handle lcpl = property_list(H5P_LINK_CREATE, context);
     check(H5Pset_create_intermediate_group(lcpl.id(), 1), context, "H5Pset_create_intermediate_group");
-    Handle ds(
-        check(H5Dcreate2(file.id(), path.c_str(), type.id(), space.id(), lcpl.id(), dcpl.id(), H5P_DEFAULT),
-              context, "H5Dcreate2"),
-        H5Dclose);
-    return Table(file, path, std::move(ds), type.id(), H5Tget_size(type.id()));
+    Handle ds(check(H5Dcreate2(file.id(), path.c_str(), packing != nullptr ? packing->stored : type.id(),
+                               space.id(), lcpl.id(), dcpl.id(), H5P_DEFAULT),
+                    context, "H5Dcreate2"),
+              H5Dclose);
+    return Table(file, path, std::move(ds), type.id(), H5Tget_size(type.id()), packing);
 }
 
-Table Table::open(File& file, const std::string& path, const CompoundType& type) {
+Table Table::open(File& file, const std::string& path, const CompoundType& type, const RowPacking* packing) {
     const std::string context = file.name() + ":" + path;
     hid_t id = H5Dopen2(file.id(), path.c_str(), H5P_DEFAULT);
     if (id < 0) throw IoError(context + ": no such dataset");
-    return Table(file, path, Handle(id, H5Dclose), type.id(), H5Tget_size(type.id()));
+    return Table(file, path, Handle(id, H5Dclose), type.id(), H5Tget_size(type.id()), packing);
 }
 
 hsize_t Table::rows() const {
@@ -90,7 +108,10 @@ hsize_t Table::append(std::span<const std::byte> bytes) {
         check(H5Sselect_none(file_space.id()), context, "H5Sselect_none");
         check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
     }
-    write_selected(dataset_.id(), type_, mem_space, file_space, mine > 0 ? bytes.data() : nullptr, context);
+    std::vector<std::byte> buffer;
+    const std::span<const std::byte> rows_out = packed(bytes, buffer);
+    write_selected(dataset_.id(), io_type(), mem_space, file_space, mine > 0 ? rows_out.data() : nullptr,
+                   context);
     return start;
 }
 
@@ -143,7 +164,10 @@ void Table::write_at(hsize_t first, hsize_t added, std::span<const Run> runs,
     } else {
         check(H5Sselect_none(mem_space.id()), context, "H5Sselect_none");
     }
-    write_selected(dataset_.id(), type_, mem_space, file_space, mine > 0 ? bytes.data() : nullptr, context);
+    std::vector<std::byte> buffer;
+    const std::span<const std::byte> rows_out = packed(bytes, buffer);
+    write_selected(dataset_.id(), io_type(), mem_space, file_space, mine > 0 ? rows_out.data() : nullptr,
+                   context);
 }
 
 void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
@@ -164,9 +188,20 @@ void Table::read(hsize_t first, hsize_t count, std::span<std::byte> out) const {
     }
     Handle dxpl = collective_transfer(context);
     std::byte dummy{};
-    check(H5Dread(dataset_.id(), type_, mem_space.id(), file_space.id(), dxpl.id(),
-                  count > 0 ? static_cast<void*>(out.data()) : &dummy),
+    std::vector<std::byte> stored(packing_ ? count * packing_->stored_size : 0);
+    void* into = packing_ ? static_cast<void*>(stored.data()) : static_cast<void*>(out.data());
+    check(H5Dread(dataset_.id(), io_type(), mem_space.id(), file_space.id(), dxpl.id(),
+                  count > 0 ? into : &dummy),
           context, "H5Dread");
+    if (packing_) {
+        std::fill(out.begin(), out.end(), std::byte{0});
+        for (hsize_t i = 0; i < count; ++i) {
+            for (const RowPacking::Move& m : packing_->moves) {
+                std::memcpy(out.data() + i * row_size_ + m.memory,
+                            stored.data() + i * packing_->stored_size + m.stored, m.bytes);
+            }
+        }
+    }
 }
 
 void Table::verify(hsize_t rows, const BlockVisitor& visit) const {

@@ -50,9 +50,8 @@ CandidateRow candidate_row(const eval::Evaluation& e, const CandidateRecord& c) 
     r.candidate = c.id;
     r.batch = c.batch;
     r.proposer = static_cast<std::int32_t>(c.proposer);
-    r.node_rows = e.point[0], r.node_cols = e.point[1];
-    r.pe_rows = e.point[2], r.pe_cols = e.point[3];
-    r.ibuf_kib = e.point[4], r.wbuf_kib = e.point[5], r.obuf_kib = e.point[6];
+    if (e.point.size > kMaxFamilyColumns) throw InternalError("a design point wider than a candidate row");
+    std::copy_n(e.point.values.begin(), e.point.size, r.params);
     r.status = static_cast<std::int32_t>(e.status);
     r.area_mm2 = e.area_mm2;
     r.area_total_mm2 = e.area_total_mm2;
@@ -77,14 +76,9 @@ MetricRow metric_row(std::int64_t candidate, std::int32_t network, const eval::N
     m.latency_cycles = cost.latency.value();
     m.latency_s = cost.seconds;
     m.energy_pj = cost.energy.total().value();
-    m.energy_pe_pj = cost.energy.pe.value();
-    m.energy_register_pj = cost.energy.registers.value();
-    m.energy_sram_pj = cost.energy.sram.value();
-    m.energy_dram_pj = cost.energy.dram().value();
-    m.energy_dram_access_pj = cost.energy.dram_access.value();
-    m.energy_dram_activation_pj = cost.energy.dram_activation.value();
-    m.energy_dram_background_pj = cost.energy.dram_background.value();
-    m.energy_noc_pj = cost.energy.noc.value();
+    if (nr.energy_parts_pj.size() > kMaxFamilyColumns)
+        throw InternalError("more energy parts than a metric row");
+    std::copy(nr.energy_parts_pj.begin(), nr.energy_parts_pj.end(), m.energy_parts);
     m.pe_utilisation = cost.pe_utilisation;
     m.cost = nr.cost_term;
     m.segments = to_i32(static_cast<std::int64_t>(cost.segments.size()));

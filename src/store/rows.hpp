@@ -2,7 +2,8 @@
 // The row layouts of the sweep file's tables (private to store): plain structs whose bytes
 // are the HDF5 compound rows, described field by field in schema.cpp, and sent between
 // ranks as they are (BatchRows::to_bytes). Every field of a struct is in its table's schema
-// (tests/store/schema_test.cpp checks the sizes add up).
+// (tests/store/schema_test.cpp checks the sizes add up), but for the family's arrays, of
+// which the file has the entries its columns name.
 
 #include <algorithm>
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <string_view>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/store/schema.hpp"
 
 namespace pimdse::store {
 
@@ -53,7 +55,7 @@ struct CandidateRow {
     std::int64_t candidate;
     std::int64_t batch;
     std::int32_t proposer;
-    std::int32_t node_rows, node_cols, pe_rows, pe_cols, ibuf_kib, wbuf_kib, obuf_kib;
+    std::int32_t params[kMaxFamilyColumns];  // the family's parameters; the file has those in use
     std::int32_t status;
     double area_mm2;
     double area_total_mm2;
@@ -73,8 +75,7 @@ struct MetricRow {
     double latency_cycles;
     double latency_s;
     double energy_pj;
-    double energy_pe_pj, energy_register_pj, energy_sram_pj, energy_dram_pj, energy_dram_access_pj,
-        energy_dram_activation_pj, energy_dram_background_pj, energy_noc_pj;
+    double energy_parts[kMaxFamilyColumns];  // the family's energy parts; the file has those in use
     double pe_utilisation;
     double cost;
     std::int32_t segments;

@@ -4,7 +4,9 @@
 
 #include "pimdse/store/schema.hpp"
 
+#include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <type_traits>
 
@@ -59,9 +61,27 @@ Field enumeration(std::string_view name, std::size_t offset, const EnumNames<Enu
 #define PIMDSE_TEXT(m, meaning) text(#m, offsetof(R, m), sizeof(R::m), meaning)
 #define PIMDSE_ENUM(m, names, meaning) enumeration<decltype(R::m)>(#m, offsetof(R, m), names, meaning)
 
-TableSchema candidate_schema() {
+// The family's columns as fields of an array member at `offset`, `stride` bytes apart.
+std::vector<Field> family_fields(const std::vector<FamilyColumn>& columns, std::size_t offset,
+                                 std::size_t stride, FieldKind kind) {
+    std::vector<Field> out;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        out.push_back(
+            {columns[i].name, offset + i * stride, kind, 0, {}, columns[i].unit, columns[i].meaning});
+    }
+    return out;
+}
+
+// `fields` with `extra` inserted after the field named `after`.
+std::vector<Field> inserted(std::vector<Field> fields, std::string_view after, std::vector<Field> extra) {
+    auto at = std::find_if(fields.begin(), fields.end(), [&](const Field& f) { return f.name == after; });
+    fields.insert(at + 1, extra.begin(), extra.end());
+    return fields;
+}
+
+TableSchema candidate_schema(const std::shared_ptr<const FamilyColumns>& columns) {
     using R = CandidateRow;
-    return {
+    TableSchema t{
         TableId::candidates,
         "/candidates",
         "one row per evaluated candidate, in id order",
@@ -70,13 +90,6 @@ TableSchema candidate_schema() {
             PIMDSE_NUM(candidate, "", "candidate id, 0, 1, 2, ... over the sweep, in proposal order"),
             PIMDSE_NUM(batch, "", "the batch that proposed it"),
             PIMDSE_ENUM(proposer, io::kProposerNames, "the proposer that proposed it"),
-            PIMDSE_NUM(node_rows, "", "NA_row: rows of the PIM-node array"),
-            PIMDSE_NUM(node_cols, "", "NA_col: columns of the PIM-node array"),
-            PIMDSE_NUM(pe_rows, "", "PEA_row: rows of each node's PE array"),
-            PIMDSE_NUM(pe_cols, "", "PEA_col: columns of each node's PE array"),
-            PIMDSE_NUM(ibuf_kib, "KiB", "input buffer of each node"),
-            PIMDSE_NUM(wbuf_kib, "KiB", "weight buffer of each node"),
-            PIMDSE_NUM(obuf_kib, "KiB", "output buffer of each node"),
             PIMDSE_ENUM(status, eval::kStatusNames, "how the evaluation ended"),
             PIMDSE_NUM(area_mm2, "mm2", "NN engines of all nodes, what the area budget covers"),
             PIMDSE_NUM(area_total_mm2, "mm2", "all nodes with routers and DRAM controllers"),
@@ -90,12 +103,20 @@ TableSchema candidate_schema() {
             PIMDSE_NUM(eval_seconds, "s", "wall time of the evaluation; timing, differs between runs"),
             PIMDSE_NUM(rank, "", "the MPI rank that evaluated it; differs between runs"),
             PIMDSE_TEXT(message, "why, unless ok (at most 256 bytes)"),
-        }};
+        },
+        nullptr};
+    if (columns) {
+        t.columns = columns;
+        t.fields = inserted(
+            std::move(t.fields), "proposer",
+            family_fields(columns->params, offsetof(R, params), sizeof(std::int32_t), FieldKind::int32));
+    }
+    return t;
 }
 
-TableSchema metric_schema() {
+TableSchema metric_schema(const std::shared_ptr<const FamilyColumns>& columns) {
     using R = MetricRow;
-    return {
+    TableSchema t{
         TableId::metrics,
         "/metrics",
         "one row per (candidate, workload network costed)",
@@ -108,19 +129,36 @@ TableSchema metric_schema() {
             PIMDSE_NUM(latency_cycles, "node clock cycles", "latency of one inference of the batch"),
             PIMDSE_NUM(latency_s, "s", "the same at the node clock"),
             PIMDSE_NUM(energy_pj, "pJ", "energy"),
-            PIMDSE_NUM(energy_pe_pj, "pJ", "of which PE arrays (MACs)"),
-            PIMDSE_NUM(energy_register_pj, "pJ", "of which the PEs' operand registers"),
-            PIMDSE_NUM(energy_sram_pj, "pJ", "of which SRAM buffers"),
-            PIMDSE_NUM(energy_dram_pj, "pJ", "of which DRAM: access + activation + background"),
-            PIMDSE_NUM(energy_dram_access_pj, "pJ", "DRAM: bits through the port"),
-            PIMDSE_NUM(energy_dram_activation_pj, "pJ", "DRAM: row activations and precharges"),
-            PIMDSE_NUM(energy_dram_background_pj, "pJ", "DRAM: background and refresh over the latency"),
-            PIMDSE_NUM(energy_noc_pj, "pJ", "of which NoC (sharing and redistribution)"),
             PIMDSE_NUM(pe_utilisation, "", "network MACs / (latency x PEs of all nodes), 0..1"),
             PIMDSE_NUM(cost, "J^alpha s^beta", "this network's term of NicePIM Eq. 1; inf when infeasible"),
             PIMDSE_NUM(segments, "", "segments (timesteps) of the network"),
             PIMDSE_TEXT(reason, "why infeasible (at most 160 bytes)"),
-        }};
+        },
+        nullptr};
+    if (columns) {
+        t.columns = columns;
+        t.fields = inserted(std::move(t.fields), "energy_pj",
+                            family_fields(columns->energy_parts, offsetof(R, energy_parts), sizeof(double),
+                                          FieldKind::float64));
+    }
+    return t;
+}
+
+// Throws IoError unless the columns fit the rows and name distinct, new fields.
+void check_columns(const FamilyColumns& c) {
+    for (const auto* list : {&c.params, &c.energy_parts}) {
+        if (list->size() > kMaxFamilyColumns) {
+            throw IoError("a family with " + std::to_string(list->size()) + " columns of one kind; at most " +
+                          std::to_string(kMaxFamilyColumns) + " fit a sweep file's rows");
+        }
+        for (std::size_t i = 0; i < list->size(); ++i) {
+            const std::string& name = (*list)[i].name;
+            if (name.empty()) throw IoError("a family column without a name");
+            for (std::size_t j = 0; j < i; ++j) {
+                if ((*list)[j].name == name) throw IoError("the family column '" + name + "' twice");
+            }
+        }
+    }
 }
 
 TableSchema layer_schema() {
@@ -168,7 +206,8 @@ TableSchema layer_schema() {
             PIMDSE_NUM(energy_noc_pj, "pJ", "of which NoC"),
             PIMDSE_NUM(pe_utilisation, "", "MACs / (compute x PEs per node x region nodes), 0..1"),
             PIMDSE_ENUM(status, sim::kEvalStatusNames, "the layer's status"),
-        }};
+        },
+        nullptr};
 }
 
 TableSchema segment_schema() {
@@ -188,7 +227,8 @@ TableSchema segment_schema() {
                 PIMDSE_NUM(region_rows, "", "region: rows"),
                 PIMDSE_NUM(region_cols, "", "region: columns"),
                 PIMDSE_NUM(segment_latency_cycles, "node clock cycles", "latency of the whole segment"),
-            }};
+            },
+            nullptr};
 }
 
 TableSchema schedule_schema() {
@@ -225,7 +265,8 @@ TableSchema schedule_schema() {
             PIMDSE_NUM(solve_seconds, "s", "time to schedule the event; timing"),
             PIMDSE_TEXT(members_text, "node ids of each set, sets separated by ';'"),
             PIMDSE_TEXT(reason, "why the outcome is not optimal"),
-        }};
+        },
+        nullptr};
 }
 
 TableSchema batch_schema() {
@@ -256,7 +297,8 @@ TableSchema batch_schema() {
             PIMDSE_NUM(write_seconds, "s",
                        "rank 0's writes of the batch's candidate tables, before this row; timing"),
             PIMDSE_NUM(wall_seconds, "s", "since the sweep started, over all runs; timing"),
-        }};
+        },
+        nullptr};
 }
 
 TableSchema pareto_schema() {
@@ -275,7 +317,8 @@ TableSchema pareto_schema() {
                 PIMDSE_NUM(energy_j, "J", "energy over the workloads"),
                 PIMDSE_NUM(area_mm2, "mm2", "NN-engine area"),
                 PIMDSE_NUM(cost, "J^alpha s^beta", "NicePIM Eq. 1"),
-            }};
+            },
+            nullptr};
 }
 
 TableSchema network_schema() {
@@ -295,7 +338,8 @@ TableSchema network_schema() {
                 PIMDSE_NUM(segments, "", "segments (timesteps)"),
                 PIMDSE_NUM(macs, "", "multiply-accumulates of one batch"),
                 PIMDSE_NUM(weights, "", "weight elements"),
-            }};
+            },
+            nullptr};
 }
 
 TableSchema workload_layer_schema() {
@@ -324,24 +368,41 @@ TableSchema workload_layer_schema() {
                 PIMDSE_NUM(weights, "", "weight elements"),
                 PIMDSE_NUM(segment, "", "segment (timestep) of the decomposition"),
                 PIMDSE_NUM(branch, "", "branch within the segment"),
-            }};
+            },
+            nullptr};
 }
 
 #undef PIMDSE_NUM
 #undef PIMDSE_TEXT
 #undef PIMDSE_ENUM
 
+std::vector<TableSchema> tables_with(const std::shared_ptr<const FamilyColumns>& columns) {
+    return {candidate_schema(columns), metric_schema(columns), layer_schema(),
+            segment_schema(),          schedule_schema(),      batch_schema(),
+            pareto_schema(),           network_schema(),       workload_layer_schema()};
+}
+
 }  // namespace
 
-const std::vector<TableSchema>& declared_tables() {
-    static const std::vector<TableSchema> tables{
-        candidate_schema(), metric_schema(), layer_schema(),   segment_schema(),       schedule_schema(),
-        batch_schema(),     pareto_schema(), network_schema(), workload_layer_schema()};
+std::vector<TableSchema> declared_tables(const FamilyColumns& columns) {
+    check_columns(columns);
+    std::vector<TableSchema> tables = tables_with(std::make_shared<const FamilyColumns>(columns));
+    for (const TableSchema& t : tables) {
+        for (std::size_t i = 0; i < t.fields.size(); ++i) {
+            for (std::size_t j = 0; j < i; ++j) {
+                if (t.fields[i].name == t.fields[j].name) {
+                    throw IoError("the family column '" + std::string(t.fields[i].name) +
+                                  "' names a field of " + std::string(t.path) + " already");
+                }
+            }
+        }
+    }
     return tables;
 }
 
 const TableSchema& schema(TableId id) {
-    return declared_tables().at(static_cast<std::size_t>(id));
+    static const std::vector<TableSchema> tables = tables_with(nullptr);
+    return tables.at(static_cast<std::size_t>(id));
 }
 
 std::string Field::description() const {

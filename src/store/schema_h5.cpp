@@ -2,6 +2,7 @@
 
 #include "schema_h5.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,46 @@ h5::CompoundType compound_type(const TableSchema& schema) {
         }
     }
     return type;
+}
+
+StoredLayout stored_layout(const TableSchema& schema) {
+    // Offsets in the order of the row struct; members added in declared order, as
+    // compound_type adds them.
+    std::vector<std::size_t> order(schema.fields.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return schema.fields[a].offset < schema.fields[b].offset;
+    });
+    std::vector<std::size_t> at(schema.fields.size());
+    std::size_t end = 0;
+    std::size_t widest = 1;
+    for (std::size_t i : order) {
+        const Field& f = schema.fields[i];
+        const std::size_t align = f.kind == FieldKind::text ? 1 : f.size();
+        end = (end + align - 1) / align * align;
+        at[i] = end;
+        end += f.size();
+        widest = std::max(widest, align);
+    }
+    const std::size_t size = (end + widest - 1) / widest * widest;
+    StoredLayout out{h5::CompoundType(size), {}, size == schema.row_size};
+    for (std::size_t i = 0; i < schema.fields.size(); ++i) {
+        const Field& f = schema.fields[i];
+        const std::string name(f.name);
+        if (f.kind == FieldKind::text) {
+            out.type.add_string(name.c_str(), at[i], f.length);
+        } else if (!f.enum_names.empty()) {
+            const std::vector<std::string> names(f.enum_names.begin(), f.enum_names.end());
+            out.type.add_enum(name.c_str(), at[i], names, native(f.kind));
+        } else {
+            out.type.add(name.c_str(), at[i], native(f.kind));
+        }
+        out.packing.moves.push_back({f.offset, at[i], f.size()});
+        out.same = out.same && at[i] == f.offset;
+    }
+    out.packing.stored = out.type.id();
+    out.packing.stored_size = size;
+    return out;
 }
 
 void write_docs(h5::File& file, const std::string& path, const TableSchema& schema) {

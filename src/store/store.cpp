@@ -2,6 +2,7 @@
 // docs/output.md): the checks of every opening, resume repair, and the committed rows as
 // records. Creating a file is in store_create.cpp, writing batches in commit.cpp.
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,10 @@ Store::~Store() = default;
 
 const std::filesystem::path& Store::path() const {
     return impl_->path;
+}
+
+const FamilyColumns& Store::columns() const {
+    return impl_->columns;
 }
 
 Store Store::open_read_only(const std::filesystem::path& path, MPI_Comm comm) {
@@ -86,13 +91,13 @@ void Store::note_run(int ranks) {
 
 namespace {
 
-CandidateRecord record_of(const CandidateRow& r) {
+CandidateRecord record_of(const CandidateRow& r, std::size_t params) {
     CandidateRecord c;
     c.id = r.candidate;
     c.batch = r.batch;
     c.proposer = static_cast<io::Proposer>(r.proposer);
-    c.params.values = {r.node_rows, r.node_cols, r.pe_rows, r.pe_cols, r.ibuf_kib, r.wbuf_kib, r.obuf_kib};
-    c.params.size = 7;
+    std::copy_n(r.params, params, c.params.values.begin());
+    c.params.size = static_cast<std::uint16_t>(params);
     c.status = static_cast<eval::Status>(r.status);
     c.area_mm2 = r.area_mm2;
     c.latency_seconds = r.latency_s;
@@ -132,7 +137,7 @@ StoredSweep Store::read() const {
 
     out.batches = s.commit[0];
     for (const CandidateRow& r : s.committed_rows<CandidateRow>(kCandidates)) {
-        out.candidates.push_back(record_of(r));
+        out.candidates.push_back(record_of(r, s.columns.params.size()));
     }
     for (const BatchRow& r : s.committed_rows<BatchRow>(kBatches)) {
         BatchRecord b;

@@ -132,7 +132,7 @@ void write_workloads(File& f, const io::Config& config, const std::vector<eval::
 
 }  // namespace
 
-Store Store::create(const std::filesystem::path& path, const io::Config& config,
+Store Store::create(const std::filesystem::path& path, const io::Config& config, const FamilyColumns& columns,
                     const std::vector<eval::Workload>& workloads, MPI_Comm comm) {
     // Written as <path>.part and renamed once it holds an empty, committed sweep, so that
     // `path` never names a half-made file (a run killed while creating leaves only the .part).
@@ -144,12 +144,14 @@ Store Store::create(const std::filesystem::path& path, const io::Config& config,
     write_config(f, config);
     write_workloads(f, config, workloads);
 
-    impl->types.reserve(kTables.size());
-    for (const TableSpec& spec : kTables) {
-        impl->types.push_back(compound_type(spec.schema()));
-        impl->tables.push_back(Table::create(f, spec.path(), impl->types.back(), spec.chunk,
-                                             spec.per_candidate ? config.output.compression : 0));
-        write_docs(f, spec.path(), spec.schema());
+    impl->set_columns(columns);
+    impl->make_types();
+    for (std::size_t t = 0; t < kTables.size(); ++t) {
+        const TableSpec& spec = kTables[t];
+        impl->tables.push_back(Table::create(f, spec.path(), impl->types[t], spec.chunk,
+                                             spec.per_candidate ? config.output.compression : 0,
+                                             impl->layouts[t].packing_or_null()));
+        write_docs(f, spec.path(), impl->schema_of(spec));
     }
     // The two slots of the committed rows a later batch rewrites (store_impl.hpp).
     for (std::int64_t slot = 0; slot < 2; ++slot) {
@@ -157,8 +159,9 @@ Store Store::create(const std::filesystem::path& path, const io::Config& config,
             const TableSpec& spec = kTables[t];
             const std::string tail = tail_path(slot, spec);
             impl->tail_tables[slot].push_back(Table::create(
-                f, tail, impl->types[t], spec.chunk, spec.per_candidate ? config.output.compression : 0));
-            write_docs(f, tail, spec.schema());
+                f, tail, impl->types[t], spec.chunk, spec.per_candidate ? config.output.compression : 0,
+                impl->layouts[t].packing_or_null()));
+            write_docs(f, tail, impl->schema_of(spec));
             f.set_attribute(tail, "meaning",
                             "a second copy of " + spec.path() +
                                 "'s committed rows that the next batch rewrites (those past its last whole "

@@ -31,6 +31,8 @@ struct TableSpec {
     TableId id;
     hsize_t chunk;
     bool per_candidate = true;  ///< rows per candidate: compressed (output.compression)
+    /// Path, meaning and row size; the fields of a file's /candidates and /metrics are its
+    /// family's (Store::Impl::schemas).
     [[nodiscard]] const TableSchema& schema() const { return store::schema(id); }
     [[nodiscard]] std::string path() const { return std::string(schema().path); }
 };
@@ -116,7 +118,10 @@ inline int rank_of(MPI_Comm comm) {
 struct Store::Impl {
     std::filesystem::path path;
     File file;
+    FamilyColumns columns;                // the family's columns of /candidates and /metrics
+    std::vector<TableSchema> schemas;     // every table with them, in TableId order
     std::vector<h5::CompoundType> types;  // one per table of kTables
+    std::vector<StoredLayout> layouts;    // their layouts in the file (the tables use their types)
     std::vector<Table> tables;
     std::vector<std::int64_t> commit;  // [batches, rows of each of kTables]
 
@@ -131,15 +136,37 @@ struct Store::Impl {
     std::array<std::vector<Table>, 2> tail_tables;             // [slot][table of kTables]
     std::array<std::vector<std::byte>, kTables.size()> tails;  // rank 0: rows past stable_rows
 
-    void open_tables() {
+    /// The file's family columns taken, and every table's schema with them.
+    void set_columns(FamilyColumns c) {
+        schemas = declared_tables(c);
+        columns = std::move(c);
+    }
+    /// The family columns a file's /candidates and /metrics hold, read from their types and
+    /// field attributes (verify.cpp); then set_columns.
+    void read_columns();
+    [[nodiscard]] const TableSchema& schema_of(const TableSpec& spec) const {
+        return schemas.at(static_cast<std::size_t>(spec.id));
+    }
+
+    /// The memory and file types of every table of kTables.
+    void make_types() {
         types.reserve(kTables.size());
+        layouts.reserve(kTables.size());
         for (const TableSpec& spec : kTables) {
-            types.push_back(compound_type(spec.schema()));
-            tables.push_back(Table::open(file, spec.path(), types.back()));
+            types.push_back(compound_type(schema_of(spec)));
+            layouts.push_back(stored_layout(schema_of(spec)));
+        }
+    }
+
+    void open_tables() {
+        make_types();
+        for (std::size_t t = 0; t < kTables.size(); ++t) {
+            tables.push_back(Table::open(file, kTables[t].path(), types[t], layouts[t].packing_or_null()));
         }
         for (std::int64_t slot = 0; slot < 2; ++slot) {
             for (std::size_t t = 0; t < kTables.size(); ++t) {
-                tail_tables[slot].push_back(Table::open(file, tail_path(slot, kTables[t]), types[t]));
+                tail_tables[slot].push_back(
+                    Table::open(file, tail_path(slot, kTables[t]), types[t], layouts[t].packing_or_null()));
             }
         }
     }
@@ -170,7 +197,8 @@ struct Store::Impl {
         return out;
     }
 
-    // Throws IoError naming the file unless it is a readable sweep file of this format.
+    // Throws IoError naming the file unless it is a readable sweep file of this format; then
+    // takes its family columns.
     void check_sweep_file() {
         const std::string name = file.name();
         if (!file.has_attribute("/", "format") || file.string_attribute("/", "format") != kStoreFormatName) {
@@ -193,6 +221,7 @@ struct Store::Impl {
             if (!file.exists(spec.path()))
                 throw IoError(name + ": " + spec.path() + " is missing (a broken sweep file)");
         }
+        read_columns();
     }
 
     // What the file claims, checked against itself before anything uses it (verify.cpp,

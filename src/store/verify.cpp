@@ -9,6 +9,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -18,6 +19,7 @@
 
 #include "hdf5_detail.hpp"
 #include "rows.hpp"
+#include "schema_h5.hpp"
 #include "store_impl.hpp"
 
 namespace pimdse::store {
@@ -69,7 +71,8 @@ void check_table_type(const File& file, const std::string& path, const TableSche
         throw IoError(at + ": a dataset of the wrong type: expected " + std::to_string(fields) +
                       " fields, got " + std::to_string(members));
     }
-    const h5::CompoundType expected = compound_type(schema);
+    const StoredLayout stored = stored_layout(schema);
+    const h5::CompoundType& expected = stored.type;
     for (std::size_t i = 0; i < fields; ++i) {
         const auto index = static_cast<unsigned>(i);
         const Field& f = schema.fields[i];
@@ -154,10 +157,60 @@ void add_table_attributes(Digest& d, const File& file, const std::string& path, 
     for (const Field& f : schema.fields) d.add(attribute_bytes(file, path, std::string(f.name)));
 }
 
+// The names of a table's fields strictly between `after` and `before`, with their units and
+// meanings from the fields' attributes ("<meaning> [<unit>]").
+std::vector<FamilyColumn> columns_between(const File& file, const std::string& path, std::string_view after,
+                                          std::string_view before) {
+    const std::string at = file.name() + ":" + path;
+    const Handle ds = open_dataset(file, path);
+    const Handle type(check(H5Dget_type(ds.id()), at, "H5Dget_type"), H5Tclose);
+    if (H5Tget_class(type.id()) != H5T_COMPOUND) {
+        throw IoError(at + ": a dataset of the wrong type: expected a table, got " + class_name(type.id()));
+    }
+    std::vector<std::string> names;
+    for (int i = 0; i < H5Tget_nmembers(type.id()); ++i) {
+        char* raw = H5Tget_member_name(type.id(), static_cast<unsigned>(i));
+        names.emplace_back(raw != nullptr ? raw : "");
+        H5free_memory(raw);
+    }
+    const auto first = std::find(names.begin(), names.end(), after);
+    const auto last = std::find(names.begin(), names.end(), before);
+    if (first == names.end() || last == names.end() || last < first) {
+        throw IoError(at + ": no fields '" + std::string(after) + "' and '" + std::string(before) +
+                      "' in that order (not a table pimdse wrote)");
+    }
+    std::vector<FamilyColumn> out;
+    for (auto it = first + 1; it != last; ++it) {
+        FamilyColumn c{*it, {}, {}};
+        if (file.has_attribute(path, *it)) {
+            c.meaning = file.string_attribute(path, *it);
+            // "<meaning> [<unit>]": the unit is the last bracket (a meaning may hold brackets).
+            const std::size_t open = c.meaning.rfind(" [");
+            if (!c.meaning.empty() && c.meaning.back() == ']' && open != std::string::npos) {
+                c.unit = c.meaning.substr(open + 2, c.meaning.size() - open - 3);
+                c.meaning.resize(open);
+            }
+        }
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
 }  // namespace
 
+void Store::Impl::read_columns() {
+    FamilyColumns c;
+    c.params = columns_between(file, "/candidates", "proposer", "status");
+    c.energy_parts = columns_between(file, "/metrics", "energy_pj", "pe_utilisation");
+    try {
+        set_columns(std::move(c));
+    } catch (const IoError& e) {
+        throw IoError(file.name() + ": " + e.what() + " (not a table pimdse wrote)");
+    }
+}
+
 void Store::Impl::check_schema() {
-    for (const TableSpec& spec : kTables) check_table_type(file, spec.path(), spec.schema());
+    for (const TableSpec& spec : kTables) check_table_type(file, spec.path(), schema_of(spec));
     check_table_type(file, "/workloads/networks", schema(TableId::networks));
     for (const std::string& group : workload_groups(file))
         check_table_type(file, group + "/layers", schema(TableId::workload_layers));
@@ -218,7 +271,8 @@ std::vector<std::int64_t> Store::Impl::compute_digest() {
     for (const char* text : {"/config/source", "/config/resolved"})
         attributes.add(attribute_bytes(file, text, "meaning"));
     attributes.add(attribute_bytes(file, kCommit, "meaning"));
-    for (const TableSpec& spec : kTables) add_table_attributes(attributes, file, spec.path(), spec.schema());
+    for (const TableSpec& spec : kTables)
+        add_table_attributes(attributes, file, spec.path(), schema_of(spec));
     add_table_attributes(attributes, file, "/workloads/networks", schema(TableId::networks));
     Digest networks;
     for (const std::string& group : workload_groups(file)) {

@@ -65,7 +65,8 @@ Row row_at(std::span<const std::byte> rows, std::size_t i) {
 
 class RowChecker {
 public:
-    RowChecker(std::string file, std::int64_t batches) : file_(std::move(file)), batches_(batches) {}
+    RowChecker(std::string file, std::int64_t batches, std::size_t params)
+        : file_(std::move(file)), batches_(batches), params_(params) {}
 
     // Every enum field of every row holds one of its enum's values.
     void enums(const TableSchema& schema, hsize_t first, std::span<const std::byte> rows) const {
@@ -99,11 +100,10 @@ public:
                      "batch " + std::to_string(r.batch) + ", expected " + std::to_string(previous) + " to " +
                          std::to_string(batches_ - 1) + " (committed batches, in row order)");
             }
-            for (const std::int32_t p :
-                 {r.node_rows, r.node_cols, r.pe_rows, r.pe_cols, r.ibuf_kib, r.wbuf_kib, r.obuf_kib}) {
-                if (p < 1)
+            for (std::size_t k = 0; k < params_; ++k) {
+                if (r.params[k] < 1)
                     fail(path, first + i,
-                         "a hardware parameter is " + std::to_string(p) + ", expected 1 or more");
+                         "a design parameter is " + std::to_string(r.params[k]) + ", expected 1 or more");
             }
             const bool ok = r.status == static_cast<std::int32_t>(eval::Status::ok);
             const std::array<std::pair<const char*, double>, 4> costs{{{"latency_s", r.latency_s},
@@ -217,6 +217,7 @@ private:
 
     std::string file_;
     std::int64_t batches_;
+    std::size_t params_;  // the family's parameters in use
     std::vector<CandidateFacts> facts_;
     std::array<std::int64_t, 4> sums_{};
     std::size_t next_ = 0;
@@ -229,14 +230,14 @@ private:
 }  // namespace
 
 void Store::Impl::verify_rows() const {
-    RowChecker rows(file.name(), commit[0]);
+    RowChecker rows(file.name(), commit[0], columns.params.size());
     const auto enums = [&](std::size_t t) {
-        return [&rows, t](hsize_t first, std::span<const std::byte> b) {
-            rows.enums(kTables[t].schema(), first, b);
+        return [this, &rows, t](hsize_t first, std::span<const std::byte> b) {
+            rows.enums(schema_of(kTables[t]), first, b);
         };
     };
     verify_committed(kCandidates, [&](hsize_t first, std::span<const std::byte> b) {
-        rows.enums(kTables[kCandidates].schema(), first, b);
+        rows.enums(schema_of(kTables[kCandidates]), first, b);
         rows.candidates(first, b);
     });
     rows.row_sums(commit);

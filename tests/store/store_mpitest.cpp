@@ -14,8 +14,10 @@
 #include <string>
 #include <vector>
 
+#include "dram_pim_columns.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/eval/evaluate.hpp"
+#include "pimdse/hw/design_space.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/workloads.hpp"
 #include "pimdse/store/store.hpp"
@@ -51,7 +53,7 @@ eval::Evaluation evaluation(const eval::EvalContext& ctx, std::int64_t id) {
     hw::HardwareParams p{2, 2, 8, 8, 16, 16, 16};
     if (id == 3) p.pe_rows = p.pe_cols = 256;  // far over the area budget: infeasible
     p.ibuf_kib += static_cast<int>(8 * id);
-    eval::Evaluation e = eval::evaluate(ctx, {id, p}, Deadline());
+    eval::Evaluation e = family::make_family(io::Config{})->evaluate(ctx, id, hw::to_point(p), Deadline());
     if (id == 1) {
         eval::EventSchedule s;
         s.layer = 0;
@@ -108,7 +110,7 @@ TEST(SweepStore, RowsInCandidateOrderForAnyRankCount) {
     const auto path = shared_path(world, "pimdse_store");
     const std::vector<std::vector<std::int64_t>> batches{{0, 1, 2}, {3, 4}};
     {
-        Store store = Store::create(path, fx.config, fx.ctx.workloads, MPI_COMM_WORLD);
+        Store store = Store::create(path, fx.config, dram_pim_columns(), fx.ctx.workloads, MPI_COMM_WORLD);
         store.note_run(world.size());
         std::vector<ParetoRecord> pareto;
         for (std::size_t b = 0; b < batches.size(); ++b) {
@@ -176,7 +178,7 @@ TEST(SweepStore, RepairCutsRowsPastTheCommitRecord) {
     const Fixture fx = load();
     const auto path = shared_path(world, "pimdse_repair");
     {
-        Store store = Store::create(path, fx.config, fx.ctx.workloads, MPI_COMM_WORLD);
+        Store store = Store::create(path, fx.config, dram_pim_columns(), fx.ctx.workloads, MPI_COMM_WORLD);
         BatchRows mine;
         const std::vector<CandidateRecord> layout{evaluate_on(fx, 0, 0, 0, world.rank(), mine)};
         store.write_batch(mine, layout, BatchRecord{}, {});
@@ -239,7 +241,8 @@ TEST(SweepStore, CommittedRowsSurviveADamagedTailChunk) {
     for (const char* table : {"/candidates", "/mappings/layers", "/pareto"}) {
         const auto path = shared_path(world, "pimdse_tail");
         {
-            Store store = Store::create(path, fx.config, fx.ctx.workloads, MPI_COMM_WORLD);
+            Store store =
+                Store::create(path, fx.config, dram_pim_columns(), fx.ctx.workloads, MPI_COMM_WORLD);
             std::vector<ParetoRecord> front;  // both candidates join the front (checked on opening)
             for (std::int64_t id = 0; id < 2; ++id) {
                 BatchRows mine;
@@ -331,7 +334,7 @@ TEST(SweepStore, RowsTravelAsBytesAndUnkeptMappingsAreDropped) {
         if (c.id != 1) c.layer_rows = 0, c.segment_rows = 0;
     }
     {
-        Store store = Store::create(path, fx.config, fx.ctx.workloads, MPI_COMM_SELF);
+        Store store = Store::create(path, fx.config, dram_pim_columns(), fx.ctx.workloads, MPI_COMM_SELF);
         BatchRecord row;
         row.candidates = 3;
         std::vector<CandidateRecord> wrong = layout;

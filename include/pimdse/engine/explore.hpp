@@ -19,7 +19,9 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/engine/progress.hpp"
 #include "pimdse/eval/evaluate.hpp"
+#include "pimdse/family/family.hpp"
 #include "pimdse/io/config.hpp"
+#include "pimdse/store/schema.hpp"
 
 namespace pimdse::engine {
 
@@ -66,6 +68,10 @@ private:
 /// The evaluation context of a configuration: its workloads loaded and decomposed, Eq. 1's
 /// exponents, the fault-injection lists of `engine.fault_injection`.
 [[nodiscard]] eval::EvalContext make_context(const io::Config& config);
+
+/// The columns a family gives a sweep file: its parameters (/candidates) and energy parts
+/// (/metrics, pJ).
+[[nodiscard]] store::FamilyColumns family_columns(const family::Family& family);
 
 /// Runs (or resumes) a sweep on every rank of `world` (collective). Setup failures are thrown
 /// as CollectiveError on every rank; anything else means the ranks disagree.

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -154,15 +155,33 @@ private:
 };
 
 /// A 1-D extendible table of compound rows.
+/// Rows whose file layout is narrower than their struct in memory (a row struct with room
+/// for more family columns than the file has): each field's bytes at its offset in memory
+/// and in the file. A table with a packing writes and reads the file's type itself and
+/// moves the bytes, since parallel HDF5 converts no type in a collective, filtered write.
+struct RowPacking {
+    hid_t stored = -1;  ///< the file's compound type (owned by the caller, outliving the table)
+    std::size_t stored_size = 0;
+    struct Move {
+        std::size_t memory = 0;
+        std::size_t stored = 0;
+        std::size_t bytes = 0;
+    };
+    std::vector<Move> moves;
+};
+
 class Table {
 public:
     /// Create `path` in `file` with an unlimited dimension and chunks of `chunk_rows` rows;
     /// `deflate` 1-9 compresses every chunk with HDF5's shuffle + deflate filters at that level
     /// (0: none). Filtered chunks are rewritten, moved and re-indexed whenever rows are added to
     /// them, so a filtered table changes the file's metadata on every write (compressed()).
+    /// `packing`: the file's narrower layout of the rows of `type` (kept by the table); null:
+    /// the file stores `type` itself.
     static Table create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows,
-                        int deflate = 0);
-    static Table open(File& file, const std::string& path, const CompoundType& type);
+                        int deflate = 0, const RowPacking* packing = nullptr);
+    static Table open(File& file, const std::string& path, const CompoundType& type,
+                      const RowPacking* packing = nullptr);
 
     [[nodiscard]] hsize_t rows() const;
     /// See File::abandon.
@@ -223,12 +242,18 @@ public:
     void truncate(hsize_t rows);
 
 private:
-    Table(File& file, std::string path, Handle dataset, hid_t type, std::size_t row_size);
+    Table(File& file, std::string path, Handle dataset, hid_t type, std::size_t row_size,
+          const RowPacking* packing);
+    /// The rows of `bytes` (memory layout) in the file's layout: `bytes` itself without a packing.
+    [[nodiscard]] std::span<const std::byte> packed(std::span<const std::byte> bytes,
+                                                    std::vector<std::byte>& buffer) const;
+    [[nodiscard]] hid_t io_type() const noexcept { return packing_ ? packing_->stored : type_; }
     File* file_;
     std::string path_;
     Handle dataset_;
     hid_t type_;
     std::size_t row_size_;
+    std::optional<RowPacking> packing_;
 };
 
 }  // namespace pimdse::store::h5

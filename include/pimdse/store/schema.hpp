@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,27 @@ enum class TableId : std::uint8_t {
     workload_layers,
 };
 
+/// A column a design-point family adds to the file (family::Family): a parameter of
+/// /candidates or an energy part of /metrics.
+struct FamilyColumn {
+    std::string name;     ///< a parameter or energy part as the family names it
+    std::string unit;     ///< empty when none; energy parts are "pJ"
+    std::string meaning;  ///< without the unit
+
+    friend bool operator==(const FamilyColumn&, const FamilyColumn&) = default;
+};
+
+/// The family's columns of a sweep file: its parameters (int32, in /candidates after
+/// `proposer`, in the family's order) and its energy parts (float64 pJ, in /metrics after
+/// `energy_pj`). At most kMaxFamilyColumns of each.
+struct FamilyColumns {
+    std::vector<FamilyColumn> params;
+    std::vector<FamilyColumn> energy_parts;
+
+    friend bool operator==(const FamilyColumns&, const FamilyColumns&) = default;
+};
+inline constexpr std::size_t kMaxFamilyColumns = 12;
+
 struct TableSchema {
     TableId id = TableId::candidates;
     /// "/candidates"; the per-network layer table is "/workloads/<net>/layers".
@@ -54,10 +76,15 @@ struct TableSchema {
     std::string_view meaning;  ///< the table's `meaning` attribute
     std::size_t row_size = 0;  ///< sizeof the row struct
     std::vector<Field> fields;
+    /// The family columns the fields of /candidates and /metrics name (kept alive here).
+    std::shared_ptr<const FamilyColumns> columns;
 };
 
-/// Every table, in TableId order.
-[[nodiscard]] const std::vector<TableSchema>& declared_tables();
+/// Every table of a file with the family columns `columns`, in TableId order. Throws
+/// IoError for more than kMaxFamilyColumns of either kind or an empty or repeated name.
+[[nodiscard]] std::vector<TableSchema> declared_tables(const FamilyColumns& columns);
+/// One table's path, meaning, row size and fields; /candidates and /metrics without family
+/// columns (a file's own are Store's: declared_tables of its columns).
 [[nodiscard]] const TableSchema& schema(TableId id);
 
 }  // namespace pimdse::store

@@ -31,6 +31,7 @@
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/store/format_version.hpp"
+#include "pimdse/store/schema.hpp"
 
 namespace pimdse::store {
 
@@ -39,6 +40,7 @@ struct CandidateRecord {
     std::int64_t id = 0;
     std::int64_t batch = 0;
     io::Proposer proposer = io::Proposer::random;  ///< who proposed it
+    /// The family's parameters (their values in its order; the family id is the reader's to set).
     DesignPoint params;
     eval::Status status = eval::Status::ok;
     double area_mm2 = 0;
@@ -150,10 +152,12 @@ struct StoredSweep {
 class Store {
 public:
     /// Collective. Writes the file attributes, the configuration, the workloads and the empty
-    /// tables to `<path>.part`, then renames it to `path` (replacing any file there: the caller
-    /// decides whether that is allowed).
+    /// tables, /candidates and /metrics with the family's `columns`, to `<path>.part`, then
+    /// renames it to `path` (replacing any file there: the caller decides whether that is
+    /// allowed). An opened file's columns are read from the file itself.
     static Store create(const std::filesystem::path& path, const io::Config& config,
-                        const std::vector<eval::Workload>& workloads, MPI_Comm comm);
+                        const FamilyColumns& columns, const std::vector<eval::Workload>& workloads,
+                        MPI_Comm comm);
     /// One process (no MPI communicator involved): checks that `path` is a sweep file and
     /// drops the rows past its commit record (an interrupted batch). Run before open_for_resume.
     static void repair_for_resume(const std::filesystem::path& path);
@@ -189,6 +193,8 @@ public:
     void close_and_trim();
 
     [[nodiscard]] const std::filesystem::path& path() const;
+    /// The family columns of the file's /candidates and /metrics.
+    [[nodiscard]] const FamilyColumns& columns() const;
 
 private:
     struct Impl;
