@@ -26,7 +26,7 @@ public:
     }
     // One column command of the open row.
     void column() {
-        double t = std::max(cas_ + n_.access_cycles, act_ + n_.activate_cycles);
+        double t = std::max({cas_ + n_.access_cycles, act_ + n_.activate_cycles, floor_});
         if (refresh_if_due(t)) {
             act_ = earliest_activate();  // the refresh closed the row: open it again
             open_ = true;
@@ -41,13 +41,17 @@ public:
         c.cycles = cas_ < 0 ? 0.0 : cas_ + n_.access_cycles;
         return c;
     }
+    // No command of what follows issues before `t` (the request arrives then).
+    void wait_until(double t) { floor_ = std::max(floor_, t); }
+    // When the data of the last column command has moved.
+    [[nodiscard]] double last_burst_end() const { return cas_ + n_.access_cycles; }
 
 private:
     [[nodiscard]] double precharge_time() const {
         return open_ ? std::max(act_ + n_.ras_cycles, cas_ + n_.access_cycles) : std::max(ready_, cas_);
     }
     [[nodiscard]] double earliest_activate() const {
-        const double pre = precharge_time();
+        const double pre = std::max(precharge_time(), floor_);
         return std::max(open_ ? pre + n_.precharge_cycles : pre, ready_);
     }
     // Refreshes (precharge all, REF, tRFC) when a command at `t` would pass the deadline.
@@ -69,7 +73,7 @@ private:
 
     const NodeSpec& n_;
     double refi_, rfc_;
-    double cas_ = -1e300, act_ = -1e300, ready_ = 0;
+    double cas_ = -1e300, act_ = -1e300, ready_ = 0, floor_ = 0;
     double next_ref_ = refi_;
     bool open_ = false;
     DramCommandCount commands_;
@@ -274,8 +278,26 @@ void walk_weights(const Nest& nest, const std::array<std::int64_t, kLoopDims>& i
     }
 }
 
+// How often each output tile is visited (by its key), a first pass over the nest.
+std::vector<std::int64_t> output_visits(const Nest& nest) {
+    std::vector<std::int64_t> total(static_cast<std::size_t>(nest.keys(Tensor::output)), 0);
+    std::int64_t prev = -1;
+    nest.for_each_step([&](const std::array<std::int64_t, kLoopDims>& idx) {
+        const std::int64_t k = nest.key(idx, Tensor::output);
+        if (k != prev) ++total[static_cast<std::size_t>(k)];
+        prev = k;
+    });
+    return total;
+}
+
+// A command clock paced from outside: each transfer waits for the pacer's earliest time.
+struct Pacing {
+    CommandClock& clock;
+    TransferPacer& pacer;
+};
+
 DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in,
-                      DataLayout out, Trace& trace) {
+                      DataLayout out, Trace& trace, Pacing* pacing = nullptr) {
     Nest nest{layer, tiling, {}};
     for (std::size_t d = 0; d < kLoopDims; ++d) {
         const std::int64_t e = extent(layer, static_cast<LoopDim>(d));
@@ -287,62 +309,71 @@ DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling
     const TensorDims op_dims{layer.B, layer.C, layer.K, 1};
     const TensorDims out_dims{layer.B, layer.K, layer.P, layer.Q};
 
-    // First pass: how often each output tile is visited.
-    std::vector<std::int64_t> total(static_cast<std::size_t>(nest.keys(Tensor::output)), 0);
-    {
-        std::int64_t prev = -1;
-        nest.for_each_step([&](const std::array<std::int64_t, kLoopDims>& idx) {
-            const std::int64_t k = nest.key(idx, Tensor::output);
-            if (k != prev) ++total[static_cast<std::size_t>(k)];
-            prev = k;
-        });
-    }
+    const std::vector<std::int64_t> total = output_visits(nest);
 
     DramTraffic traffic;
     std::vector<std::int64_t> done(total.size(), 0);
     std::int64_t prev_in = -1, prev_w = -1, prev_out = -1;
     std::array<std::int64_t, kLoopDims> prev_idx{};
+    std::int64_t step = 0;
+    // Brackets one transfer for the pacer, if any.
+    const auto paced = [&](NestTransfer::Kind kind, auto&& transfer) {
+        const NestTransfer t{kind, step};
+        if (pacing != nullptr) pacing->clock.wait_until(pacing->pacer.earliest(t));
+        transfer();
+        if (pacing != nullptr) pacing->pacer.finished(t, pacing->clock.last_burst_end());
+    };
 
     const auto out_box = [&](const std::array<std::int64_t, kLoopDims>& idx) {
         return output_box(nest, idx);
     };
     const auto write_back = [&](const std::array<std::int64_t, kLoopDims>& idx, std::int64_t k) {
-        const std::int64_t v = done[static_cast<std::size_t>(k)];
-        const bool final = v == total[static_cast<std::size_t>(k)];
-        trace.begin(final ? kOutput : (v % 2 == 0 ? kPsum0 : kPsum1), final ? data : psum);
-        walk_box(out_dims, out, out_box(idx), trace);
-        record(traffic[Tensor::output], trace, true);
+        paced(NestTransfer::Kind::write_back, [&] {
+            const std::int64_t v = done[static_cast<std::size_t>(k)];
+            const bool final = v == total[static_cast<std::size_t>(k)];
+            trace.begin(final ? kOutput : (v % 2 == 0 ? kPsum0 : kPsum1), final ? data : psum);
+            walk_box(out_dims, out, out_box(idx), trace);
+            record(traffic[Tensor::output], trace, true);
+        });
     };
 
     nest.for_each_step([&](const std::array<std::int64_t, kLoopDims>& idx) {
+        if (pacing != nullptr) pacing->pacer.begin_step(step, idx);
         const std::int64_t k_in = nest.key(idx, Tensor::input);
         if (k_in != prev_in) {
-            trace.begin(kInput, data);
-            walk_box(in_dims, in, input_box(nest, layer, idx), trace);
-            record(traffic[Tensor::input], trace, false);
+            paced(NestTransfer::Kind::input, [&] {
+                trace.begin(kInput, data);
+                walk_box(in_dims, in, input_box(nest, layer, idx), trace);
+                record(traffic[Tensor::input], trace, false);
+            });
             prev_in = k_in;
         }
         const std::int64_t k_w = nest.key(idx, Tensor::weight);
         if (k_w != prev_w) {
-            trace.begin(kWeight, data);
-            walk_weights(nest, idx, op_dims, in, trace);
-            record(traffic[Tensor::weight], trace, false);
+            paced(NestTransfer::Kind::weight, [&] {
+                trace.begin(kWeight, data);
+                walk_weights(nest, idx, op_dims, in, trace);
+                record(traffic[Tensor::weight], trace, false);
+            });
             prev_w = k_w;
         }
         const std::int64_t k_out = nest.key(idx, Tensor::output);
         if (k_out != prev_out) {
             const std::int64_t v = ++done[static_cast<std::size_t>(k_out)];
             if (v > 1) {
-                trace.begin((v - 1) % 2 == 0 ? kPsum0 : kPsum1, psum);
-                walk_box(out_dims, out, out_box(idx), trace);
-                record(traffic[Tensor::output], trace, false);
+                paced(NestTransfer::Kind::psum_reload, [&] {
+                    trace.begin((v - 1) % 2 == 0 ? kPsum0 : kPsum1, psum);
+                    walk_box(out_dims, out, out_box(idx), trace);
+                    record(traffic[Tensor::output], trace, false);
+                });
             }
             if (prev_out >= 0) write_back(prev_idx, prev_out);
             prev_out = k_out;
             prev_idx = idx;
         }
+        ++step;
     });
-    write_back(prev_idx, prev_out);
+    write_back(prev_idx, prev_out);  // issued as step `step`: one past the last
     return traffic;
 }
 
@@ -360,6 +391,16 @@ DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& 
     CommandClock clock(node, refi_cycles, rfc_cycles);
     Trace trace(&clock);
     (void)run_trace(layer, node, tiling, in, out, trace);
+    return clock.result();
+}
+
+DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                                        DataLayout in, DataLayout out, double refi_cycles, double rfc_cycles,
+                                        TransferPacer& pacer) {
+    CommandClock clock(node, refi_cycles, rfc_cycles);
+    Trace trace(&clock);
+    Pacing pacing{clock, pacer};
+    (void)run_trace(layer, node, tiling, in, out, trace, &pacing);
     return clock.result();
 }
 

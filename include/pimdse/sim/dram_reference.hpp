@@ -14,6 +14,9 @@
 // two psum regions) starts on its own row. simulate_dram_commands issues the same stream as
 // DRAM commands with their timing, the reference of the analytic DRAM time.
 
+#include <array>
+#include <cstdint>
+
 #include "pimdse/sim/dram.hpp"
 
 namespace pimdse::sim {
@@ -42,5 +45,33 @@ struct DramCommandCount {
 [[nodiscard]] DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& node,
                                                       const Tiling& tiling, DataLayout in, DataLayout out,
                                                       double refi_cycles, double rfc_cycles);
+
+/// One tile transfer of the nest, in the order above: at step s, the input fetch, the weight
+/// fetch, the psum reload of the new output tile, the write-back of the previous one; the
+/// last output tile's write-back comes after the nest, as step `steps`.
+struct NestTransfer {
+    enum class Kind : std::uint8_t { input, weight, psum_reload, write_back };
+    Kind kind = Kind::input;
+    std::int64_t step = 0;
+};
+
+/// Holds the command stream back from outside (node_timing_reference.hpp plays compute
+/// against it): no command of a transfer issues before earliest(transfer), and finished()
+/// hears when the transfer's last burst ended.
+class TransferPacer {
+public:
+    virtual ~TransferPacer() = default;
+    /// Step `step` of the nest begins, on the tiles `idx` (indexed by LoopDim).
+    virtual void begin_step(std::int64_t step, const std::array<std::int64_t, kLoopDims>& idx) = 0;
+    [[nodiscard]] virtual double earliest(const NestTransfer& t) = 0;
+    virtual void finished(const NestTransfer& t, double end) = 0;
+};
+
+/// simulate_dram_commands with every transfer held back by `pacer`; refreshes fall due while
+/// the bank waits as well.
+[[nodiscard]] DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& node,
+                                                      const Tiling& tiling, DataLayout in, DataLayout out,
+                                                      double refi_cycles, double rfc_cycles,
+                                                      TransferPacer& pacer);
 
 }  // namespace pimdse::sim
