@@ -15,6 +15,7 @@
 
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/family/family.hpp"
 #include "pimdse/hw/area.hpp"
 #include "pimdse/hw/node.hpp"
 #include "pimdse/io/config.hpp"
@@ -31,17 +32,19 @@ std::string space_size_text(const DesignSpace& space) {
     if (n < 1e18L) out << static_cast<unsigned long long>(std::llround(n)) << " points (";
     out << std::setprecision(3) << std::scientific << static_cast<double>(n);
     out << (n < 1e18L ? ")" : " points") << " = ";
-    for (std::size_t i = 0; i < hw::kParamCount; ++i) out << (i ? " x " : "") << space.range(i).size();
+    for (std::size_t i = 0; i < space.dimensions(); ++i) out << (i ? " x " : "") << space.range(i).size();
     return out.str();
 }
 
 void print_sweep(const io::Config& c) {
+    // The family checks its own settings first (an unknown family, a parameter it lacks).
+    const std::unique_ptr<family::Family> fam = family::make_family(c);
+    const DesignSpace& space = fam->space();
     std::cout << io::to_yaml(c);
     std::cout << "#\n# " << c.source_file.string() << ": valid sweep configuration\n"
-              << "#   design space: " << space_size_text(c.space) << '\n';
-    for (hw::Param p : hw::kAllParams) {
-        std::cout << "#     " << std::left << std::setw(10) << hw::param_name(p)
-                  << hw::range_of(c.space, p).str() << '\n';
+              << "#   family " << fam->name() << ", design space: " << space_size_text(space) << '\n';
+    for (const ParamAxis& a : space.axes()) {
+        std::cout << "#     " << std::left << std::setw(10) << a.name << a.range.str() << '\n';
     }
     // The networks are parsed too: a sweep validates everything before anything runs.
     const std::vector<io::LoadedWorkload> loaded = io::load_workloads(c);
