@@ -70,8 +70,22 @@ store::CandidateRecord evaluate_into(const io::Config& config, const family::Fam
                                      const eval::EvalContext& ctx, const Work& w, int rank,
                                      store::BatchRows& rows) {
     rows.clear();
-    const eval::Evaluation e = evaluate_candidate(config, family, ctx, w.id, w.params);
-    store::CandidateRecord r = rows.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
+    eval::Evaluation e = evaluate_candidate(config, family, ctx, w.id, w.params);
+    store::CandidateRecord r;
+    try {
+        r = rows.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
+    } catch (const Error& error) {
+        // Rows the evaluation's result cannot make (a family's result the file has no room
+        // for) fail this candidate, recorded like a failed evaluation, not the sweep. Memory
+        // exhaustion is not caught here: it stops the run, which resumes.
+        rows.clear();
+        e.status = eval::Status::failed;
+        e.message = std::string("its rows could not be written: ") + error.what();
+        e.networks.clear();
+        e.latency_seconds = e.energy_joules = 0;
+        e.cost = std::numeric_limits<double>::infinity();
+        r = rows.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
+    }
     if (config.output.mappings == io::MappingRows::none) {
         rows.drop_mappings_except({});
         r.layer_rows = 0;

@@ -30,7 +30,8 @@ namespace fs = std::filesystem;
 // a leakage that grows with the PE count over the latency. Legal: pes * mhz <= 409600.
 class ToyFamily final : public family::Family {
 public:
-    ToyFamily(const io::Config& c, FamilyId id) {
+    /// `unwritable`: the candidate whose result has more energy parts than a row holds.
+    ToyFamily(const io::Config& c, FamilyId id, std::int64_t unwritable = -1) : unwritable_(unwritable) {
         std::vector<ParamAxis> axes{{"pes", "", "processing elements", ParamRange::log2(1, 1024)},
                                     {"mhz", "MHz", "clock", ParamRange::linear(100, 1000, 100)}};
         for (const ParamAxis& given : c.space.axes()) {
@@ -72,6 +73,7 @@ public:
             r.cost.energy.pe = Picojoules(macs * 1.0);
             r.cost.energy.sram = Picojoules(leakage(p) * r.cost.seconds);
             r.energy_parts_pj = {r.cost.energy.pe.value(), r.cost.energy.sram.value()};
+            if (id == unwritable_) r.energy_parts_pj.assign(store::kMaxFamilyColumns + 1, 1.0);
             costs.push_back(r.cost);
             gammas.push_back(w.weight);
             e.latency_seconds += r.cost.seconds;
@@ -86,6 +88,7 @@ public:
     static double leakage(const DesignPoint& p) { return 5e9 * p[0]; }  // pJ per second
 
 private:
+    std::int64_t unwritable_;
     DesignSpace space_;
     std::vector<family::EnergyPart> parts_{{"energy_mac_pj", "of which MACs"},
                                            {"energy_leak_pj", "of which leakage"}};
@@ -93,15 +96,20 @@ private:
 
 const FamilyId kToy = family::register_family(
     "toy", [](const io::Config& c, FamilyId id) { return std::make_unique<ToyFamily>(c, id); });
+// The same family, but candidate 5's result cannot be written as rows.
+const FamilyId kToyUnwritable = family::register_family(
+    "toy_unwritable", [](const io::Config& c, FamilyId id) { return std::make_unique<ToyFamily>(c, id, 5); });
 
-TEST(ToyFamily, SweepsThroughTheEngineUnchanged) {
-    const boost::mpi::communicator world;
+// Writes a toy sweep configuration of `family` for this rank count; returns its path.
+fs::path toy_config(const boost::mpi::communicator& world, const std::string& family, fs::path& out) {
     const fs::path dir = fs::path(PIMDSE_BINARY_DIR) / "tests" / "toy_family";
-    const fs::path config = dir / ("toy_np" + std::to_string(world.size()) + ".yaml");
-    const fs::path out = dir / ("toy_np" + std::to_string(world.size()) + ".h5");
+    const std::string stem = family + "_np" + std::to_string(world.size());
+    const fs::path config = dir / (stem + ".yaml");
+    out = dir / (stem + ".h5");
     if (world.rank() == 0) {
         fs::create_directories(dir);
-        std::ofstream(config) << "family: toy\n"
+        std::ofstream(config) << "family: " << family
+                              << "\n"
                                  "space:\n"
                                  "  pes: {min: 4, max: 1024, spacing: log2}\n"
                                  "  mhz: {values: [100, 200, 400, 800]}\n"
@@ -114,6 +122,13 @@ TEST(ToyFamily, SweepsThroughTheEngineUnchanged) {
                               << out.string() << ", mappings: none}\n";
     }
     world.barrier();
+    return config;
+}
+
+TEST(ToyFamily, SweepsThroughTheEngineUnchanged) {
+    const boost::mpi::communicator world;
+    fs::path out;
+    const fs::path config = toy_config(world, "toy", out);
     engine::ExploreOptions options;
     options.config = config;
     options.force = true;
@@ -149,6 +164,23 @@ TEST(ToyFamily, SweepsThroughTheEngineUnchanged) {
         EXPECT_DOUBLE_EQ(r.latency_seconds, want);
         EXPECT_DOUBLE_EQ(r.area_mm2, 0.01 * p[0]);
     }
+}
+
+TEST(ToyFamily, RowsThatCannotBeWrittenFailTheCandidateNotTheSweep) {
+    const boost::mpi::communicator world;
+    fs::path out;
+    engine::ExploreOptions options;
+    options.config = toy_config(world, "toy_unwritable", out);
+    options.force = true;
+    EXPECT_EQ(engine::explore(options, world).evaluations, 16);
+    if (world.rank() != 0) return;
+    const store::StoredSweep s = store::Store::open_read_only(out, MPI_COMM_SELF).read();
+    ASSERT_EQ(s.candidates.size(), 16u);
+    for (const store::CandidateRecord& r : s.candidates) {
+        EXPECT_EQ(r.status, r.id == 5 ? eval::Status::failed : eval::Status::ok) << r.id;
+        EXPECT_EQ(r.metric_rows, r.id == 5 ? 0 : 1) << r.id;
+    }
+    (void)kToyUnwritable;
 }
 
 }  // namespace
