@@ -17,6 +17,8 @@ Scenarios:
                    the reader (also for a file written before), so metrics pivot by network
   postprocess_uses_reader  no postprocess script opens HDF5 itself; those that read sweep
                    files import the pimdse package
+  kendall_tau      the package's Kendall's tau (Gibbon Eq. 6): Gibbon's own example, ties,
+                   reversal, refusals
 """
 import argparse
 import csv
@@ -408,6 +410,23 @@ def scenario_postprocess_uses_reader():
             check(re.search(r"^import pimdse$", text, re.M), f"postprocess/{name} reads sweep files without pimdse")
             readers += 1
     check(readers >= 3, "sweep_plots.py, compare.py and fig9.py read sweep files")
+
+
+def scenario_kendall_tau():
+    sys.path.insert(0, source("python"))
+    import pimdse
+
+    # Gibbon's example: 7 concordant, 3 discordant pairs of 10 (it prints 0.3999).
+    tau = pimdse.kendall_tau([0, 0.49, 0.5, 0.51, 1], [0, 0.51, 0.5, 0.49, 1])
+    check(abs(tau - 0.4) < 1e-15, f"Gibbon's example: {tau}")
+    check(pimdse.kendall_tau([1, 2, 3, 4], [4, 3, 2, 1]) == -1.0, "reversed")
+    check(abs(pimdse.kendall_tau([1, 2, 3, 4], [1, 2, 3, 3]) - 5 / 6) < 1e-15, "a tied pair counts 0")
+    for bad in (([1], [1]), ([1, 2], [1, 2, 3]), ([1, float("nan")], [1, 2])):
+        try:
+            pimdse.kendall_tau(*bad)
+        except ValueError:
+            continue
+        raise Failure(f"kendall_tau accepted {bad}")
 
 
 def main():
