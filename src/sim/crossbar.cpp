@@ -25,6 +25,11 @@ void check_config(const CrossbarConfig& c) {
     positive("adc_bits", c.adc_bits);
     positive("weight_bits", c.weight_bits);
     positive("activation_bits", c.activation_bits);
+    // A column sum of 2^c - 1 levels times 2^d - 1 must stay a plain integer product.
+    if (c.cell_bits > 16 || c.dac_bits > 16) {
+        throw ModelError("CrossbarConfig: cell_bits and dac_bits must be at most 16, got " +
+                         std::to_string(c.cell_bits) + " and " + std::to_string(c.dac_bits));
+    }
     if (c.polarity != 1 && c.polarity != 2)
         throw ModelError("CrossbarConfig: polarity must be 1 or 2, got " + std::to_string(c.polarity));
     if (c.active_wordlines < 0)
@@ -55,8 +60,9 @@ CrossbarMapping map_to_crossbars(const workload::Layer& layer, const CrossbarCon
     m.subvectors = ceil_div(used_rows, at_once);
     // The largest sum a column can hold: every activated cell at its top level times the
     // top DAC level, plus zero.
-    const double levels =
-        static_cast<double>(at_once) * ((1 << config.cell_bits) - 1) * ((1 << config.dac_bits) - 1) + 1;
+    const double levels = static_cast<double>(at_once) * (std::ldexp(1.0, config.cell_bits) - 1) *
+                              (std::ldexp(1.0, config.dac_bits) - 1) +
+                          1;
     m.adc_bits_needed = static_cast<int>(std::ceil(std::log2(levels)));
     return m;
 }

@@ -83,6 +83,9 @@ TEST(Crossbar, RefusesWhatCannotBeMapped) {
     CrossbarConfig c;
     c.polarity = 3;
     EXPECT_THROW((void)map_to_crossbars(conv(64, 64, 3), c), ModelError);
+    c = CrossbarConfig{};
+    c.cell_bits = 17;
+    EXPECT_THROW((void)map_to_crossbars(conv(64, 64, 3), c), ModelError);
     workload::Layer pool = conv(64, 64, 3);
     pool.kind = workload::LayerKind::pool;
     EXPECT_THROW((void)map_to_crossbars(pool, CrossbarConfig{}), ModelError);

@@ -43,8 +43,8 @@ struct CrossbarMapping {
 };
 
 /// The mapping of a conv (or weighted matmul: R = S = G = 1) layer. Throws ModelError for a
-/// layer without weights or a configuration outside its ranges (every field >= 1, polarity
-/// 1 or 2, active_wordlines >= 0).
+/// layer without weights or a configuration outside its ranges (every field >= 1, cell and
+/// DAC bits <= 16, polarity 1 or 2, active_wordlines >= 0).
 [[nodiscard]] CrossbarMapping map_to_crossbars(const workload::Layer& layer, const CrossbarConfig& config);
 
 /// The ADC resolution deficit of a mapping (Gibbon's accuracy proxy, docs/model.md): how
