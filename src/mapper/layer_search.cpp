@@ -227,6 +227,21 @@ void LayerSearch::search_vector(const Request& r, const RegionSplits& splits, co
         ++stats_.pruned_vectors;
         return;
     }
+    // The vector's compute is the slowest of its part-layers; the first part of every loop
+    // is one of them (the node at part index 0) and the largest, so its intra-node cost is a
+    // tighter floor than the PE-array bound, at one search instead of one per distinct part.
+    if (r.prune && l.is_compute()) {
+        std::array<sim::Range, kPartDims> first{};
+        for (PartDim d : sim::kAllPartDims)
+            first[index_of(d)] = sim::split(sim::loop_bound(l, d), n[index_of(d)], 0);
+        const sim::IntraNodeCost part =
+            intra_.map(sim::part_layer_of(l, first, system_), system_.node, r.in, r.out);
+        if (part.status != sim::MapStatus::ok) return;  // compute_cycles would be infinite
+        if (dominated(front, part.total_cycles.value() + share_floor, min_bytes)) {
+            ++stats_.pruned_vectors;
+            return;
+        }
+    }
     const double c = compute_cycles(l, m, r.rows, r.cols);
     if (std::isinf(c)) return;
     if (r.prune && dominated(front, c + share_floor, min_bytes)) {
