@@ -74,10 +74,10 @@ TEST_F(ConfigFiles, DefaultsFillEverythingNotGiven) {
     EXPECT_EQ(c.sweep.proposer, Proposer::nicepim);
     EXPECT_EQ(c.sweep.samples_per_round, 16384);
     EXPECT_EQ(c.output.path, dir_ / "out/run.h5");
-    EXPECT_EQ(c.schedule, pimdse::ScheduleOptions{});  // the ILP, 20 000 iterations per event, gap 0
+    EXPECT_EQ(c.schedule, pimdse::ScheduleOptions{});  // the ILP, 2 500 iterations per event, gap 0
     EXPECT_EQ(c.schedule.scheduler, pimdse::SchedulerKind::ilp);
     EXPECT_EQ(c.schedule.time_limit_seconds, 60.0);
-    EXPECT_EQ(c.schedule.work_limit, 20000);
+    EXPECT_EQ(c.schedule.work_limit, 2500);
     EXPECT_EQ(c.schedule.relative_gap, 0.0);
     EXPECT_EQ(c.engine, EngineConfig{});  // no time limit; latency, energy, area; automatic reference
     EXPECT_EQ(c.source_text, kMinimal);   // kept byte for byte
@@ -377,7 +377,7 @@ TEST_F(ConfigFiles, ToYamlRoundTripOfDefaults) {
                             "ibuf_kib: {min: 8, max: 2048, spacing: linear, step: 8}", "proposer: nicepim",
                             "samples_per_round: 16384", "alpha: 1", "seed: 1", "pe_area_um2: 1101.6",
                             "dram_row_buffer_bytes: 1024", "noc_hop_cycles: 2", "scheduler: ilp",
-                            "work_limit: 20000", "time_limit: 60", "relative_gap: 0"}) {
+                            "work_limit: 2500", "time_limit: 60", "relative_gap: 0"}) {
         EXPECT_NE(text.find(key), std::string::npos) << key << " not in\n" << text;
     }
 }

@@ -29,9 +29,9 @@ inline constexpr EnumNames<SchedulerKind, 3> kSchedulerKindNames{
 [[nodiscard]] const std::vector<std::string_view>& scheduler_names();
 [[nodiscard]] std::optional<SchedulerKind> parse_scheduler_kind(std::string_view name) noexcept;
 
-/// Defaults of the `schedule:` section and of sched::IlpOptions (docs/config.md; why 20 000:
+/// Defaults of the `schedule:` section and of sched::IlpOptions (docs/config.md; why 2 500:
 /// docs/model.md, "Work limit, time limit, gap and status").
-inline constexpr std::int64_t kDefaultWorkLimit = 20000;
+inline constexpr std::int64_t kDefaultWorkLimit = 2500;
 inline constexpr double kDefaultTimeLimitSeconds = 60.0;
 
 /// The `schedule:` configuration section.
