@@ -17,10 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "layer_table.hpp"
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/hw/area.hpp"
+#include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/io/output_file.hpp"
@@ -43,6 +45,7 @@ struct EvaluateOptions {
     std::string mapping;
     bool uniform = false;
     std::string write_mapping;
+    std::string layers;
     std::int64_t max_nodes = kDefaultMaxNodes;
 };
 
@@ -69,6 +72,9 @@ std::string sharing_summary(const sched::DataScheduler& s, double seconds) {
 }
 
 int run_evaluate(const EvaluateOptions& o) {
+    const std::vector<std::filesystem::path> inputs{o.hardware, o.network, o.mapping};
+    // Refused before the costing; checked again when written.
+    if (!o.layers.empty()) io::check_output_path(o.layers, inputs);
     const io::HardwareFile h = io::read_hardware_file(o.hardware);
     check_node_count("evaluate", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const workload::Network network = io::read_network_file(o.network);
@@ -79,7 +85,6 @@ int run_evaluate(const EvaluateOptions& o) {
         o.uniform ? sim::uniform_mapping(network, seg, system.node_rows(), system.node_cols())
                   : mapper::read_mapping_file(o.mapping, target);
     if (!o.write_mapping.empty()) {
-        const std::vector<std::filesystem::path> inputs{o.hardware, o.network, o.mapping};
         io::write_output_file(o.write_mapping, mapper::to_yaml(mapping, target), inputs);
     }
 
@@ -93,9 +98,11 @@ int run_evaluate(const EvaluateOptions& o) {
     const sim::NetworkCost cost = sim::evaluate_mapping(network, seg, mapping, system, *mapper, *scheduler);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-    print_report(std::cout, h, network, seg, mapping, cost, system,
-                 o.uniform ? std::string("uniform mapping") : "mapping " + o.mapping,
+    const std::string label = o.uniform ? std::string("uniform mapping") : "mapping " + o.mapping;
+    print_report(std::cout, h, network, seg, mapping, cost, system, label,
                  sharing_summary(*scheduler, seconds));
+    if (!o.layers.empty())
+        write_layer_table(o.layers, network, seg, mapping, cost, {hw::to_string(h.params), label}, inputs);
     return static_cast<int>(ExitCode::ok);
 }
 
@@ -116,6 +123,10 @@ void add_evaluate_command(CLI::App& app, Action& action) {
                     "refuse a hardware point with more nodes than this (default 4096, 64 x 64; docs/cli.md)")
         ->check(integer_in(1, kMostNodes));
     cmd->add_option("--write-mapping", o->write_mapping, "write the evaluated mapping to this file (YAML)")
+        ->check(output_file());
+    cmd->add_option("--layers", o->layers,
+                    "write one row per layer (region, partitions, cycles and energy by part, status) to "
+                    "this file: CSV, or JSON with the summary when it ends in .json (docs/cli.md)")
         ->check(output_file());
     cmd->callback([cmd, &action, o] {
         if (o->mapping.empty() && !o->uniform) throw CLI::RequiredError("--mapping or --uniform");

@@ -13,9 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "layer_table.hpp"
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/io/output_file.hpp"
@@ -38,6 +40,7 @@ struct MapOptions {
     std::string baseline_lm = "compute-delay";
     std::string output;
     std::string csv;
+    std::string layers;
     std::optional<std::int64_t> batch;
     int rounds = 3;
     bool fallback = false;
@@ -126,10 +129,37 @@ void print_search_stats(const MapOptions& o, std::int32_t rounds, double seconds
         static_cast<long long>(st.geometries));
 }
 
+/// The files the options ask for: the mapping (-o), the per-layer table (--layers) and the
+/// summary row (--csv).
+void write_outputs(const MapOptions& o, const workload::Network& network, const workload::Segmentation& seg,
+                   const sim::System& system, const io::HardwareFile& h, const mapper::MapResult& r,
+                   const mapper::PipelineResult* pipe, const std::string& label, double seconds) {
+    if (!o.output.empty()) {
+        const mapper::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
+        io::write_output_file(o.output, mapper::to_yaml(r.mapping, target), inputs_of(o));
+    }
+    if (!o.layers.empty()) {
+        write_layer_table(o.layers, network, seg, r.mapping, r.cost, {hw::to_string(h.params), label},
+                          inputs_of(o));
+    }
+    if (!o.csv.empty()) {
+        CsvRow row{r.cost.latency.value(), r.cost.seconds,  r.cost.energy,
+                   r.cost.pe_utilisation,  r.from_baseline, network.batch()};
+        if (pipe) {
+            row.latency_cycles = pipe->batch_cycles;
+            row.seconds = pipe->batch_seconds;
+            row.energy = pipe->batch_energy;
+            row.batch = pipe->batch;
+        }
+        append_csv_row(o, network, row, seconds);
+    }
+}
+
 int run_map(const MapOptions& o) {
     // Refused before the search's seconds; checked again when written.
     if (!o.output.empty()) io::check_output_path(o.output, inputs_of(o));
     if (!o.csv.empty()) io::check_output_path(o.csv, inputs_of(o));
+    if (!o.layers.empty()) io::check_output_path(o.layers, inputs_of(o));
     const io::HardwareFile h = io::read_hardware_file(o.hardware);
     check_node_count("map", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const bool ddam = o.mapper == "ddam";
@@ -174,8 +204,8 @@ int run_map(const MapOptions& o) {
         // An outcome, as in `evaluate` and sweeps: printed with exit code 0, no files written.
         std::cout << "network " << network.name() << " on " << system.node_rows() << 'x' << system.node_cols()
                   << " nodes: no mapping exists\n  status       infeasible: " << e.what() << '\n';
-        if (!o.output.empty() || !o.csv.empty())
-            std::cout << "  (nothing written to " << (o.output.empty() ? o.csv : o.output) << ")\n";
+        for (const std::string* file : {&o.output, &o.csv, &o.layers})
+            if (!file->empty()) std::cout << "  (nothing written to " << *file << ")\n";
         return static_cast<int>(ExitCode::ok);
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -189,21 +219,7 @@ int run_map(const MapOptions& o) {
     print_report(std::cout, h, network, seg, r.mapping, r.cost, system, label);
     if (pipe) print_pipeline(*pipe, system);
     print_search_stats(o, r.rounds, seconds, m.search().stats());
-    if (!o.output.empty()) {
-        const mapper::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
-        io::write_output_file(o.output, mapper::to_yaml(r.mapping, target), inputs_of(o));
-    }
-    if (!o.csv.empty()) {
-        CsvRow row{r.cost.latency.value(), r.cost.seconds,  r.cost.energy,
-                   r.cost.pe_utilisation,  r.from_baseline, network.batch()};
-        if (pipe) {
-            row.latency_cycles = pipe->batch_cycles;
-            row.seconds = pipe->batch_seconds;
-            row.energy = pipe->batch_energy;
-            row.batch = pipe->batch;
-        }
-        append_csv_row(o, network, row, seconds);
-    }
+    write_outputs(o, network, seg, system, h, r, pipe ? &*pipe : nullptr, label, seconds);
     return static_cast<int>(ExitCode::ok);
 }
 
@@ -234,6 +250,10 @@ void add_map_command(CLI::App& app, Action& action) {
     cmd->add_option("-o,--output", o->output, "write the mapping to this file (YAML, docs/mapping.md)")
         ->check(output_file());
     cmd->add_option("--csv", o->csv, "append one summary row (latency, energy split) to this CSV file")
+        ->check(output_file());
+    cmd->add_option("--layers", o->layers,
+                    "write one row per layer (region, partitions, cycles and energy by part, status) to "
+                    "this file: CSV, or JSON with the summary when it ends in .json (docs/cli.md)")
         ->check(output_file());
     cmd->add_option("--batch", o->batch,
                     "batch size (default: the network file's); for ddam, the samples streamed through the "

@@ -2,7 +2,8 @@
 # What docs/cli.md and `pimdse --help` list agrees with the code's own tables: every exit
 # code of enum ExitCode (include/pimdse/core/error.hpp) is in the --help footer and in the
 # exit-code table of docs/cli.md; every value `map --mapper` accepts (as its error message
-# lists them) is in cli.md's --mapper row; every column `map --csv` writes is in its --csv row.
+# lists them) is in cli.md's --mapper row; every column `map --csv` writes is in its --csv row,
+# and every column of `map --layers` in its "Per-layer tables" section.
 # Usage: docs_agree.sh PIMDSE WORKDIR
 set -euo pipefail
 pimdse=$1 dir=$2
@@ -32,4 +33,10 @@ row=$(grep '^| `--csv F.csv` | append one row' "$cli") || fail "no map --csv row
 for column in $(head -1 "$dir/map.csv" | tr ',' ' '); do
   [[ $row == *"$column"* ]] || fail "docs/cli.md's map --csv row lacks the column '$column'"
 done
-echo "docs_agree: exit codes $(echo $codes), mappers $mappers and the map --csv columns are documented"
+"$pimdse" map --hardware "$hw" --network "$net" --layers "$dir/layers.csv" > /dev/null
+table=$(sed -n '/^### Per-layer tables/,/^## /p' "$cli")
+[[ -n $table ]] || fail "no 'Per-layer tables' section in docs/cli.md"
+for column in $(head -1 "$dir/layers.csv" | tr ',' ' '); do
+  [[ $table == *"\`$column\`"* ]] || fail "docs/cli.md's per-layer tables lack the column '$column'"
+done
+echo "docs_agree: exit codes $(echo $codes), mappers $mappers, the map --csv and --layers columns are documented"
