@@ -41,9 +41,9 @@ struct TableSpec {
 inline const std::array<TableSpec, 7> kTables{{
     {TableId::candidates, 256},
     {TableId::metrics, 1024},
-    {TableId::layers, 4096},
-    {TableId::segments, 4096},
-    {TableId::schedules, 4096},
+    {TableId::layers, 1024},
+    {TableId::segments, 1024},
+    {TableId::schedules, 1024},
     {TableId::batches, 64, false},
     {TableId::pareto, 256, false},
 }};

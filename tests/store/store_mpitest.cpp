@@ -348,7 +348,7 @@ TEST(SweepStore, RowsTravelAsBytesAndUnkeptMappingsAreDropped) {
     EXPECT_EQ(static_cast<std::int64_t>(layers.size()), kept_layers);
     EXPECT_TRUE(std::all_of(layers.begin(), layers.end(), [](std::int64_t id) { return id == 1; }));
     EXPECT_EQ(dataset_rows(path.string(), "/metrics"), 3u * fx.ctx.workloads.size());
-    // The per-candidate tables pass through shuffle + deflate (output.compression 4) and carry
+    // The per-candidate tables pass through shuffle + deflate (output.compression 1) and carry
     // Fletcher32 checksums.
     const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
     const hid_t d = H5Dopen2(f, "/mappings/layers", H5P_DEFAULT);

@@ -162,7 +162,7 @@ inline constexpr EnumNames<MappingRows, 3> kMappingRowsNames{
 
 struct OutputConfig {
     std::filesystem::path path;  ///< absolute path of the HDF5 output file
-    int compression = 4;         ///< deflate level of the batch tables (with shuffle); 0: none
+    int compression = 1;         ///< deflate level of the batch tables (with shuffle); 0: none
     MappingRows mappings = MappingRows::front;
     int best = 16;  ///< `front`: also keep the rows of the best this many by Eq. 1 cost
 
