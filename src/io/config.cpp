@@ -60,7 +60,8 @@ const std::vector<std::string_view>& proposer_names() {
 bool operator==(const Config& a, const Config& b) {
     return a.family == b.family && a.constraints == b.constraints && a.technology == b.technology &&
            a.space == b.space && a.workloads == b.workloads && a.cost == b.cost && a.model == b.model &&
-           a.schedule == b.schedule && a.sweep == b.sweep && a.output == b.output && a.engine == b.engine;
+           a.schedule == b.schedule && a.crossbar == b.crossbar && a.sweep == b.sweep &&
+           a.output == b.output && a.engine == b.engine;
 }
 
 bool operator==(const HardwareFile& a, const HardwareFile& b) {
@@ -77,7 +78,7 @@ constexpr double kMaxCostExponent = 8;  // alpha, beta of Eq. 1
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 const std::vector<std::string_view> kConfigKeys{"family",    "constraints", "technology", "space",
                                                 "workloads", "cost",        "model",      "schedule",
-                                                "sweep",     "output",      "engine"};
+                                                "crossbar",  "sweep",       "output",     "engine"};
 const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "model",
                                                       "schedule"};
 const std::vector<std::string_view> kSweepKeys{"seed",
@@ -362,6 +363,7 @@ Config config_from(const Reader& r, const Field& root, std::string_view text, co
     c.cost = read_cost(r, top.get("cost"));
     c.model = read_model(r, top.get("model"));
     c.schedule = read_schedule(r, top.get("schedule"));
+    c.crossbar = detail::read_crossbar(r, top.get("crossbar"), c.family);
     c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + yaml::key_list(kSweepKeys)));
     c.output = read_output(r, top.require("output", "a mapping with the key path"), dir);
     c.engine = read_engine(r, top.get("engine"));

@@ -152,6 +152,21 @@ void write_engine(std::ostream& out, const EngineConfig& e) {
     }
 }
 
+// `crossbar:` (docs/config.md), every key.
+void write_crossbar(std::ostream& out, const CrossbarOptions& o) {
+    out << "crossbar:\n"
+        << "  technology: " << quoted(o.technology) << '\n'
+        << "  schedule: " << name_of(kCrossbarScheduleNames, o.schedule) << '\n'
+        << "  tile_budget: " << o.tile_budget << "  # tiles; 0: none\n"
+        << "  polarity: " << o.polarity << '\n'
+        << "  active_wordlines: " << o.active_wordlines << "  # 0: the whole crossbar\n";
+    if (o.area_budget_mm2) {
+        out << "  area_budget_mm2: " << num(*o.area_budget_mm2) << '\n';
+    } else {
+        out << "  # area_budget_mm2: none\n";
+    }
+}
+
 }  // namespace
 
 std::string to_yaml(const Config& c) {
@@ -160,7 +175,8 @@ std::string to_yaml(const Config& c) {
     if (c.family != "dram_pim") out << "family: " << quoted(c.family) << '\n';
     write_constraints(out, c.constraints);
     write_technology(out, c.technology);
-    out << "space:\n";
+    if (c.space.dimensions() == 0) out << "space: {}  # the family's defaults\n";
+    if (c.space.dimensions() > 0) out << "space:\n";
     for (const ParamAxis& a : c.space.axes()) out << "  " << a.name << ": " << range(a.range) << '\n';
     out << "workloads:\n";
     for (const Workload& w : c.workloads) {
@@ -177,6 +193,7 @@ std::string to_yaml(const Config& c) {
         << "  beta: " << num(c.cost.beta) << '\n';
     write_model(out, c.model);
     write_schedule(out, c.schedule);
+    if (c.family == "crossbar") write_crossbar(out, c.crossbar);
     out << "sweep:\n"
         << "  seed: " << c.sweep.seed << '\n'
         << "  batch_size: " << c.sweep.batch_size << '\n'

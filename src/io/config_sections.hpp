@@ -1,7 +1,8 @@
 #pragma once
 // The readers of the sections shared by sweep configurations and hardware files, and of the
 // proposers' options (private to io): config.cpp reads the files, config_hardware.cpp the
-// hardware sections, config_proposer.cpp `sweep.proposer_options`.
+// hardware sections, config_proposer.cpp `sweep.proposer_options`, config_crossbar.cpp
+// `crossbar:`.
 
 #include <charconv>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <string>
 #include <string_view>
 
+#include "pimdse/core/crossbar_options.hpp"
 #include "pimdse/core/proposer_options.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/design_space.hpp"
@@ -48,6 +50,10 @@ void check_bank_width(const yaml::Reader& r, const std::optional<yaml::Field>& c
 /// `space:` of a family other than dram_pim: every key a parameter, each range of positive
 /// integers; the family checks the names (family::make_family).
 [[nodiscard]] DesignSpace read_open_space(const yaml::Reader& r, const std::optional<yaml::Field>& f);
+/// `crossbar:` (config_crossbar.cpp), its defaults when absent; a ConfigError when it is given
+/// and `family` is not crossbar.
+[[nodiscard]] CrossbarOptions read_crossbar(const yaml::Reader& r, const std::optional<yaml::Field>& f,
+                                            const std::string& family);
 /// `sweep.proposer_options:`, each option checked against its range (config_proposer.cpp).
 [[nodiscard]] ProposerOptions read_proposer_options(const yaml::Reader& r, const yaml::Field& f);
 /// The options that differ from their defaults, one `name: value` line each after `indent`

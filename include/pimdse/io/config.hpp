@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "pimdse/core/crossbar_options.hpp"
 #include "pimdse/core/enum_names.hpp"
 #include "pimdse/core/model_options.hpp"
 #include "pimdse/core/proposer_options.hpp"
@@ -173,7 +174,8 @@ struct OutputConfig {
 /// the configuration file's directory.
 struct Config {
     /// `family:` the design-point family searched (family/family.hpp); its parameters are
-    /// the keys of `space:`. The sections constraints, technology and model are dram_pim's.
+    /// the keys of `space:`. The sections constraints, technology and model are dram_pim's,
+    /// `crossbar:` the crossbar family's.
     std::string family = "dram_pim";
     hw::Constraints constraints;
     hw::Technology technology;  ///< the table's defaults unless overridden (`technology:`)
@@ -182,6 +184,7 @@ struct Config {
     CostConfig cost;
     pimdse::ModelOptions model;        ///< the node model (`model:`)
     pimdse::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
+    pimdse::CrossbarOptions crossbar;  ///< the crossbar family's settings (`crossbar:`)
     SweepConfig sweep;
     OutputConfig output;
     EngineConfig engine;

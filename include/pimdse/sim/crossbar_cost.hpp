@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pimdse/core/crossbar_options.hpp"
 #include "pimdse/core/units.hpp"
 #include "pimdse/sim/crossbar.hpp"
 #include "pimdse/sim/crossbar_technology.hpp"
@@ -72,10 +73,8 @@ struct CrossbarLayerCost {
 /// The area of one tile of `config`'s crossbars.
 [[nodiscard]] CrossbarArea crossbar_tile_area(const CrossbarConfig& config, const CrossbarTechnology& tech);
 
-enum class CrossbarSchedule : std::uint8_t {
-    pipelined,  ///< every layer on its own tiles, layers overlapped (MNSIM's pipeline)
-    sequential  ///< one layer after the other
-};
+/// pipelined or sequential (core/crossbar_options.hpp, where the configuration's names are).
+using CrossbarSchedule = pimdse::CrossbarSchedule;
 
 struct CrossbarNetworkOptions {
     CrossbarSchedule schedule = CrossbarSchedule::pipelined;
