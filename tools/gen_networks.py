@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Generate the network library inputs/networks/*.yaml (docs/workloads.md).
+"""Generate the network library inputs/networks/*.yaml and its CIFAR-10 variants
+inputs/networks/cifar10/*.yaml (docs/workloads.md).
 
 usage: /usr/bin/python3 tools/gen_networks.py OUTDIR
 
@@ -145,6 +146,15 @@ def resnet(depth):
     net.comment("stem")
     conv(net, "conv1", 64, 7, stride=2)
     net.layer("pool1", "pool", mode="max", kernel=3, stride=2, padding=1)
+    resnet_stages(net, blocks, bottleneck)
+    net.comment("classifier")
+    net.layer("pool5", "pool", mode="avg", **{"global": True})
+    net.layer("fc", "matmul", out_features=1000, bias=True)
+    return net
+
+
+def resnet_stages(net, blocks, bottleneck):
+    """The residual stages conv2_x to conv5_x (64, 128, 256, 512 wide) after a 64-channel stem."""
     channels = 64
     for stage, count in enumerate(blocks, start=2):
         width = 64 * 2 ** (stage - 2)
@@ -168,10 +178,6 @@ def resnet(depth):
                 shortcut = conv(net, prefix + ".proj", out, 1, stride=stride, inputs=x, activation=None)
             net.layer(prefix + ".add", "add", [last, shortcut], activation="relu")
             channels = out
-    net.comment("classifier")
-    net.layer("pool5", "pool", mode="avg", **{"global": True})
-    net.layer("fc", "matmul", out_features=1000, bias=True)
-    return net
 
 
 # ---------------------------------------------------------------------------------------
@@ -332,6 +338,58 @@ def bert_base(tokens=128):
     return net
 
 
+# ---------------------------------------------------------------------------------------
+# CIFAR-10 variants (32x32 RGB, 10 classes), the workloads of crossbar studies such as
+# Gibbon (Sun et al., Tables IV and V); written to OUTDIR/cifar10/.
+
+CIFAR10_INPUT = [("channels", 3), ("height", 32), ("width", 32)]
+
+
+def resnet18_cifar10():
+    net = Net("resnet18_cifar10", "ResNet-18 for CIFAR-10, 32x32 RGB, 10 classes",
+              "K. He, X. Zhang, S. Ren and J. Sun, Deep Residual Learning for Image Recognition, CVPR 2016 "
+              "(ResNet-18's basic blocks, 2-2-2-2), with the CIFAR stem: one 3x3 conv, no max pool",
+              CIFAR10_INPUT,
+              ["The standard CIFAR-10 ResNet-18: a 3x3 stride-1 stem conv of 64 channels and no max pool,",
+               "then He et al.'s four stages of two basic blocks (64, 128, 256, 512 channels; 32, 16, 8, 4",
+               "pixels), global average pool, FC-10.",
+               "Batch norm folded into each conv, ReLU folded into convs and residual adds.",
+               "Downsampling blocks: stride 2 on the first conv of the residual branch and on the 1x1 projection."])
+    net.comment("stem: 3x3 conv, stride 1, no max pool")
+    conv(net, "conv1", 64, 3)
+    resnet_stages(net, [2, 2, 2, 2], False)
+    net.comment("classifier")
+    net.layer("pool5", "pool", mode="avg", **{"global": True})
+    net.layer("fc", "matmul", out_features=10, bias=True)
+    return net
+
+
+def vgg16_cifar10():
+    net = Net("vgg16_cifar10", "VGG-16 (configuration D) for CIFAR-10, 32x32 RGB, 10 classes",
+              "K. Simonyan and A. Zisserman, Very Deep Convolutional Networks for Large-Scale Image "
+              "Recognition, ICLR 2015, Table 1 column D (the 13 convolutions), with the classifier head "
+              "commonly used for CIFAR-10: FC-512, FC-10",
+              CIFAR10_INPUT,
+              ["VGG-16 configuration D's thirteen 3x3 convolutions and five 2x2 max pools on 32x32 inputs",
+               "(512x1x1 after the last pool), then the 512 -> 512 -> 10 classifier head commonly used",
+               "for CIFAR-10 in place of the 4096-wide ImageNet head.",
+               "Batch norm folded into each conv (the CIFAR training recipes use it), ReLU folded into convs",
+               "and the hidden fully connected layer."])
+    stages = [(64, 2), (128, 2), (256, 3), (512, 3), (512, 3)]
+    for s, (channels, convs) in enumerate(stages, start=1):
+        net.comment("stage %d: %d x conv3-%d, then 2x2 max pool" % (s, convs, channels))
+        for c in range(1, convs + 1):
+            conv(net, "conv%d_%d" % (s, c), channels, 3)
+        net.layer("pool%d" % s, "pool", mode="max", kernel=2)
+    net.comment("classifier: 512x1x1 flattened, FC-512, FC-10")
+    net.layer("fc6", "matmul", out_features=512, flatten=True, bias=True, activation="relu")
+    net.layer("fc7", "matmul", out_features=10, bias=True)
+    return net
+
+
+CIFAR10_NETWORKS = [resnet18_cifar10, vgg16_cifar10]
+
+
 # The NicePIM workloads (NicePIM Section VIII) first, then further common networks.
 NETWORKS = [googlenet, lambda: resnet(152), vgg16, darknet53, bert_base,
             lambda: resnet(18), lambda: resnet(50), mobilenet_v2]
@@ -343,11 +401,13 @@ def main(argv):
         return 2
     outdir = argv[1]
     os.makedirs(outdir, exist_ok=True)
-    for make in NETWORKS:
-        net = make()
-        path = os.path.join(outdir, net.name + ".yaml")
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(net.render())
+    os.makedirs(os.path.join(outdir, "cifar10"), exist_ok=True)
+    for folder, makers in (("", NETWORKS), ("cifar10", CIFAR10_NETWORKS)):
+        for make in makers:
+            net = make()
+            path = os.path.join(outdir, folder, net.name + ".yaml")
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(net.render())
     return 0
 
 

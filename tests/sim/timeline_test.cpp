@@ -302,7 +302,8 @@ TEST(IntraNodeEnergySplit, SumsToIntraNodeEnergy) {
 
 TEST(UniformMapping, LegalOnEveryLibraryNetworkAndArray) {
     for (const auto& entry :
-         std::filesystem::directory_iterator(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks")) {
+         std::filesystem::recursive_directory_iterator(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks")) {
+        if (!entry.is_regular_file()) continue;  // inputs/networks/cifar10/ is read file by file
         const Network n = io::read_network_file(entry.path());
         const Segmentation s = workload::decompose(n);
         for (const auto& [rows, cols] : {std::pair{4, 4}, std::pair{16, 16}, std::pair{4, 8}}) {
@@ -344,7 +345,8 @@ layers:
 TEST(Timeline, DeterministicAndEveryLibraryNetworkEvaluates) {
     const System sys = system_of("inputs/hardware/nicepim_4x4.yaml");
     for (const auto& entry :
-         std::filesystem::directory_iterator(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks")) {
+         std::filesystem::recursive_directory_iterator(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks")) {
+        if (!entry.is_regular_file()) continue;  // inputs/networks/cifar10/ is read file by file
         const Network n = io::read_network_file(entry.path());
         const Segmentation s = workload::decompose(n);
         const NetworkMapping m = uniform_mapping(n, s, 4, 4);

@@ -1,5 +1,6 @@
-// The committed library inputs/networks/*.yaml must be exactly what tools/gen_networks.py
-// writes, so that the library cannot drift from its documented generator.
+// The committed library inputs/networks/*.yaml and inputs/networks/cifar10/*.yaml must be
+// exactly what tools/gen_networks.py writes, so that the library cannot drift from its
+// documented generator.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -53,6 +54,14 @@ TEST(Generator, CommittedLibraryEqualsGeneratorOutput) {
                                            << "/usr/bin/python3 tools/gen_networks.py inputs/networks";
         EXPECT_TRUE(read_bytes(out / name) == read_bytes(library_dir() / name))
             << "inputs/networks/" << name << " differs from the generator's output; regenerate with "
+            << "/usr/bin/python3 tools/gen_networks.py inputs/networks";
+    }
+    // The CIFAR-10 variants, in their own folder (docs/workloads.md).
+    const auto generated_cifar = yaml_files(out / "cifar10");
+    EXPECT_EQ(generated_cifar, yaml_files(library_dir() / "cifar10"));
+    for (const std::string& name : generated_cifar) {
+        EXPECT_TRUE(read_bytes(out / "cifar10" / name) == read_bytes(library_dir() / "cifar10" / name))
+            << "inputs/networks/cifar10/" << name << " differs from the generator's output; regenerate with "
             << "/usr/bin/python3 tools/gen_networks.py inputs/networks";
     }
     std::filesystem::remove_all(out);
