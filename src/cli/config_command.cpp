@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -43,8 +44,11 @@ void print_sweep(const io::Config& c) {
     std::cout << io::to_yaml(c);
     std::cout << "#\n# " << c.source_file.string() << ": valid sweep configuration\n"
               << "#   family " << fam->name() << ", design space: " << space_size_text(space) << '\n';
+    std::size_t width = 0;  // the names in one column, whatever the family calls them
+    for (const ParamAxis& a : space.axes()) width = std::max(width, a.name.size() + 1);
     for (const ParamAxis& a : space.axes()) {
-        std::cout << "#     " << std::left << std::setw(10) << a.name << a.range.str() << '\n';
+        std::cout << "#     " << std::left << std::setw(static_cast<int>(width)) << a.name << a.range.str()
+                  << '\n';
     }
     // The networks are parsed too: a sweep validates everything before anything runs.
     const std::vector<io::LoadedWorkload> loaded = io::load_workloads(c);

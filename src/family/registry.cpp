@@ -3,6 +3,7 @@
 #include <mutex>
 #include <utility>
 
+#include "crossbar/crossbar_family.hpp"
 #include "dram_pim/dram_pim_family.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/family/family.hpp"
@@ -19,7 +20,7 @@ struct Entry {
 // Registration happens at setup (and in tests), lookups after; one lock keeps both safe.
 struct Registry {
     std::mutex lock;
-    std::vector<Entry> entries{{"dram_pim", make_dram_pim}};
+    std::vector<Entry> entries{{"dram_pim", make_dram_pim}, {"crossbar", make_crossbar}};
 };
 
 Registry& registry() {
