@@ -19,6 +19,8 @@ Scenarios:
                    files import the pimdse package
   kendall_tau      the package's Kendall's tau (Gibbon Eq. 6): Gibbon's own example, ties,
                    reversal, refusals
+  crossbar_reader  a crossbar sweep read by the package: the family's columns and units from
+                   the file, status names, front, best, summary
 """
 import argparse
 import csv
@@ -112,6 +114,34 @@ def scenario_reader_examples():
         print(f"--- example {i + 1}\n{code}")
         exec(compile(code, f"docs/output.md example {i + 1}", "exec"), {})
     check(os.path.basename(path) == "out.h5", "the examples read out.h5")
+
+
+def scenario_crossbar_reader():
+    """The reader takes a crossbar sweep's columns from the file: the family's parameters
+    and energy parts with their units, the status names, the front and the best."""
+    pimdse = import_pimdse()
+    path = sweep("crossbar", base="crossbar.yaml")
+    s = pimdse.Sweep(path)
+    c, m = s.candidates, s.metrics
+    params = ["crossbar_size", "adc_bits", "dac_bits", "cell_bits", "weight_bits", "activation_bits"]
+    parts = ["energy_crossbar_pj", "energy_adc_pj", "energy_dac_pj", "energy_shift_add_pj", "energy_buffer_pj"]
+    cols = list(c.columns)
+    check(cols[cols.index("proposer") + 1:cols.index("status")] == params, f"parameter columns {cols}")
+    check("node_rows" not in cols and "energy_pe_pj" not in m.columns, "no dram_pim column")
+    cols = list(m.columns)
+    check(cols[cols.index("energy_pj") + 1:cols.index("pe_utilisation")] == parts, f"energy columns {cols}")
+    check(c.attrs["units"]["adc_bits"] == "bit" and c.attrs["units"]["crossbar_size"] == "", "parameter units")
+    check(all(m.attrs["units"][p] == "pJ" for p in parts), "energy part units")
+    check(set(c["status"]) == {"ok", "infeasible"}, f"status names {set(c['status'])}")
+    check(len(c) == 24 and len(m) == 48, f"{len(c)} candidates, {len(m)} metric rows")
+    front = s.front()
+    check(0 < len(front) and set(front["candidate"]) <= set(c["candidate"][c["status"] == "ok"]),
+          "the front holds ok candidates")
+    best = s.best(3)
+    check(list(best["cost"]) == sorted(c["cost"][c["status"] == "ok"])[:3], "best by cost")
+    check(s.layers.empty and s.table("schedules").empty, "no mappings or schedules for crossbars")
+    p = run([ARGS.pimdse, "summary", path])
+    check("24 candidates" in p.stdout, "summary of a crossbar sweep")
 
 
 def committed_counts(path):
