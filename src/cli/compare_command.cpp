@@ -50,13 +50,9 @@ std::string info(const store::StoredSweep& s, const std::string& key) {
 // batch sizes summed.
 double objective(const store::ParetoRecord& p, const std::string& name, double samples,
                  const std::string& path) {
-    if (name == "latency") return p.latency_seconds;
-    if (name == "energy") return p.energy_joules;
-    if (name == "area") return p.area_mm2;
-    if (name == "cost") return p.cost;
-    if (name == "power") return p.latency_seconds > 0 ? p.energy_joules / p.latency_seconds : kInf;
-    if (name == "throughput") return samples > 0 ? p.latency_seconds / samples : kInf;
-    throw InputError({path}, "objectives", "an objective pimdse does not know: '" + name + "'");
+    const std::optional<io::Objective> o = value_of(io::kObjectiveNames, std::string_view(name));
+    if (!o) throw InputError({path}, "objectives", "an objective pimdse does not know: '" + name + "'");
+    return io::minimised_value(*o, {p.latency_seconds, p.energy_joules, p.area_mm2, p.cost, samples});
 }
 
 Side load(const std::string& path) {

@@ -28,21 +28,7 @@ inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // A candidate's value of objective `o`, minimised; `samples` is the workloads' batch sizes
 // summed (throughput is kept as its reciprocal, seconds per sample).
 inline double objective(const store::CandidateRecord& c, io::Objective o, double samples) {
-    switch (o) {
-        case io::Objective::latency:
-            return c.latency_seconds;
-        case io::Objective::energy:
-            return c.energy_joules;
-        case io::Objective::area:
-            return c.area_mm2;
-        case io::Objective::cost:
-            return c.cost;
-        case io::Objective::power:
-            return c.latency_seconds > 0 ? c.energy_joules / c.latency_seconds : kInfinity;
-        case io::Objective::throughput:
-            return samples > 0 ? c.latency_seconds / samples : kInfinity;
-    }
-    return kInfinity;
+    return io::minimised_value(o, {c.latency_seconds, c.energy_joules, c.area_mm2, c.cost, samples});
 }
 
 inline tuner::Outcome outcome_of(eval::Status s) {

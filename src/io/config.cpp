@@ -40,6 +40,27 @@ std::string_view to_string(Objective o) {
     return name_of(kObjectiveNames, o);
 }
 
+double minimised_value(Objective o, const ObjectiveInputs& in) noexcept {
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    switch (o) {
+        case Objective::latency:
+            return in.latency_seconds;
+        case Objective::energy:
+            return in.energy_joules;
+        case Objective::area:
+            return in.area_mm2;
+        case Objective::cost:
+            return in.cost;
+        case Objective::power:
+            return in.latency_seconds > 0 ? in.energy_joules / in.latency_seconds : inf;
+        case Objective::throughput:
+            return in.samples > 0 ? in.latency_seconds / in.samples : inf;
+        case Objective::edp:
+            return in.energy_joules * in.latency_seconds;
+    }
+    return inf;
+}
+
 std::string_view to_string(Proposer p) {
     return name_of(kProposerNames, p);
 }
@@ -232,7 +253,7 @@ EngineConfig read_engine(const Reader& r, const std::optional<Field>& f) {
     }
     if (auto v = m.get("objectives")) {
         const std::string want =
-            "a list of 2 or 3 distinct objectives of latency, energy, area, cost, power, throughput";
+            "a list of 2 or 3 distinct objectives of latency, energy, area, cost, power, throughput, edp";
         e.objectives.clear();
         for (const Field& item : r.list(*v, want)) {
             const auto o = static_cast<Objective>(r.choice(item, names_of(kObjectiveNames)));

@@ -130,14 +130,31 @@ enum class Objective {
     /// Samples per second running the workloads back to back: the batch sizes summed over
     /// total latency. Maximised; the archive minimises its reciprocal, seconds per sample.
     throughput,
+    /// Energy-delay product running the workloads back to back, J s: total energy x total
+    /// latency (Gibbon's figure of merit).
+    edp,
 };
-inline constexpr EnumNames<Objective, 6> kObjectiveNames{{{Objective::latency, "latency"},
+inline constexpr EnumNames<Objective, 7> kObjectiveNames{{{Objective::latency, "latency"},
                                                           {Objective::energy, "energy"},
                                                           {Objective::area, "area"},
                                                           {Objective::cost, "cost"},
                                                           {Objective::power, "power"},
-                                                          {Objective::throughput, "throughput"}}};
+                                                          {Objective::throughput, "throughput"},
+                                                          {Objective::edp, "edp"}}};
 [[nodiscard]] std::string_view to_string(Objective o);
+
+/// What a candidate's objectives are computed from: its sums over the workloads.
+struct ObjectiveInputs {
+    double latency_seconds = 0;
+    double energy_joules = 0;
+    double area_mm2 = 0;
+    double cost = 0;     ///< NicePIM Eq. 1
+    double samples = 0;  ///< the workloads' batch sizes summed
+};
+/// The value of `o` as the Pareto archive minimises it: seconds, joules, mm2, Eq. 1, watts,
+/// seconds per sample (throughput's reciprocal), J s; +infinity where it is undefined (no
+/// latency or no samples).
+[[nodiscard]] double minimised_value(Objective o, const ObjectiveInputs& in) noexcept;
 
 /// `engine:` how the sweep engine runs candidates and keeps its archive (docs/config.md).
 struct EngineConfig {
