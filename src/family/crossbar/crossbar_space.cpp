@@ -12,24 +12,8 @@ namespace pimdse::family {
 
 namespace {
 
-struct AxisRule {
-    const char* name;
-    const char* unit;
-    const char* meaning;
-    int lo;  // the values any range may hold: [lo, hi]
-    int hi;
-};
-
-// In CrossbarParam order. The bounds are the cost model's (sim/crossbar.hpp: cell and DAC
-// bits <= 16) and, for the others, far beyond any converter or crossbar built.
-constexpr std::array<AxisRule, kCrossbarParamCount> kAxes{{
-    {"crossbar_size", "", "rows = columns of one crossbar (word lines, bit lines)", 2, 4096},
-    {"adc_bits", "bit", "resolution of a column's ADC", 1, 24},
-    {"dac_bits", "bit", "bits one DAC input step applies to a word line", 1, 16},
-    {"cell_bits", "bit", "bits one memristor cell stores", 1, 16},
-    {"weight_bits", "bit", "precision of a weight", 1, 32},
-    {"activation_bits", "bit", "precision of an input activation", 1, 32},
-}};
+// The parameters' names and bounds, in CrossbarParam order (core/crossbar_options.hpp).
+constexpr const std::array<CrossbarParamRule, kCrossbarParamCount>& kAxes = kCrossbarParamRules;
 
 // Gibbon's values, in CrossbarParam order.
 std::array<ParamRange, kCrossbarParamCount> default_ranges() {
@@ -39,7 +23,7 @@ std::array<ParamRange, kCrossbarParamCount> default_ranges() {
 
 std::string names() {
     std::string out;
-    for (const AxisRule& a : kAxes) out += (out.empty() ? "" : ", ") + std::string(a.name);
+    for (const CrossbarParamRule& a : kAxes) out += (out.empty() ? "" : ", ") + std::string(a.name);
     return out;
 }
 
