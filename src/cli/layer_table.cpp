@@ -1,27 +1,15 @@
 #include "layer_table.hpp"
 
-#include <cstdio>
-#include <utility>
-#include <variant>
 #include <vector>
 
 #include "pimdse/io/output_file.hpp"
 #include "pimdse/sim/data_layout.hpp"
 #include "report.hpp"
+#include "table_cells.hpp"
 
 namespace pimdse::cli {
 
 namespace {
-
-// One cell: a number or a text.
-using Cell = std::variant<double, std::string>;
-using Row = std::vector<std::pair<const char*, Cell>>;
-
-std::string number(double v) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.17g", v);
-    return buffer;
-}
 
 Row layer_row(const workload::Network& network, const workload::Segmentation& seg,
               const sim::NetworkMapping& mapping, const sim::NetworkCost& cost, workload::LayerIndex i) {
@@ -58,53 +46,6 @@ Row layer_row(const workload::Network& network, const workload::Segmentation& se
             {"reason", c.reason}};
 }
 
-// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
-std::string csv_field(const Cell& cell) {
-    if (const double* v = std::get_if<double>(&cell)) return number(*v);
-    const std::string& s = std::get<std::string>(cell);
-    if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
-    std::string out = "\"";
-    for (const char ch : s) {
-        if (ch == '"') out += '"';
-        out += ch;
-    }
-    return out + '"';
-}
-
-std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (const char ch : s) {
-        const auto u = static_cast<unsigned char>(ch);
-        if (ch == '"' || ch == '\\') {
-            out += '\\';
-            out += ch;
-        } else if (u < 0x20) {
-            char buffer[8];
-            std::snprintf(buffer, sizeof buffer, "\\u%04x", u);
-            out += buffer;
-        } else {
-            out += ch;
-        }
-    }
-    return out + '"';
-}
-
-std::string json_value(const Cell& cell) {
-    if (const double* v = std::get_if<double>(&cell)) return number(*v);
-    return json_string(std::get<std::string>(cell));
-}
-
-std::string json_object(const Row& row) {
-    std::string out = "{";
-    for (std::size_t k = 0; k < row.size(); ++k) {
-        if (k > 0) out += ", ";
-        out += json_string(row[k].first);
-        out += ": ";
-        out += json_value(row[k].second);
-    }
-    return out + '}';
-}
-
 Row summary_row(const sim::NetworkCost& cost) {
     const sim::EnergyBreakdown& e = cost.energy;
     return {{"latency_cycles", Cell(cost.latency.value())},
@@ -127,30 +68,17 @@ Row summary_row(const sim::NetworkCost& cost) {
 
 std::string layers_csv(const workload::Network& network, const workload::Segmentation& seg,
                        const sim::NetworkMapping& mapping, const sim::NetworkCost& cost) {
-    std::string out;
-    for (workload::LayerIndex i = 0; i < network.size(); ++i) {
-        const Row row = layer_row(network, seg, mapping, cost, i);
-        if (i == 0) {
-            for (std::size_t k = 0; k < row.size(); ++k) {
-                if (k > 0) out += ',';
-                out += row[k].first;
-            }
-            out += '\n';
-        }
-        for (std::size_t k = 0; k < row.size(); ++k) {
-            if (k > 0) out += ',';
-            out += csv_field(row[k].second);
-        }
-        out += '\n';
-    }
-    return out;
+    std::vector<Row> rows;
+    for (workload::LayerIndex i = 0; i < network.size(); ++i)
+        rows.push_back(layer_row(network, seg, mapping, cost, i));
+    return csv_table(rows);
 }
 
 std::string layers_json(const workload::Network& network, const workload::Segmentation& seg,
                         const sim::NetworkMapping& mapping, const sim::NetworkCost& cost,
                         const LayerTableContext& context) {
     std::string out = "{\"network\": " + json_string(network.name());
-    out += ", \"batch\": " + number(static_cast<double>(network.batch()));
+    out += ", \"batch\": " + number_text(static_cast<double>(network.batch()));
     out += ", \"hardware\": " + json_string(context.hardware);
     out += ", \"mapping\": " + json_string(context.mapping);
     out += ",\n \"summary\": " + json_object(summary_row(cost));
