@@ -2,6 +2,8 @@
 // network under one mapping on one hardware point, costed by the network timeline
 // (docs/model.md, "Network timeline"), printed as a per-layer table and a summary. An
 // infeasible mapping is a result, printed with its reason, not an error (docs/cli.md).
+// `pimdse evaluate --crossbar D.yaml --network N.yaml`: one network on one design of the
+// crossbar family, costed by its model (docs/model.md, "ReRAM crossbars: ...").
 
 #include <CLI/CLI.hpp>
 
@@ -17,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "crossbar_layer_table.hpp"
+#include "crossbar_report.hpp"
 #include "layer_table.hpp"
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
@@ -24,10 +28,13 @@
 #include "pimdse/hw/area.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
+#include "pimdse/io/crossbar_design_file.hpp"
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/io/output_file.hpp"
 #include "pimdse/mapper/mapping_file.hpp"
 #include "pimdse/sched/scheduler.hpp"
+#include "pimdse/sim/crossbar_cost.hpp"
+#include "pimdse/sim/crossbar_technology.hpp"
 #include "pimdse/sim/node_model.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/sim/timeline.hpp"
@@ -41,6 +48,7 @@ namespace {
 
 struct EvaluateOptions {
     std::string hardware;
+    std::string crossbar;
     std::string network;
     std::string mapping;
     bool uniform = false;
@@ -106,29 +114,99 @@ int run_evaluate(const EvaluateOptions& o) {
     return static_cast<int>(ExitCode::ok);
 }
 
+// The preset `crossbar.technology` names, checked; errors point at the design file's key.
+const sim::CrossbarTechnology& crossbar_technology_of(const io::CrossbarDesignFile& d) {
+    const SourceLocation at{d.source_file.string(), d.technology_line, 0};
+    const sim::CrossbarTechnology* t = nullptr;
+    try {
+        t = &sim::crossbar_technology(d.crossbar.technology);
+    } catch (const ConfigError&) {
+        throw ConfigError(at, "crossbar.technology",
+                          "expected a technology preset (" + sim::crossbar_technology_names() + "), got '" +
+                              d.crossbar.technology + "'");
+    }
+    try {
+        sim::check_technology(*t);
+    } catch (const ConfigError& ex) {
+        throw ConfigError(at, ex.key(), ex.problem());
+    }
+    return *t;
+}
+
+int run_evaluate_crossbar(const EvaluateOptions& o) {
+    const std::vector<std::filesystem::path> inputs{o.crossbar, o.network};
+    if (!o.layers.empty()) io::check_output_path(o.layers, inputs);
+    const io::CrossbarDesignFile d = io::read_crossbar_design_file(o.crossbar);
+    const workload::Network network = io::read_network_file(o.network);
+    bool weighted = false;
+    for (workload::LayerIndex i = 0; i < network.size(); ++i)
+        weighted = weighted || network.layer(i).has_weights();
+    if (!weighted) {
+        throw InputError({o.network, 0, 0}, "",
+                         "expected a network with a weighted layer (conv, deconv or matmul with weights) to "
+                         "place on crossbars, got none");
+    }
+
+    CrossbarEvaluation e;
+    e.network = &network;
+    e.tech = &crossbar_technology_of(d);
+    const auto value = [&d](std::size_t i) { return d.values[i]; };
+    e.config.size = value(0);
+    e.config.adc_bits = value(1);
+    e.config.dac_bits = value(2);
+    e.config.cell_bits = value(3);
+    e.config.weight_bits = value(4);
+    e.config.activation_bits = value(5);
+    e.config.polarity = d.crossbar.polarity;
+    e.config.active_wordlines = d.crossbar.active_wordlines;
+    e.options.schedule = d.crossbar.schedule;
+    e.options.tile_budget = d.crossbar.tile_budget;
+    e.area_budget_mm2 = d.crossbar.area_budget_mm2;
+    e.cost = sim::cost_network_on_crossbars(network, e.config, *e.tech, e.options);
+
+    print_crossbar_report(std::cout, e);
+    if (!o.layers.empty()) write_crossbar_layer_table(o.layers, e, inputs);
+    return static_cast<int>(ExitCode::ok);
+}
+
 }  // namespace
 
 void add_evaluate_command(CLI::App& app, Action& action) {
     CLI::App* cmd = app.add_subcommand(
-        "evaluate", "Cost one network under one mapping on one hardware point (docs/cli.md, docs/model.md)");
+        "evaluate",
+        "Cost one network under one mapping on one hardware point, or on one crossbar design (docs/cli.md, "
+        "docs/model.md)");
     auto o = std::make_shared<EvaluateOptions>();
-    cmd->add_option("--hardware", o->hardware, "hardware file (YAML, docs/config.md)")->required();
+    CLI::Option* hardware =
+        cmd->add_option("--hardware", o->hardware, "hardware file (YAML, docs/config.md)");
+    CLI::Option* crossbar = cmd->add_option(
+        "--crossbar", o->crossbar,
+        "crossbar design file (YAML, docs/config.md): cost the network on this design of the crossbar family "
+        "instead of a hardware file and mapping");
     cmd->add_option("--network", o->network, "network file (YAML, docs/workloads.md)")->required();
     CLI::Option* mapping = cmd->add_option("--mapping", o->mapping, "mapping file (YAML, docs/mapping.md)");
     CLI::Option* uniform =
         cmd->add_flag("--uniform", o->uniform, "evaluate the uniform mapping instead of a mapping file");
     mapping->excludes(uniform);
     uniform->excludes(mapping);
+    crossbar->excludes(hardware)->excludes(mapping)->excludes(uniform);
     cmd->add_option("--max-nodes", o->max_nodes,
                     "refuse a hardware point with more nodes than this (default 4096, 64 x 64; docs/cli.md)")
         ->check(integer_in(1, kMostNodes));
     cmd->add_option("--write-mapping", o->write_mapping, "write the evaluated mapping to this file (YAML)")
-        ->check(output_file());
+        ->check(output_file())
+        ->excludes(crossbar);
     cmd->add_option("--layers", o->layers,
-                    "write one row per layer (region, partitions, cycles and energy by part, status) to "
-                    "this file: CSV, or JSON with the summary when it ends in .json (docs/cli.md)")
+                    "write one row per layer (region, partitions, cycles and energy by part, status; with "
+                    "--crossbar: crossbars, conversions, latency, energy by part) to this file: CSV, or JSON "
+                    "with the summary when it ends in .json (docs/cli.md)")
         ->check(output_file());
     cmd->callback([cmd, &action, o] {
+        if (!o->crossbar.empty()) {
+            action = [o] { return run_evaluate_crossbar(*o); };
+            return;
+        }
+        if (o->hardware.empty()) throw CLI::RequiredError("--hardware or --crossbar");
         if (o->mapping.empty() && !o->uniform) throw CLI::RequiredError("--mapping or --uniform");
         action = [o] { return run_evaluate(*o); };
     });
