@@ -27,6 +27,15 @@ void insert(std::vector<LayerOption>& front, LayerOption o) {
     front.push_back(std::move(o));
 }
 
+// The part-layer of the node at part index 0 of every loop under count vector `n`: one of
+// the vector's part-layers, and the largest (balanced splits make the first parts longest).
+sim::PartLayer first_part_layer(const workload::Layer& l, const Counts& n, const sim::System& system) {
+    std::array<sim::Range, kPartDims> first{};
+    for (PartDim d : sim::kAllPartDims)
+        first[index_of(d)] = sim::split(sim::loop_bound(l, d), n[index_of(d)], 0);
+    return sim::part_layer_of(l, first, system);
+}
+
 sim::LayerMapping with_layouts(sim::DataLayout in, sim::DataLayout out) {
     sim::LayerMapping m;
     m.dl_in = in;
@@ -182,10 +191,7 @@ std::vector<LayerOption> LayerSearch::search(const Request& r) {
     const double pes = static_cast<double>(system_.node.pe_rows) * system_.node.pe_cols;
     const auto lower_bound_of = [&](const Counts& n) {
         if (!l.is_compute()) return 0.0;
-        std::array<sim::Range, kPartDims> largest{};
-        for (PartDim d : sim::kAllPartDims)
-            largest[index_of(d)] = sim::split(sim::loop_bound(l, d), n[index_of(d)], 0);
-        const sim::PartLayer p = sim::part_layer_of(l, largest, system_);
+        const sim::PartLayer p = first_part_layer(l, n, system_);
         return std::max(static_cast<double>(p.macs()) / pes,
                         sim::compute_cycles_lower_bound(p, system_.node).value());
     };
@@ -231,11 +237,8 @@ void LayerSearch::search_vector(const Request& r, const RegionSplits& splits, co
     // is one of them (the node at part index 0) and the largest, so its intra-node cost is a
     // tighter floor than the PE-array bound, at one search instead of one per distinct part.
     if (r.prune && l.is_compute()) {
-        std::array<sim::Range, kPartDims> first{};
-        for (PartDim d : sim::kAllPartDims)
-            first[index_of(d)] = sim::split(sim::loop_bound(l, d), n[index_of(d)], 0);
         const sim::IntraNodeCost part =
-            intra_.map(sim::part_layer_of(l, first, system_), system_.node, r.in, r.out);
+            intra_.map(first_part_layer(l, n, system_), system_.node, r.in, r.out);
         if (part.status != sim::MapStatus::ok) return;  // compute_cycles would be infinite
         if (dominated(front, part.total_cycles.value() + share_floor, min_bytes)) {
             ++stats_.pruned_vectors;
