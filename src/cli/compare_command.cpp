@@ -32,6 +32,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 struct Side {
     std::string path;
     store::StoredSweep s;
+    store::FamilyColumns columns;  ///< the family's columns (its metrics may be objectives)
     std::string objectives;
     std::vector<tuner::ParetoPoint> front;
     double best_cost = kInf;
@@ -46,18 +47,23 @@ std::string info(const store::StoredSweep& s, const std::string& key) {
     return "?";
 }
 
-// As the sweep's archive minimises it (engine/sweep_state.hpp); `samples` is the workloads'
-// batch sizes summed.
-double objective(const store::ParetoRecord& p, const std::string& name, double samples,
-                 const std::string& path) {
+// Candidate `id`'s value of objective `name` as the sweep's archive minimises it
+// (store::objective_value); `samples` is the workloads' batch sizes summed.
+double objective(const store::StoredSweep& s, const store::FamilyColumns& columns, std::int64_t id,
+                 const std::string& name, double samples, const std::string& path) {
     const std::optional<io::Objective> o = value_of(io::kObjectiveNames, std::string_view(name));
     if (!o) throw InputError({path}, "objectives", "an objective pimdse does not know: '" + name + "'");
-    return io::minimised_value(*o, {p.latency_seconds, p.energy_joules, p.area_mm2, p.cost, samples});
+    // Candidates are stored in id order, 0, 1, 2, ...
+    if (id < 0 || id >= std::ssize(s.candidates) || s.candidates[static_cast<std::size_t>(id)].id != id)
+        throw InputError({path}, "pareto",
+                         "a front candidate " + std::to_string(id) + " not among /candidates");
+    return store::objective_value(s.candidates[static_cast<std::size_t>(id)], columns, *o, samples);
 }
 
 Side load(const std::string& path) {
     io::check_input_file(path);
-    Side d{path, store::Store::open_read_only(path, MPI_COMM_SELF).read(), {}, {}, kInf, -1, 0};
+    const store::Store file = store::Store::open_read_only(path, MPI_COMM_SELF);
+    Side d{path, file.read(), file.columns(), {}, {}, kInf, -1, 0};
     d.objectives = info(d.s, "objectives");
     std::vector<std::string> names;
     for (std::size_t i = 0, j; i <= d.objectives.size(); i = j + 1) {
@@ -69,7 +75,8 @@ Side load(const std::string& path) {
     for (const store::ParetoRecord& p : d.s.pareto) {
         if (p.left_batch >= 0 && p.left_batch < d.s.batches) continue;  // off the front
         tuner::ParetoPoint point{p.candidate, {}};
-        for (const std::string& n : names) point.objectives.push_back(objective(p, n, samples, path));
+        for (const std::string& n : names)
+            point.objectives.push_back(objective(d.s, d.columns, p.candidate, n, samples, path));
         d.front.push_back(std::move(point));
     }
     for (const store::CandidateRecord& c : d.s.candidates) {

@@ -53,6 +53,7 @@ store::FamilyColumns family_columns(const family::Family& family) {
     for (const ParamAxis& a : family.space().axes()) c.params.push_back({a.name, a.unit, a.meaning});
     for (const family::EnergyPart& p : family.energy_parts())
         c.energy_parts.push_back({p.name, "pJ", p.meaning});
+    for (const family::Metric& m : family.metrics()) c.metrics.push_back({m.name, m.unit, m.meaning});
     return c;
 }
 
@@ -99,7 +100,7 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
         for (const eval::Workload& w : s.ctx.workloads) samples += static_cast<double>(w.network.batch());
         const std::vector<double> prior = fam.eval_time_prior();
         s.state = std::make_unique<detail::SweepState>(
-            c, std::move(proposer), samples,
+            c, family_columns(fam), std::move(proposer), samples,
             EvalTimeModel(Eigen::Map<const EvalTimeModel::Vector>(prior.data(), std::ssize(prior))));
     });
     return s;

@@ -41,11 +41,12 @@ bool same_row(const store::ParetoRecord& stored, const store::ParetoRecord& repl
 
 }  // namespace
 
-void check_pareto_replay(const store::StoredSweep& stored, const io::Config& config, const fs::path& out) {
+void check_pareto_replay(const store::StoredSweep& stored, const store::FamilyColumns& columns,
+                         const io::Config& config, const fs::path& out) {
     double samples = 0;  // the throughput objective's numerator, as explore() sums it
     for (const store::StoredWorkload& w : stored.workloads) samples += static_cast<double>(w.batch);
     // The dispatch order plays no part in a replay: a prior of one intercept will do.
-    SweepState replay(config, std::make_unique<ListeningProposer>(), samples,
+    SweepState replay(config, columns, std::make_unique<ListeningProposer>(), samples,
                       EvalTimeModel(EvalTimeModel::Vector::Zero(1)));
     std::vector<store::CandidateRecord> batch;
     std::size_t next = 0;

@@ -103,9 +103,10 @@ void SweepOutput::open_for_resume(const io::Config& config, const family::Family
     if (!fs::is_regular_file(out_, ec)) throw IoError(out_.string() + ": not a regular file");
     {
         // Refused before anything is repaired: the file stays byte for byte.
-        const store::StoredSweep committed = store::Store::open_read_only(out_, MPI_COMM_SELF).read();
+        const store::Store file = store::Store::open_read_only(out_, MPI_COMM_SELF);
+        const store::StoredSweep committed = file.read();
         check_resumable(committed, config, config_file, out_);
-        check_pareto_replay(committed, config, out_);
+        check_pareto_replay(committed, file.columns(), config, out_);
     }
     store::Store::repair_for_resume(out_);
     store_.emplace(store::Store::open_for_resume(out_, MPI_COMM_SELF));

@@ -30,9 +30,9 @@ void check_resumable(const store::StoredSweep& stored, const io::Config& config,
 
 /// Throws IoError (naming `out` and the row) unless the committed /pareto rows are the history
 /// that replaying the committed candidates rebuilds: checked before the file is touched, as a
-/// resume rewrites /pareto from the replay.
-void check_pareto_replay(const store::StoredSweep& stored, const io::Config& config,
-                         const std::filesystem::path& out);
+/// resume rewrites /pareto from the replay. `columns`: the file's (its family metrics).
+void check_pareto_replay(const store::StoredSweep& stored, const store::FamilyColumns& columns,
+                         const io::Config& config, const std::filesystem::path& out);
 
 class SweepOutput {
 public:

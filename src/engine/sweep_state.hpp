@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -24,12 +25,6 @@
 namespace pimdse::engine::detail {
 
 inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
-
-// A candidate's value of objective `o`, minimised; `samples` is the workloads' batch sizes
-// summed (throughput is kept as its reciprocal, seconds per sample).
-inline double objective(const store::CandidateRecord& c, io::Objective o, double samples) {
-    return io::minimised_value(o, {c.latency_seconds, c.energy_joules, c.area_mm2, c.cost, samples});
-}
 
 inline tuner::Outcome outcome_of(eval::Status s) {
     switch (s) {
@@ -50,11 +45,13 @@ inline tuner::Outcome outcome_of(eval::Status s) {
 // had.
 class SweepState {
 public:
-    /// `samples`: the workloads' batch sizes summed (the throughput objective's numerator);
-    /// `times`: the dispatch order's model with the family's prior.
-    SweepState(const io::Config& config, std::unique_ptr<tuner::Proposer> proposer, double samples,
-               EvalTimeModel times)
+    /// `columns`: the family's (its metrics are objectives); `samples`: the workloads' batch
+    /// sizes summed (the throughput objective's numerator); `times`: the dispatch order's
+    /// model with the family's prior.
+    SweepState(const io::Config& config, store::FamilyColumns columns,
+               std::unique_ptr<tuner::Proposer> proposer, double samples, EvalTimeModel times)
         : config_(config),
+          columns_(std::move(columns)),
           samples_(samples),
           proposer_(std::move(proposer)),
           archive_(config.engine.objectives.size()),
@@ -76,7 +73,9 @@ public:
             o.outcome = outcome_of(c.status);
             o.cost = c.status == eval::Status::ok ? c.cost : kInfinity;
             for (io::Objective k : config_.engine.objectives) {
-                o.objectives.push_back(c.status == eval::Status::ok ? objective(c, k, samples_) : kInfinity);
+                o.objectives.push_back(c.status == eval::Status::ok
+                                           ? store::objective_value(c, columns_, k, samples_)
+                                           : kInfinity);
             }
             if (c.status == eval::Status::ok) {
                 // Only full evaluations teach the dispatch order: a time-out is cut short and an
@@ -97,7 +96,11 @@ public:
             std::vector<double> worst(config_.engine.objectives.size(), 0.0);
             bool any = false;
             for (const tuner::Observation& o : obs) {
-                if (o.outcome != tuner::Outcome::ok) continue;
+                // A missing metric (accuracy_loss without a table entry) is +inf: not a bound.
+                const auto finite = [](double v) { return std::isfinite(v); };
+                if (o.outcome != tuner::Outcome::ok ||
+                    !std::all_of(o.objectives.begin(), o.objectives.end(), finite))
+                    continue;
                 any = true;
                 for (std::size_t k = 0; k < worst.size(); ++k) worst[k] = std::max(worst[k], o.objectives[k]);
             }
@@ -186,6 +189,7 @@ private:
     }
 
     const io::Config& config_;
+    store::FamilyColumns columns_;
     double samples_;
     std::unique_ptr<tuner::Proposer> proposer_;
     tuner::ParetoArchive archive_;

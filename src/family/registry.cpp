@@ -1,5 +1,6 @@
 // The family registry and the interface's defaults (include/pimdse/family/family.hpp).
 
+#include <algorithm>
 #include <mutex>
 #include <utility>
 
@@ -48,6 +49,29 @@ std::vector<std::string> family_names() {
     return out;
 }
 
+namespace {
+
+// Every objective that reads a family metric (io::objective_metric) names one `family` reports.
+void check_objectives(const io::Config& config, const Family& family) {
+    for (io::Objective o : config.engine.objectives) {
+        const std::string_view metric = io::objective_metric(o);
+        if (metric.empty()) continue;
+        const std::vector<Metric>& have = family.metrics();
+        if (std::any_of(have.begin(), have.end(), [&](const Metric& m) { return m.name == metric; }))
+            continue;
+        std::string reported;
+        for (const Metric& m : have) reported += (reported.empty() ? "" : ", ") + m.name;
+        std::string problem = "the objective '" + std::string(io::to_string(o)) + "' reads the metric '" +
+                              std::string(metric) + "', which family " + std::string(family.name()) +
+                              " does not report (it reports " + (reported.empty() ? "none" : reported) + ")";
+        if (o == io::Objective::accuracy_loss)
+            problem += "; the crossbar family reports it with crossbar.accuracy_table";
+        throw ConfigError({config.source_file.string()}, "engine.objectives", problem);
+    }
+}
+
+}  // namespace
+
 std::unique_ptr<Family> make_family(const io::Config& config) {
     Factory factory;
     FamilyId id = 0;
@@ -67,7 +91,14 @@ std::unique_ptr<Family> make_family(const io::Config& config) {
         throw ConfigError({config.source_file.string()}, "family",
                           "expected one of " + known + ", got '" + config.family + "'");
     }
-    return factory(config, id);
+    std::unique_ptr<Family> family = factory(config, id);
+    check_objectives(config, *family);
+    return family;
+}
+
+const std::vector<Metric>& Family::metrics() const {
+    static const std::vector<Metric> none;
+    return none;
 }
 
 eval::Evaluation Family::evaluate_synthetic(const eval::EvalContext& /*ctx*/, std::int64_t /*id*/,

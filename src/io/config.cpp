@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -57,8 +58,22 @@ double minimised_value(Objective o, const ObjectiveInputs& in) noexcept {
             return in.samples > 0 ? in.latency_seconds / in.samples : inf;
         case Objective::edp:
             return in.energy_joules * in.latency_seconds;
+        case Objective::adc_deficit:
+        case Objective::accuracy_loss:
+            return std::isnan(in.metric) ? inf : in.metric;
     }
     return inf;
+}
+
+std::string_view objective_metric(Objective o) noexcept {
+    switch (o) {
+        case Objective::adc_deficit:
+            return "adc_deficit_bits";
+        case Objective::accuracy_loss:
+            return "accuracy_loss";
+        default:
+            return {};
+    }
 }
 
 std::string_view to_string(Proposer p) {
@@ -253,7 +268,7 @@ EngineConfig read_engine(const Reader& r, const std::optional<Field>& f) {
     }
     if (auto v = m.get("objectives")) {
         const std::string want =
-            "a list of 2 or 3 distinct objectives of latency, energy, area, cost, power, throughput, edp";
+            "a list of 2 or 3 distinct objectives of " + yaml::key_list(names_of(kObjectiveNames));
         e.objectives.clear();
         for (const Field& item : r.list(*v, want)) {
             const auto o = static_cast<Objective>(r.choice(item, names_of(kObjectiveNames)));
@@ -384,7 +399,7 @@ Config config_from(const Reader& r, const Field& root, std::string_view text, co
     c.cost = read_cost(r, top.get("cost"));
     c.model = read_model(r, top.get("model"));
     c.schedule = read_schedule(r, top.get("schedule"));
-    c.crossbar = detail::read_crossbar(r, top.get("crossbar"), c.family);
+    c.crossbar = detail::read_crossbar(r, top.get("crossbar"), c.family, dir);
     c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + yaml::key_list(kSweepKeys)));
     c.output = read_output(r, top.require("output", "a mapping with the key path"), dir);
     c.engine = read_engine(r, top.get("engine"));

@@ -165,6 +165,11 @@ void write_crossbar(std::ostream& out, const CrossbarOptions& o) {
     } else {
         out << "  # area_budget_mm2: none\n";
     }
+    if (!o.accuracy_table.empty()) {
+        out << "  accuracy_table: " << quoted(o.accuracy_table.string()) << '\n';
+    } else {
+        out << "  # accuracy_table: none\n";
+    }
 }
 
 }  // namespace

@@ -51,9 +51,11 @@ void check_bank_width(const yaml::Reader& r, const std::optional<yaml::Field>& c
 /// integers; the family checks the names (family::make_family).
 [[nodiscard]] DesignSpace read_open_space(const yaml::Reader& r, const std::optional<yaml::Field>& f);
 /// `crossbar:` (config_crossbar.cpp), its defaults when absent; a ConfigError when it is given
-/// and `family` is not crossbar.
+/// and `family` is not crossbar. `dir`: the sweep file's directory, against which
+/// `accuracy_table` resolves; none for a single design's file, which refuses that key.
 [[nodiscard]] CrossbarOptions read_crossbar(const yaml::Reader& r, const std::optional<yaml::Field>& f,
-                                            const std::string& family);
+                                            const std::string& family,
+                                            const std::optional<std::filesystem::path>& dir);
 /// `sweep.proposer_options:`, each option checked against its range (config_proposer.cpp).
 [[nodiscard]] ProposerOptions read_proposer_options(const yaml::Reader& r, const yaml::Field& f);
 /// The options that differ from their defaults, one `name: value` line each after `indent`

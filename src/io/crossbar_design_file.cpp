@@ -39,7 +39,7 @@ CrossbarDesignFile parse_crossbar_design(std::string_view text, const std::files
         d.values[i] = detail::to_int(r.integer(f, p.lo, p.hi));
     }
     const std::optional<yaml::Field> section = top.get("crossbar");
-    d.crossbar = detail::read_crossbar(r, section, "crossbar");
+    d.crossbar = detail::read_crossbar(r, section, "crossbar", std::nullopt);
     if (section) {
         if (auto t = yaml::Map::unchecked(r, *section, "a mapping").get("technology"))
             d.technology_line = t->line;

@@ -2,8 +2,11 @@
 // function per table, each filling the row struct of rows.hpp field by field.
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "batch_rows.hpp"
@@ -11,6 +14,16 @@
 #include "pimdse/sim/mapping.hpp"
 
 namespace pimdse::store {
+
+double objective_value(const CandidateRecord& c, const FamilyColumns& columns, io::Objective o,
+                       double samples) noexcept {
+    io::ObjectiveInputs in{c.latency_seconds, c.energy_joules, c.area_mm2, c.cost, samples};
+    const std::string_view metric = io::objective_metric(o);
+    for (std::size_t i = 0; !metric.empty() && i < columns.metrics.size(); ++i) {
+        if (columns.metrics[i].name == metric && std::cmp_less(i, c.metric_count)) in.metric = c.metrics[i];
+    }
+    return io::minimised_value(o, in);
+}
 
 void count_rows(const eval::Evaluation& e, CandidateRecord& r) {
     r.metric_rows = static_cast<std::int64_t>(e.networks.size());
@@ -39,6 +52,9 @@ CandidateRecord record_of(const eval::Evaluation& e, std::int64_t batch, io::Pro
     c.latency_seconds = e.latency_seconds;
     c.energy_joules = e.energy_joules;
     c.cost = e.cost;
+    if (e.metrics.size() > kMaxFamilyColumns) throw InternalError("more family metrics than a candidate row");
+    std::copy(e.metrics.begin(), e.metrics.end(), c.metrics.begin());
+    c.metric_count = static_cast<std::int32_t>(e.metrics.size());
     c.rank = rank;
     c.seconds = e.seconds;
     count_rows(e, c);
@@ -58,6 +74,8 @@ CandidateRow candidate_row(const eval::Evaluation& e, const CandidateRecord& c) 
     r.latency_s = e.latency_seconds;
     r.energy_j = e.energy_joules;
     r.cost = e.cost;
+    std::fill(std::begin(r.metrics), std::end(r.metrics), std::numeric_limits<double>::quiet_NaN());
+    std::copy_n(c.metrics.begin(), c.metric_count, r.metrics);
     r.metric_rows = c.metric_rows, r.layer_rows = c.layer_rows;
     r.segment_rows = c.segment_rows, r.schedule_rows = c.schedule_rows;
     r.eval_seconds = e.seconds;

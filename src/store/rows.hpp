@@ -62,6 +62,7 @@ struct CandidateRow {
     double latency_s;
     double energy_j;
     double cost;
+    double metrics[kMaxFamilyColumns];  // the family's metrics; the file has those in use
     std::int64_t metric_rows, layer_rows, segment_rows, schedule_rows;
     double eval_seconds;
     std::int32_t rank;

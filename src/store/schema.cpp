@@ -110,6 +110,9 @@ TableSchema candidate_schema(const std::shared_ptr<const FamilyColumns>& columns
         t.fields = inserted(
             std::move(t.fields), "proposer",
             family_fields(columns->params, offsetof(R, params), sizeof(std::int32_t), FieldKind::int32));
+        t.fields = inserted(
+            std::move(t.fields), "cost",
+            family_fields(columns->metrics, offsetof(R, metrics), sizeof(double), FieldKind::float64));
     }
     return t;
 }
@@ -146,7 +149,7 @@ TableSchema metric_schema(const std::shared_ptr<const FamilyColumns>& columns) {
 
 // Throws IoError unless the columns fit the rows and name distinct, new fields.
 void check_columns(const FamilyColumns& c) {
-    for (const auto* list : {&c.params, &c.energy_parts}) {
+    for (const auto* list : {&c.params, &c.energy_parts, &c.metrics}) {
         if (list->size() > kMaxFamilyColumns) {
             throw IoError("a family with " + std::to_string(list->size()) + " columns of one kind; at most " +
                           std::to_string(kMaxFamilyColumns) + " fit a sweep file's rows");

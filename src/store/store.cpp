@@ -91,13 +91,15 @@ void Store::note_run(int ranks) {
 
 namespace {
 
-CandidateRecord record_of(const CandidateRow& r, std::size_t params) {
+CandidateRecord record_of(const CandidateRow& r, std::size_t params, std::size_t metrics) {
     CandidateRecord c;
     c.id = r.candidate;
     c.batch = r.batch;
     c.proposer = static_cast<io::Proposer>(r.proposer);
     std::copy_n(r.params, params, c.params.values.begin());
     c.params.size = static_cast<std::uint16_t>(params);
+    std::copy_n(r.metrics, metrics, c.metrics.begin());
+    c.metric_count = static_cast<std::int32_t>(metrics);
     c.status = static_cast<eval::Status>(r.status);
     c.area_mm2 = r.area_mm2;
     c.latency_seconds = r.latency_s;
@@ -137,7 +139,7 @@ StoredSweep Store::read() const {
 
     out.batches = s.commit[0];
     for (const CandidateRow& r : s.committed_rows<CandidateRow>(kCandidates)) {
-        out.candidates.push_back(record_of(r, s.columns.params.size()));
+        out.candidates.push_back(record_of(r, s.columns.params.size(), s.columns.metrics.size()));
     }
     for (const BatchRow& r : s.committed_rows<BatchRow>(kBatches)) {
         BatchRecord b;

@@ -202,6 +202,7 @@ void Store::Impl::read_columns() {
     FamilyColumns c;
     c.params = columns_between(file, "/candidates", "proposer", "status");
     c.energy_parts = columns_between(file, "/metrics", "energy_pj", "pe_utilisation");
+    c.metrics = columns_between(file, "/candidates", "cost", "metric_rows");
     try {
         set_columns(std::move(c));
     } catch (const IoError& e) {

@@ -495,6 +495,7 @@ def variant(s, base, name, **keys):
     text = open(s.data(base)).read()
     text = text.replace("../mapping/", s.data("../mapping/")).replace("../../../inputs/",
                                                                         os.path.join(s.source, "inputs") + "/")
+    text = text.replace("accuracy_table: crossbar_accuracy.csv", "accuracy_table: " + s.data("crossbar_accuracy.csv"))
     for key, value in keys.items():
         line = f"  {key}: {value}"
         text, n = re.subn(rf"^  {key}: .*$", line, text, flags=re.M)
@@ -606,6 +607,30 @@ def scenario_crossbar(s):
     check(all(b"crossbar.area_budget_mm2" in msg for msg in c.message[over]), "the infeasible say why")
     check(np.allclose(m.energy_pj, m[CROSSBAR_ENERGY].sum(axis=1), rtol=1e-12), "energy parts sum to the energy")
     check((m.energy_pj > 0).all() and (m.latency_s > 0).all(), "every workload costed")
+    check_crossbar_metrics(s, out, c)
+
+
+def check_crossbar_metrics(s, out, c):
+    """The family metrics of crossbar.yaml's sweep: after `cost`, the ADC deficit by its
+    formula, the accuracy loss as the table's weighted mean (NaN where tiny has no row), and a
+    front of candidates with an accuracy loss only."""
+    fields = list(c.columns)
+    check(fields[fields.index("cost") + 1:fields.index("metric_rows")] == ["adc_deficit_bits", "accuracy_loss"],
+          f"metric columns {fields}")
+    # ResNet-18 has layers of 576 rows and more, so its worst layer activates a whole crossbar.
+    needed = np.ceil(np.log2(c.crossbar_size * (2.0 ** c.cell_bits - 1) * (2.0 ** c.dac_bits - 1) + 1))
+    check((c.adc_deficit_bits == np.maximum(0, needed - c.adc_bits)).all(), "ADC deficit by its formula")
+    table = pd.read_csv(s.data("crossbar_accuracy.csv"), comment="#", skipinitialspace=True)
+    loss = {(r.network, r.weight_bits, r.adc_bits): r.accuracy_loss for r in table.itertuples()}
+    for r in c.itertuples():
+        tiny = loss.get(("tiny", r.weight_bits, r.adc_bits), np.nan)
+        want = (tiny + 2 * loss[("resnet18_cifar10", r.weight_bits, r.adc_bits)]) / 3  # weights 1 and 2
+        check(np.isnan(want) and np.isnan(r.accuracy_loss) or abs(r.accuracy_loss - want) < 1e-12,
+              f"candidate {r.candidate}: accuracy loss {r.accuracy_loss}, want {want}")
+    check(c.accuracy_loss.isna().any() and c.accuracy_loss.notna().any(), "the table leaves some designs out")
+    with h5py.File(out, "r") as f:
+        front = set(f["pareto"]["candidate"])
+    check(front and c[c.candidate.isin(front)].accuracy_loss.notna().all(), "no candidate without a loss on the front")
 
 
 def scenario_crossbar_resume(s):

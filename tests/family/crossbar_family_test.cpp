@@ -86,7 +86,8 @@ TEST(CrossbarFamily, ResolvedConfigurationReadsBackEqual) {
     for (const std::string& extra :
          {std::string(),
           std::string("space:\n  adc_bits: {values: [6, 8]}\ncrossbar: {schedule: sequential, "
-                      "tile_budget: 64, polarity: 1, active_wordlines: 16, area_budget_mm2: 12.5}\n")}) {
+                      "tile_budget: 64, polarity: 1, active_wordlines: 16, area_budget_mm2: 12.5, "
+                      "accuracy_table: losses.csv}\n")}) {
         const io::Config c = config(extra);
         const std::string text = io::to_yaml(c);
         EXPECT_NE(text.find("\ncrossbar:\n"), std::string::npos) << text;
@@ -203,6 +204,49 @@ TEST(CrossbarFamily, AForeignPointFailsWithoutThrowing) {
     const eval::Evaluation e = f->evaluate(context(c), 0, point(*f, {100, 8, 1, 1, 9, 9}), Deadline{});
     EXPECT_EQ(e.status, eval::Status::failed);
     EXPECT_FALSE(e.message.empty());
+}
+
+TEST(CrossbarFamily, ReportsTheAdcDeficitAndTheTablesAccuracyLoss) {
+    const fs::path table = scratch("accuracy.csv");
+    std::ofstream(table) << "network, adc_bits, accuracy_loss\ntiny, 6, 4.5\nother, 8, 1\n";
+    const io::Config c = config("crossbar: {active_wordlines: 32, accuracy_table: " + table.string() +
+                                "}\nengine: {objectives: [edp, adc_deficit, accuracy_loss]}\n");
+    const auto f = make_family(c);
+    ASSERT_EQ(f->metrics().size(), 2u);
+    EXPECT_EQ(f->metrics()[0].name, "adc_deficit_bits");
+    EXPECT_EQ(f->metrics()[1].name, "accuracy_loss");
+    const eval::EvalContext ctx = context(c);
+    // tiny's first conv has 8 x 3 x 3 = 72 rows; 32 of them are read at once: a column sums
+    // to at most 32 x 3 x 3 (2-bit cells and DACs), 289 levels with zero, 9 bits: 3 more
+    // than a 6-bit ADC resolves.
+    const eval::Evaluation e = f->evaluate(ctx, 0, point(*f, {64, 6, 2, 2, 7, 5}), Deadline{});
+    ASSERT_EQ(e.status, eval::Status::ok) << e.message;
+    ASSERT_EQ(e.metrics.size(), 2u);
+    EXPECT_EQ(e.metrics[0], 3);
+    EXPECT_EQ(e.metrics[1], 4.5);  // the one workload's row (its weight 2 cancels)
+    // An 8-bit ADC has no row for tiny: the loss is missing, not imputed; the deficit is 1.
+    const eval::Evaluation adc8 = f->evaluate(ctx, 1, point(*f, {64, 8, 2, 2, 7, 5}), Deadline{});
+    ASSERT_EQ(adc8.metrics.size(), 2u);
+    EXPECT_EQ(adc8.metrics[0], 1);
+    EXPECT_TRUE(std::isnan(adc8.metrics[1]));
+    // Without a table there is no accuracy loss to report.
+    EXPECT_EQ(make_family(config(""))->metrics().size(), 1u);
+}
+
+TEST(CrossbarFamily, MetricObjectivesNeedAFamilyThatReportsThem) {
+    const std::string need_table =
+        message_of([] { (void)make_family(config("engine: {objectives: [edp, accuracy_loss]}\n")); });
+    EXPECT_NE(
+        need_table.find("crossbar.yaml: key 'engine.objectives': the objective 'accuracy_loss' reads the "
+                        "metric 'accuracy_loss', which family crossbar does not report (it reports "
+                        "adc_deficit_bits); the crossbar family reports it with crossbar.accuracy_table"),
+        std::string::npos)
+        << need_table;
+    io::Config dram = config("engine: {objectives: [latency, adc_deficit]}\n");
+    dram.family = "dram_pim";
+    const std::string none = message_of([&] { (void)make_family(dram); });
+    EXPECT_NE(none.find("which family dram_pim does not report (it reports none)"), std::string::npos)
+        << none;
 }
 
 TEST(CrossbarFamily, ConfigurationErrorsNameFileKeyAndExpectation) {

@@ -30,6 +30,19 @@ TEST(Objective, UndefinedRatiosAreInfinite) {
     EXPECT_EQ(minimised_value(Objective::edp, none), 0.0);
 }
 
+TEST(Objective, AFamilyMetricIsTakenAsItIs) {
+    ObjectiveInputs in = kRun;
+    in.metric = 2.5;
+    EXPECT_DOUBLE_EQ(minimised_value(Objective::adc_deficit, in), 2.5);
+    EXPECT_DOUBLE_EQ(minimised_value(Objective::accuracy_loss, in), 2.5);
+    EXPECT_DOUBLE_EQ(minimised_value(Objective::latency, in), 0.002);  // the sums ignore it
+    // A missing metric (NaN: no accuracy-table row) is never on a front.
+    EXPECT_EQ(minimised_value(Objective::accuracy_loss, kRun), std::numeric_limits<double>::infinity());
+    EXPECT_EQ(objective_metric(Objective::adc_deficit), "adc_deficit_bits");
+    EXPECT_EQ(objective_metric(Objective::accuracy_loss), "accuracy_loss");
+    EXPECT_TRUE(objective_metric(Objective::edp).empty());
+}
+
 TEST(Objective, EveryNameParsesInAConfiguration) {
     // The names a sweep may list are exactly kObjectiveNames, edp among them.
     EXPECT_EQ(value_of(kObjectiveNames, "edp"), Objective::edp);

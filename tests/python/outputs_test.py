@@ -68,6 +68,8 @@ def sweep(name, proposer="evolution", seed=7, base="tiny.yaml"):
     text = open(source("tests", "data", "sweep", base)).read()
     text = text.replace("../mapping/", source("tests", "data", "mapping") + "/")
     text = text.replace("../../../inputs/", source("inputs") + "/")
+    text = text.replace("accuracy_table: crossbar_accuracy.csv",
+                        "accuracy_table: " + source("tests", "data", "sweep", "crossbar_accuracy.csv"))
     text = re.sub(r"proposer: \w+", f"proposer: {proposer}", text).replace("seed: 7", f"seed: {seed}")
     open(cfg, "w").write(text)
     out = work(f"{name}.h5")
@@ -131,6 +133,11 @@ def scenario_crossbar_reader():
     cols = list(m.columns)
     check(cols[cols.index("energy_pj") + 1:cols.index("pe_utilisation")] == parts, f"energy columns {cols}")
     check(c.attrs["units"]["adc_bits"] == "bit" and c.attrs["units"]["crossbar_size"] == "", "parameter units")
+    check(cols and list(c.columns)[list(c.columns).index("cost") + 1:list(c.columns).index("metric_rows")] ==
+          ["adc_deficit_bits", "accuracy_loss"], "the family's metric columns after cost")
+    check(c.attrs["units"]["adc_deficit_bits"] == "bit" and
+          c.attrs["units"]["accuracy_loss"] == "percentage points", "metric units")
+    check(s.objectives == ["edp", "area", "accuracy_loss"], f"objectives {s.objectives}")
     check(all(m.attrs["units"][p] == "pJ" for p in parts), "energy part units")
     check(set(c["status"]) == {"ok", "infeasible"}, f"status names {set(c['status'])}")
     check(len(c) == 24 and len(m) == 48, f"{len(c)} candidates, {len(m)} metric rows")

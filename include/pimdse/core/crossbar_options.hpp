@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -61,6 +62,9 @@ struct CrossbarOptions {
     /// A design whose area (mm², the largest workload's tiles) exceeds it is infeasible;
     /// empty: no budget.
     std::optional<double> area_budget_mm2;
+    /// A CSV of measured accuracy losses (io/accuracy_table.hpp), resolved against the sweep
+    /// file's directory; empty: none, and no `accuracy_loss` metric.
+    std::filesystem::path accuracy_table;
 
     friend bool operator==(const CrossbarOptions&, const CrossbarOptions&) = default;
 };

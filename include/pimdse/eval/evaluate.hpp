@@ -128,7 +128,10 @@ struct Evaluation {
     double latency_seconds = 0;           ///< sum over the costed workloads
     double energy_joules = 0;             ///< sum over the costed workloads
     double cost = 0;                      ///< NicePIM Eq. 1 over all workloads; +inf unless ok
-    double seconds = 0;                   ///< wall time of the evaluation (the one non-deterministic field)
+    /// The family's per-candidate metrics (family::Family::metrics), in its order; NaN where
+    /// missing. Empty for a family with none.
+    std::vector<double> metrics;
+    double seconds = 0;  ///< wall time of the evaluation (the one non-deterministic field)
 };
 
 /// Thrown by map_network (and anything below it) when the deadline has passed; evaluate()

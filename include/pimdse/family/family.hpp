@@ -33,6 +33,15 @@ struct EnergyPart {
     std::string meaning;  ///< "of which SRAM buffers"
 };
 
+/// A per-candidate number a family computes beside latency, energy and area: a column of
+/// /candidates after `cost`, in the order of Family::metrics() (eval::Evaluation::metrics),
+/// NaN where the candidate has no value. An objective may name it (io::objective_metric).
+struct Metric {
+    std::string name;     ///< "adc_deficit_bits"
+    std::string unit;     ///< "bit"; empty when none
+    std::string meaning;  ///< "ADC resolution short of a column's full sum, max over layers"
+};
+
 class Family {
 public:
     virtual ~Family() = default;
@@ -44,6 +53,8 @@ public:
     [[nodiscard]] virtual const DesignSpace& space() const = 0;
     /// The energy components every evaluation reports per workload.
     [[nodiscard]] virtual const std::vector<EnergyPart>& energy_parts() const = 0;
+    /// The per-candidate metrics every evaluation reports; the default has none.
+    [[nodiscard]] virtual const std::vector<Metric>& metrics() const;
 
     /// Buildable under the family's constraints, area budget included. On the tuner's
     /// sampling path (millions of calls): no allocation.
@@ -76,7 +87,8 @@ using Factory = std::function<std::unique_ptr<Family>(const io::Config& config, 
 FamilyId register_family(std::string name, Factory factory);
 
 /// The family `config.family` names, built from `config`; ConfigError naming the file and the
-/// `family` key when no family has that name.
+/// `family` key when no family has that name, or the `engine.objectives` key when an objective
+/// names a metric (io::objective_metric) that this family does not report.
 [[nodiscard]] std::unique_ptr<Family> make_family(const io::Config& config);
 
 /// Every registered family's name, in id order.

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -133,15 +134,27 @@ enum class Objective {
     /// Energy-delay product running the workloads back to back, J s: total energy x total
     /// latency (Gibbon's figure of merit).
     edp,
+    /// The crossbar family's accuracy proxy, bits: the ADC resolution a column's full sum
+    /// lacks, max over layers and workloads (docs/model.md, "ADC deficit"). A family metric.
+    adc_deficit,
+    /// Accuracy lost to quantisation and hardware, percentage points, from the sweep's
+    /// accuracy table (crossbar.accuracy_table), the workloads' weighted mean. A family metric.
+    accuracy_loss,
 };
-inline constexpr EnumNames<Objective, 7> kObjectiveNames{{{Objective::latency, "latency"},
+inline constexpr EnumNames<Objective, 9> kObjectiveNames{{{Objective::latency, "latency"},
                                                           {Objective::energy, "energy"},
                                                           {Objective::area, "area"},
                                                           {Objective::cost, "cost"},
                                                           {Objective::power, "power"},
                                                           {Objective::throughput, "throughput"},
-                                                          {Objective::edp, "edp"}}};
+                                                          {Objective::edp, "edp"},
+                                                          {Objective::adc_deficit, "adc_deficit"},
+                                                          {Objective::accuracy_loss, "accuracy_loss"}}};
 [[nodiscard]] std::string_view to_string(Objective o);
+/// The family metric (family::Metric, a /candidates column) objective `o` reads, or empty
+/// when `o` is computed from the workloads' sums: adc_deficit reads "adc_deficit_bits",
+/// accuracy_loss "accuracy_loss".
+[[nodiscard]] std::string_view objective_metric(Objective o) noexcept;
 
 /// What a candidate's objectives are computed from: its sums over the workloads.
 struct ObjectiveInputs {
@@ -150,10 +163,13 @@ struct ObjectiveInputs {
     double area_mm2 = 0;
     double cost = 0;     ///< NicePIM Eq. 1
     double samples = 0;  ///< the workloads' batch sizes summed
+    /// The family metric the objective names (objective_metric), NaN where the candidate has
+    /// none; unused by the other objectives.
+    double metric = std::numeric_limits<double>::quiet_NaN();
 };
 /// The value of `o` as the Pareto archive minimises it: seconds, joules, mm2, Eq. 1, watts,
-/// seconds per sample (throughput's reciprocal), J s; +infinity where it is undefined (no
-/// latency or no samples).
+/// seconds per sample (throughput's reciprocal), J s, a family metric as it is; +infinity
+/// where it is undefined (no latency, no samples, a missing metric).
 [[nodiscard]] double minimised_value(Objective o, const ObjectiveInputs& in) noexcept;
 
 /// `engine:` how the sweep engine runs candidates and keeps its archive (docs/config.md).

@@ -48,8 +48,8 @@ enum class TableId : std::uint8_t {
     workload_layers,
 };
 
-/// A column a design-point family adds to the file (family::Family): a parameter of
-/// /candidates or an energy part of /metrics.
+/// A column a design-point family adds to the file (family::Family): a parameter or a metric
+/// of /candidates, or an energy part of /metrics.
 struct FamilyColumn {
     std::string name;     ///< a parameter or energy part as the family names it
     std::string unit;     ///< empty when none; energy parts are "pJ"
@@ -59,11 +59,13 @@ struct FamilyColumn {
 };
 
 /// The family's columns of a sweep file: its parameters (int32, in /candidates after
-/// `proposer`, in the family's order) and its energy parts (float64 pJ, in /metrics after
-/// `energy_pj`). At most kMaxFamilyColumns of each.
+/// `proposer`, in the family's order), its energy parts (float64 pJ, in /metrics after
+/// `energy_pj`) and its per-candidate metrics (float64, in /candidates after `cost`). At most
+/// kMaxFamilyColumns of each.
 struct FamilyColumns {
     std::vector<FamilyColumn> params;
     std::vector<FamilyColumn> energy_parts;
+    std::vector<FamilyColumn> metrics;
 
     friend bool operator==(const FamilyColumns&, const FamilyColumns&) = default;
 };

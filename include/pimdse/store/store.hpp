@@ -47,6 +47,10 @@ struct CandidateRecord {
     double latency_seconds = 0;
     double energy_joules = 0;
     double cost = 0;
+    /// The family's metrics (FamilyColumns::metrics) in its order, NaN where missing; the
+    /// first `metric_count` are in use.
+    std::array<double, kMaxFamilyColumns> metrics{};
+    std::int32_t metric_count = 0;
     std::int32_t rank = 0;           ///< the rank that evaluated it
     std::int64_t metric_rows = 0;    ///< rows in /metrics
     std::int64_t layer_rows = 0;     ///< rows in /mappings/layers
@@ -54,6 +58,13 @@ struct CandidateRecord {
     std::int64_t schedule_rows = 0;  ///< rows in /schedules
     double seconds = 0;
 };
+
+/// Candidate `c`'s value of objective `o` as the Pareto archive minimises it (io::minimised_value):
+/// from its sums, or the family metric `o` names (a column of `columns.metrics`; +infinity
+/// when the sweep's family has no such column or the candidate's value is missing).
+/// `samples`: the workloads' batch sizes summed.
+[[nodiscard]] double objective_value(const CandidateRecord& c, const FamilyColumns& columns, io::Objective o,
+                                     double samples) noexcept;
 
 /// Rows of /metrics, /mappings/layers, /mappings/segments and /schedules an evaluation produces.
 void count_rows(const eval::Evaluation& e, CandidateRecord& r);

@@ -7,12 +7,14 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/eval/cost.hpp"
+#include "pimdse/io/accuracy_table.hpp"
 #include "pimdse/sim/crossbar_cost.hpp"
 #include "pimdse/sim/crossbar_technology.hpp"
 
@@ -60,12 +62,47 @@ eval::NetworkResult network_result(const sim::CrossbarNetworkCost& nc, const sim
     return r;
 }
 
+// The ADC deficit of a network's worst layer (sim::adc_deficit), bits.
+int worst_adc_deficit(const sim::CrossbarNetworkCost& nc, const sim::CrossbarConfig& config) {
+    int worst = 0;
+    for (const sim::CrossbarLayerCost& l : nc.layer_costs)
+        worst = std::max(worst, sim::adc_deficit(l.mapping, config));
+    return worst;
+}
+
+// The metrics of a crossbar sweep: the proxy always, the table's loss when there is a table.
+std::vector<Metric> metrics_of(const CrossbarOptions& o) {
+    std::vector<Metric> m{
+        {"adc_deficit_bits", "bit",
+         "accuracy proxy: ADC resolution short of a column's full sum, max over the layers of "
+         "all workloads"}};
+    if (!o.accuracy_table.empty()) {
+        m.push_back({"accuracy_loss", "percentage points",
+                     "accuracy lost, the workloads' weighted mean from the accuracy table; NaN when a "
+                     "workload has no row"});
+    }
+    return m;
+}
+
+std::vector<std::string> param_names(const DesignSpace& space) {
+    std::vector<std::string> names;
+    for (const ParamAxis& a : space.axes()) names.push_back(a.name);
+    return names;
+}
+
 class CrossbarFamily final : public Family {
 public:
     CrossbarFamily(const io::Config& c, FamilyId id)
-        : space_(crossbar_space(c, id)), options_(c.crossbar), tech_(&technology(c)) {
+        : space_(crossbar_space(c, id)),
+          options_(c.crossbar),
+          tech_(&technology(c)),
+          metrics_(metrics_of(c.crossbar)) {
         network_options_.schedule = options_.schedule;
         network_options_.tile_budget = options_.tile_budget;
+        if (!options_.accuracy_table.empty()) {
+            const std::vector<std::string> names = param_names(space_);
+            accuracy_ = io::AccuracyTable::read(options_.accuracy_table, names);
+        }
     }
 
     [[nodiscard]] std::string_view name() const override { return "crossbar"; }
@@ -73,6 +110,8 @@ public:
     [[nodiscard]] const std::vector<EnergyPart>& energy_parts() const override {
         return crossbar_energy_parts();
     }
+
+    [[nodiscard]] const std::vector<Metric>& metrics() const override { return metrics_; }
 
     [[nodiscard]] bool legal(const DesignPoint& p) const override { return space_.contains(p); }
 
@@ -158,6 +197,8 @@ private:
         const sim::CrossbarConfig config = crossbar_config(p, options_);
         std::vector<sim::NetworkCost> costs;
         std::vector<double> gammas;
+        int deficit = 0;
+        double loss = 0, weights = 0;
         for (const eval::Workload& w : ctx.workloads) {
             if (deadline.expired()) {
                 e = ended(std::move(e), eval::Status::timeout, "the per-candidate time limit expired");
@@ -175,6 +216,12 @@ private:
             eval::NetworkResult r = network_result(nc, *tech_, config.size);
             r.cost_term = eval::cost_eq1({&r.cost, 1}, {&w.weight, 1}, ctx.alpha, ctx.beta);
             e.area_mm2 = std::max(e.area_mm2, nc.area.total().value());
+            deficit = std::max(deficit, worst_adc_deficit(nc, config));
+            if (accuracy_) {
+                const std::optional<double> l = accuracy_->find(w.network.name(), p.params());
+                loss += l ? w.weight * *l : std::numeric_limits<double>::quiet_NaN();
+                weights += w.weight;
+            }
             e.latency_seconds += r.cost.seconds;
             e.energy_joules += r.cost.energy.total().value() * 1e-12;
             costs.push_back(r.cost);
@@ -183,11 +230,16 @@ private:
         }
         e.area_total_mm2 = e.area_mm2;
         e.cost = eval::cost_eq1(costs, gammas, ctx.alpha, ctx.beta);
+        e.metrics.push_back(deficit);
+        if (accuracy_)
+            e.metrics.push_back(weights > 0 ? loss / weights : std::numeric_limits<double>::quiet_NaN());
     }
 
     DesignSpace space_;
     CrossbarOptions options_;
     const sim::CrossbarTechnology* tech_;
+    std::vector<Metric> metrics_;
+    std::optional<io::AccuracyTable> accuracy_;  ///< crossbar.accuracy_table, when given
     sim::CrossbarNetworkOptions network_options_;
 };
 
