@@ -387,7 +387,74 @@ def vgg16_cifar10():
     return net
 
 
-CIFAR10_NETWORKS = [resnet18_cifar10, vgg16_cifar10]
+# MNSIM 2.0 (Zhu et al., "MNSIM 2.0: A Behavior-Level Modeling Tool for Processing-In-Memory
+# Architectures", IEEE TCAD 2023), the simulator behind Gibbon's Tables IV and V, defines its
+# CIFAR networks in MNSIM/Interface/network.py (get_net) of github.com/thu-nics/MNSIM-2.0:
+# convolutions and fully connected layers without bias, batch norm after every convolution.
+
+MNSIM_SOURCE = ("MNSIM 2.0's CIFAR network library (Zhu et al., MNSIM 2.0: A Behavior-Level Modeling Tool for "
+                "Processing-In-Memory Architectures, IEEE TCAD 2023; github.com/thu-nics/MNSIM-2.0, "
+                "MNSIM/Interface/network.py, get_net)")
+
+
+def alexnet_cifar10():
+    net = Net("alexnet_cifar10", "AlexNet for CIFAR-10 (the CIFAR variant of MNSIM 2.0), 32x32 RGB, 10 classes",
+              "A. Krizhevsky, I. Sutskever and G. E. Hinton, ImageNet Classification with Deep Convolutional "
+              "Neural Networks, NIPS 2012 (five convolutions, three max pools, fully connected head), adapted "
+              "to 32x32 as in the widely used CIFAR-10 AlexNet; shapes as 'alexnet' of " + MNSIM_SOURCE,
+              CIFAR10_INPUT,
+              ["The widely used CIFAR-10 AlexNet: AlexNet's five convolutions (64, 192, 384, 256, 256 channels,",
+               "as in torchvision's single-tower AlexNet) with the 11x11/4 stem replaced by a 3x3 stride-2 conv,",
+               "the 5x5 conv2 by a 3x3 conv and the 3x3/2 max pools by 2x2/2 ones: 16, 8, 4 and 2 pixels,",
+               "256x2x2 = 1024 features into the classifier. Its classifier is MNSIM 2.0's, FC-512, FC-10",
+               "(the PyTorch CIFAR variants use FC-4096, FC-4096, FC-10: 20.5 M more weights). Gibbon's",
+               "Table IV fits the small head: AlexNet's area is 0.21 of VGG-16's and its energy 0.14, against",
+               "vgg16_cifar10 our weights give 0.19 (with the 4096 head 1.55) and our MACs 0.13.",
+               "No biases (MNSIM's layers have none); batch norm folded into each conv; ReLU folded."])
+    net.comment("features: 3x3/2 conv and three 2x2 max pools (32 -> 16 -> 8 -> 4 -> 2 pixels)")
+    conv(net, "conv1", 64, 3, stride=2)
+    net.layer("pool1", "pool", mode="max", kernel=2)
+    conv(net, "conv2", 192, 3)
+    net.layer("pool2", "pool", mode="max", kernel=2)
+    conv(net, "conv3", 384, 3)
+    conv(net, "conv4", 256, 3)
+    conv(net, "conv5", 256, 3)
+    net.layer("pool5", "pool", mode="max", kernel=2)
+    net.comment("classifier: 256x2x2 flattened, FC-512, FC-10 (dropout omitted)")
+    net.layer("fc6", "matmul", out_features=512, flatten=True, activation="relu")
+    net.layer("fc7", "matmul", out_features=10)
+    return net
+
+
+def vggm_cifar10():
+    net = Net("vggm_cifar10", "Gibbon's VGGM for CIFAR-10: MNSIM 2.0's 8-layer VGG, 32x32 RGB, 10 classes",
+              "H. Sun et al., Gibbon: An Efficient Co-Exploration Framework of NN Model and Processing-In-Memory "
+              "Architecture, IEEE TCAD 2023, Table IV (VGGM, after Y. Cai et al., Low Bit-Width Convolutional "
+              "Neural Network on RRAM, IEEE TCAD 2020) and Section VII-B (a 1024-channel convolution); shapes as "
+              "'vgg8' of " + MNSIM_SOURCE,
+              CIFAR10_INPUT,
+              ["Gibbon's VGGM is not Chatfield et al.'s VGG-M (Return of the Devil in the Details, BMVC 2014),",
+               "whose widest convolution has 512 channels: Gibbon (VII-B) says the manual networks' convolutions",
+               "rise to 512 or 1024 channels, and only this network has 1024. It is the VGG-style CIFAR network",
+               "of MNSIM 2.0, Gibbon's simulator: 2 x conv3-128, pool, 2 x conv3-256, pool, 2 x conv3-512, pool,",
+               "an unpadded conv3-1024 (4 -> 2 pixels), pool, FC-10. Against vgg16_cifar10 it has 2.00x the",
+               "MACs and 0.62x the weights; Gibbon's Table IV gives VGGM 2.02x VGG-16's energy and 0.63x",
+               "its area.",
+               "No biases (MNSIM's layers have none); batch norm folded into each conv; ReLU folded."])
+    for s, (channels, convs) in enumerate([(128, 2), (256, 2), (512, 2)], start=1):
+        net.comment("stage %d: %d x conv3-%d, then 2x2 max pool" % (s, convs, channels))
+        for c in range(1, convs + 1):
+            conv(net, "conv%d_%d" % (s, c), channels, 3)
+        net.layer("pool%d" % s, "pool", mode="max", kernel=2)
+    net.comment("stage 4: conv3-1024 without padding (4x4 -> 2x2), then 2x2 max pool")
+    conv(net, "conv4_1", 1024, 3, padding=0)
+    net.layer("pool4", "pool", mode="max", kernel=2)
+    net.comment("classifier: 1024x1x1, FC-10")
+    net.layer("fc5", "matmul", out_features=10)
+    return net
+
+
+CIFAR10_NETWORKS = [resnet18_cifar10, vgg16_cifar10, alexnet_cifar10, vggm_cifar10]
 
 
 # The NicePIM workloads (NicePIM Section VIII) first, then further common networks.
