@@ -455,7 +455,41 @@ def vggm_cifar10():
     return net
 
 
-CIFAR10_NETWORKS = [resnet18_cifar10, vgg16_cifar10, alexnet_cifar10, vggm_cifar10]
+def resnet18_mnsim_cifar10():
+    net = Net("resnet18_mnsim_cifar10", "ResNet-18 for CIFAR-10 as MNSIM 2.0 defines it, 32x32 RGB, 10 classes",
+              "K. He, X. Zhang, S. Ren and J. Sun, Deep Residual Learning for Image Recognition, CVPR 2016 "
+              "(ResNet-18's basic blocks, 2-2-2-2); shapes as 'resnet18' of " + MNSIM_SOURCE,
+              CIFAR10_INPUT,
+              ["The ResNet-18 of MNSIM 2.0, Gibbon's simulator, which Gibbon's Table IV costs: a 3x3 stride-1",
+               "stem of 64 channels, a 2x2 max pool (16 pixels), four stages of two basic blocks (64, 128, 256,",
+               "512 channels; 16, 8, 4, 2 pixels) whose downsampling shortcuts are 3x3 stride-2 convolutions,",
+               "no global pool: 512x2x2 = 2048 features, FC-512, FC-10. Against vgg16_cifar10 it has 0.49x",
+               "the MACs and 0.91x the weights; Gibbon's Table IV gives ResNet18 0.50x VGG-16's energy and",
+               "0.93x its area (resnet18_cifar10, the usual CIFAR ResNet-18, has 1.77x and 0.75x).",
+               "No biases (MNSIM's layers have none); batch norm folded into each conv; ReLU folded into convs",
+               "and residual adds."])
+    net.comment("stem: 3x3 conv, stride 1, then a 2x2 max pool (32 -> 16 pixels)")
+    conv(net, "conv1", 64, 3)
+    net.layer("pool1", "pool", mode="max", kernel=2)
+    channels = 64
+    for stage, width in enumerate([64, 128, 256, 512], start=2):
+        for i in (1, 2):
+            prefix = "conv%d_%d" % (stage, i)
+            stride = 2 if (i == 1 and width != channels) else 1
+            x = net.last
+            net.comment("%s: basic block, %s shortcut" % (prefix, "3x3 stride-2 conv" if stride == 2 else "identity"))
+            conv(net, prefix + ".a", width, 3, stride=stride, inputs=x)
+            last = conv(net, prefix + ".b", width, 3, activation=None)
+            shortcut = conv(net, prefix + ".proj", width, 3, stride=2, inputs=x, activation=None) if stride == 2 else x
+            net.layer(prefix + ".add", "add", [last, shortcut], activation="relu")
+            channels = width
+    net.comment("classifier: 512x2x2 flattened, FC-512, FC-10 (dropout omitted)")
+    net.layer("fc6", "matmul", out_features=512, flatten=True, activation="relu")
+    net.layer("fc7", "matmul", out_features=10)
+    return net
+
+
+CIFAR10_NETWORKS = [resnet18_cifar10, vgg16_cifar10, alexnet_cifar10, vggm_cifar10, resnet18_mnsim_cifar10]
 
 
 # The NicePIM workloads (NicePIM Section VIII) first, then further common networks.
