@@ -29,6 +29,7 @@ usage:
   gibbon_space.py random N --seed S [--block-choices SET] [--channel-choices SET]
                          [--kernel-choices SET] [--group-choices SET] OUTDIR
   gibbon_space.py backbones [--channels C] OUTDIR
+  gibbon_space.py baseline [--blocks N,N,N] [--channels C] [--kernel K] [--name NAME] [-o FILE]
 
 `point` writes one candidate (standard output without -o). LIST options give one value per
 convolution in network order: --channels and --kernels cover the main-branch convs (a, b of
@@ -40,6 +41,14 @@ each candidate's `point` options; the first K candidates of `random N` are those
 `backbones` writes the fixed topologies Gibbon's Figs. 6 and 7 compare: one block per stage,
 every conv C channels (default 64), all 3x3, all 2x2 (SEP) or all 1x1 kernels, with 0 %,
 25 % or 50 % of the block convs grouped with G = 2.
+`baseline` writes a candidate of the baseline topology Gibbon's Fig. 5 compares with its own
+(Section IV-A, Fig. 4 left, after NAS4RRAM): the same head and tail, three stages of N basic
+blocks (default 5, 5, 5: the representative candidate's 15 convolutions), each block one
+conv of C channels and K x K kernels added to its input; a stage's first block halves the
+feature map (32 -> 16, 8, 4 pixels) and its skip is a 2x2 average pool (the paper leaves the
+skip's downsampling unsaid; a pool has no weights, so on crossbars it costs nothing), then a
+global average pool before the tail. NAS4RRAM's HardTanh after each conv is omitted (not a
+pimdse activation; unweighted layers are not costed on crossbars).
 """
 
 import argparse
@@ -225,6 +234,44 @@ def backbones(args):
             write(build(point, name, notes), os.path.join(args.outdir, name + ".yaml"))
 
 
+# Fig. 5's baseline: NAS4RRAM's topology as Gibbon describes it (Section IV-A), 2 to 10 blocks
+# per stage.
+BASELINE_STAGES = 3
+BASELINE_BLOCKS = range(2, 11)
+
+
+def baseline(blocks, channels, kernel, name):
+    """The baseline topology's candidate as a Net: head, three stages of one-conv blocks, tail."""
+    for b in blocks:
+        if b not in BASELINE_BLOCKS:
+            raise SpaceError("--blocks: %d is not a block number of the baseline topology (expected 2 to 10)" % b)
+    if len(blocks) != BASELINE_STAGES:
+        raise SpaceError("--blocks: expected %d values, one per stage, got %d" % (BASELINE_STAGES, len(blocks)))
+    check_choices("--channels", [channels], CHANNELS, "an output channel number")
+    check_choices("--kernel", [kernel], KERNELS, "a kernel size")
+    header = ["a candidate of the baseline topology of Gibbon's Fig. 5, written by tools/gibbon_space.py.",
+              "Rewrite: /usr/bin/python3 tools/gibbon_space.py baseline --blocks %s --channels %d --kernel %d"
+              " --name %s" % (joined(blocks), channels, kernel, name)]
+    net = Net(name, "Gibbon's baseline topology (NAS4RRAM), blocks %s, 32x32 RGB, %d classes" %
+              ("-".join(str(b) for b in blocks), CLASSES), SOURCE + "; the baseline topology of Fig. 4 (left)",
+              CIFAR10_INPUT, [], header)
+    net.comment("head: %dx%d conv to %d channels, ReLU" % (HEAD_KERNEL, HEAD_KERNEL, channels))
+    x = conv(net, "head", channels, HEAD_KERNEL)
+    for stage, count in enumerate(blocks, start=1):
+        for j in range(1, count + 1):
+            stride = 2 if j == 1 else 1
+            p = "s%db%d" % (stage, j)
+            net.comment("%s: conv %dx%d/%d -> %d, added to its input%s" %
+                        (p, kernel, kernel, stride, channels, " pooled 2x2" if stride == 2 else ""))
+            y = block_conv(net, p + ".conv", channels, kernel, stride, 1, inputs=x)
+            skip = net.layer(p + ".down", "pool", [x], mode="avg", kernel=2) if stride == 2 else x
+            x = net.layer(p + ".add", "add", [y, skip])
+    net.comment("tail: global average pool, fully connected %d -> %d" % (channels, CLASSES))
+    net.layer("gap", "pool", mode="avg", **{"global": True})
+    net.layer("fc", "matmul", out_features=CLASSES, bias=True)
+    return net
+
+
 def parser():
     p = argparse.ArgumentParser(prog="gibbon_space.py", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -248,6 +295,12 @@ def parser():
     fixed = sub.add_parser("backbones", help="write the fixed topologies of Gibbon's Figs. 6 and 7")
     fixed.add_argument("--channels", type=int, default=64, help="every conv's output channels")
     fixed.add_argument("outdir", metavar="OUTDIR")
+    base = sub.add_parser("baseline", help="write a candidate of Fig. 5's baseline topology")
+    base.add_argument("--blocks", default="5,5,5", help="blocks per stage, three values in 2..10")
+    base.add_argument("--channels", type=int, default=64, help="every conv's output channels")
+    base.add_argument("--kernel", type=int, default=3, help="every block conv's kernel size")
+    base.add_argument("--name", default="gibbon_baseline", help="the network's name")
+    base.add_argument("-o", "--output", help="the network file to write (default: standard output)")
     return p
 
 
@@ -266,6 +319,12 @@ def main(argv):
                 sys.stdout.write(net.render())
         elif args.command == "random":
             random_points(args)
+        elif args.command == "baseline":
+            net = baseline(parse_ints("--blocks", args.blocks), args.channels, args.kernel, args.name)
+            if args.output:
+                write(net, args.output)
+            else:
+                sys.stdout.write(net.render())
         else:
             backbones(args)
     except SpaceError as e:

@@ -91,6 +91,10 @@ def shapes(path):
             for other in inputs[1:]:
                 assert tensors[other] == (c, h, w), "%s: add of %s and %s" % (layer["name"], (c, h, w), tensors[other])
             row.update(K=c, P=h, Q=w, R=1, S=1)
+        elif layer["type"] == "pool":  # the baseline's skips and tail: no MACs, no weights
+            k = layer.get("kernel", 1)
+            p = 1 if layer.get("global") == "true" else (h - k) // layer.get("stride", k) + 1
+            row.update(K=c, P=p, Q=p, R=k, S=k)
         elif layer["type"] == "matmul":
             row.update(K=layer["out_features"], C=c * h * w, P=1, Q=1, R=1, S=1)
             row["weights"] = row["macs"] = row["K"] * row["C"]
@@ -187,6 +191,27 @@ class SpaceTest(unittest.TestCase):
         rows = shapes(os.path.join(self.backbones, "gibbon_backbone_k3_g25.yaml"))
         self.assertEqual([r["name"] for r in rows if r.get("groups", 1) == 2],
                          ["s1b1.a", "s2b1.b", "s3b1.skip", "s5b1.a"])
+
+    def test_baseline_topology_by_hand(self):
+        # Fig. 5's baseline, 5-5-5 blocks of one 3x3 conv of 64 channels: 15 block convs, the
+        # first of each stage strided (32 -> 16, 8, 4 pixels), each added to its (pooled) input.
+        path = work("baseline.yaml")
+        tool("baseline", "-o", path)
+        rows = shapes(path)
+        convs = [r for r in rows if r["type"] == "conv"]
+        self.assertEqual(len(convs), 16)  # the head and 15 block convs, as in Fig. 5's comparison
+        self.assertEqual([r["P"] for r in rows if r["type"] == "add"], [16] * 5 + [8] * 5 + [4] * 5)
+        self.assertEqual([r["name"] for r in convs if r.get("stride", 1) == 2], ["s1b1.conv", "s2b1.conv", "s3b1.conv"])
+        head, tail = 64 * 3 * 9 * 32 * 32, 64 * 10
+        self.assertEqual(sum(r["macs"] for r in rows), head + 64 * 64 * 9 * 5 * (256 + 64 + 16) + tail)
+        # The proposed topology's representative (one block per stage, 3x3) has as many block
+        # convs, doing 64*64*(2*9 + 1)*341 MACs against the baseline's 64*64*9*5*336.
+        proposed = shapes(os.path.join(self.backbones, "gibbon_backbone_k3_g0.yaml"))
+        blocks = [sum(r["macs"] for r in t if re.match(r"s\db", r["name"])) for t in (proposed, rows)]
+        self.assertEqual(blocks, [64 * 64 * 19 * 341, 64 * 64 * 45 * 336])
+        self.assertEqual(sum(1 for r in proposed if re.match(r"s\db.*\.(a|b|skip)$", r["name"])), 15)
+        out = tool("baseline", "--blocks", "1,5,5", expect=2)
+        self.assertIn("--blocks: 1 is not a block number of the baseline topology (expected 2 to 10)", out.stderr)
 
     def test_seed_determines_files(self):
         again, other, prefix = fresh("random_again"), fresh("random_other"), fresh("random_prefix")
