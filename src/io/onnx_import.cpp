@@ -144,6 +144,7 @@ int Importer::channel_axis(const NodeProto& n, int rank, std::int64_t axis) cons
 
 void Importer::map_node(const NodeProto& n) {
     const std::string& op = n.op_type();
+    if (step_view(n)) return;
     if ((op == "Mul" || op == "Div" || op == "Add") && scale_or_mask(n)) return;
     if ((op == "Mul" || op == "Div" || op == "Sigmoid" || op == "HardSigmoid") && mapped_pattern(n)) return;
     if (op == "Conv") return conv(n);
@@ -153,11 +154,7 @@ void Importer::map_node(const NodeProto& n) {
     if (op == "Mul") return mul(n);
     if (op == "ReduceMean") return reduce_mean(n);
     if (op == "Gather") return gather(n);
-    if (op == "LSTM" || op == "GRU" || op == "RNN")
-        m_.fail(n,
-                "recurrent cells (LSTM, GRU, RNN) are not supported: the layer model has no time steps and "
-                "does not slice a sequence into them; for an estimate without the steps' serial order, "
-                "replace the cell by matmuls over the whole sequence with its weights' shapes");
+    if (op == "LSTM" || op == "GRU" || op == "RNN") return recurrent(n);
     if (op == "Gemm") return gemm(n);
     if (op == "MatMul") return matmul(n);
     if (op == "MaxPool" || op == "AveragePool" || op == "GlobalAveragePool" || op == "GlobalMaxPool")

@@ -54,6 +54,16 @@ struct Value {
     int parts = 1;
 };
 
+/// A tensor held as one layer per time step (and direction) of an unrolled recurrent node
+/// (onnx_recurrent.cpp): its ONNX dimensions and the layers (features x 1 x 1 each)
+/// row-major over every axis but the batch and the last.
+struct Steps {
+    std::vector<std::int64_t> dims;
+    int batch_axis = -1;  ///< -1 once a reshape lost track of a batch of 1
+    std::vector<LayerIndex> cells;
+    std::string origin;  ///< the recurrent node, for messages
+};
+
 /// Tokens of a sequence: a 1-D sequence is hidden x tokens x 1; after a patch embedding the
 /// tokens stay the conv's h x w plane (row-major, as Reshape + Transpose order them).
 inline std::int64_t tokens(const TensorShape& s) {
@@ -91,8 +101,13 @@ public:
     Importer(const std::filesystem::path& path, const OnnxImportOptions& options)
         : m_(path, options),
           options_(options),
-          builder_(info(path), m_.input_dims()[0], input_shape(m_.input_dims())) {
-        values_[m_.input().name()] = Value{workload::kNetworkInput, static_cast<int>(m_.input_dims().size())};
+          builder_(info(path), m_.input_dims()[0],
+                   m_.step_input() ? TensorShape{m_.input_dims()[2], 1, 1} : input_shape(m_.input_dims())) {
+        if (m_.step_input())
+            step_input();
+        else
+            values_[m_.input().name()] =
+                Value{workload::kNetworkInput, static_cast<int>(m_.input_dims().size())};
         const auto& nodes = m_.graph().node();
         for (int i = 0; i < nodes.size(); ++i)
             for (const std::string& in : nodes[i].input())
@@ -241,6 +256,32 @@ private:
     bool merge_heads(const NodeProto& n, const Value& x);
     bool scale_or_mask(const NodeProto& n);
 
+    // Recurrent cells unrolled over time steps (onnx_recurrent.cpp, onnx_steps.cpp).
+    struct Cell;
+    struct Direction;
+    void step_input();
+    void recurrent(const NodeProto& n);
+    Cell cell(const NodeProto& n) const;
+    std::vector<LayerIndex> sequence(const NodeProto& n, const Cell& c) const;
+    std::optional<LayerIndex> initial(const NodeProto& n, int k, const Cell& c, int d) const;
+    void unroll(const NodeProto& n, const Cell& c, const std::vector<LayerIndex>& x, int d, Direction& out);
+    LayerIndex step(const Cell& c, const std::string& p, LayerIndex x, Direction& s, int d);
+    LayerIndex gate(const Cell& c, const std::string& name, int index, LayerIndex x,
+                    std::optional<LayerIndex> h, workload::Activation act, int d);
+    LayerIndex weighted(const Cell& c, const std::string& name, LayerIndex x, int index, int side, int d,
+                        workload::Activation act = workload::Activation::none);
+    /// Squeeze, Unsqueeze, Transpose, Reshape, Flatten, Gather, Slice, Identity, Dropout of a
+    /// Steps tensor; false for other nodes (a one-step tensor becomes a plain value for them).
+    bool step_view(const NodeProto& n);
+    void regrid(const NodeProto& n, const Steps& s);
+    void transposed(const NodeProto& n, const Steps& s);
+    void squeezed(const NodeProto& n, const Steps& s, std::vector<std::int64_t> axes);
+    void pick(const NodeProto& n, const Steps& s);
+    const Steps* steps_of(const std::string& tensor) const {
+        const auto it = steps_.find(tensor);
+        return it == steps_.end() ? nullptr : &it->second;
+    }
+
     /// The symmetric padding of a Conv or pool: its pads or auto_pad plus a folded Pad before
     /// it; asymmetric pads become the symmetric padding that gives the same output extent.
     std::pair<std::int64_t, std::int64_t> padding(const NodeProto& n, std::int64_t span_h,
@@ -260,6 +301,7 @@ private:
     int followed_ = -1;
     /// Pads [begin_h, begin_w, end_h, end_w] of a folded Pad, by the Pad's output tensor.
     std::unordered_map<std::string, std::vector<std::int64_t>> pads_;
+    std::unordered_map<std::string, Steps> steps_;
 };
 
 }  // namespace pimdse::io::onnx_detail

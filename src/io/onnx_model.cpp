@@ -147,20 +147,24 @@ void OnnxModel::fix_input(const OnnxImportOptions& options) {
     if (rank < 2 || rank > 4)
         fail("graph input '" + input->name() + "' has rank " + std::to_string(rank) +
              "; expected [batch, features], [batch, tokens, hidden] or [batch, channels, height, width]");
+    // A recurrent node's X may hold the steps first ([steps, batch, features], layout 0).
+    const auto axes = rank == 3 ? recurrent_axes(g, input->name()) : std::nullopt;
+    step_input_ = axes.has_value();
+    const int batch_axis = axes ? axes->first : 0, seq_axis = axes ? axes->second : 1;
     for (int i = 0; i < rank; ++i) {
         auto& d = *shape.mutable_dim(i);
         std::int64_t value = d.has_dim_value() ? d.dim_value() : 0;
-        if (i == 0 && options.batch) value = *options.batch;
-        if (i == 0 && value == 0) value = 1;  // a symbolic batch: one sample unless --batch
-        if (i == 1 && rank == 3 && options.seq_len) {
+        if (i == batch_axis && options.batch) value = *options.batch;
+        if (i == batch_axis && value == 0) value = 1;  // a symbolic batch: one sample unless --batch
+        if (i == seq_axis && rank == 3 && options.seq_len) {
             if (value > 0 && value != *options.seq_len) fixed_seq_len_ = value;
             value = *options.seq_len;
         }
         if (value <= 0) {
             const std::string what = d.has_dim_param() ? "symbolic ('" + d.dim_param() + "')" : "unknown";
             fail("graph input '" + input->name() + "': dimension " + std::to_string(i) + " is " + what +
-                 (i == 1 && rank == 3 ? "; give the sequence length with --seq-len"
-                                      : "; the model must fix it"));
+                 (i == seq_axis && rank == 3 ? "; give the sequence length with --seq-len"
+                                             : "; the model must fix it"));
         }
         if (value > kMaxDimension) {
             fail("graph input '" + input->name() + "': dimension " + std::to_string(i) + " is " +
@@ -171,6 +175,9 @@ void OnnxModel::fix_input(const OnnxImportOptions& options) {
         d.set_dim_value(value);
         input_dims_.push_back(value);
     }
+    if (axes)
+        input_dims_ = {input_dims_[static_cast<std::size_t>(batch_axis)],
+                       input_dims_[static_cast<std::size_t>(seq_axis)], input_dims_[2]};
     // Declared shapes may hold the old batch; inference recomputes them from the input.
     g.clear_value_info();
     for (auto& out : *g.mutable_output())
@@ -283,6 +290,41 @@ std::vector<std::int64_t> attr_ints(const onnx::NodeProto& n, const std::string&
 
 bool has_attr(const onnx::NodeProto& n, const std::string& name) {
     return find_attr(n, name) != nullptr;
+}
+
+std::optional<std::pair<int, int>> recurrent_axes(const onnx::GraphProto& g, const std::string& input) {
+    const auto recurrent = [](const onnx::NodeProto& n) {
+        return n.op_type() == "LSTM" || n.op_type() == "GRU" || n.op_type() == "RNN";
+    };
+    // Every reader must take the tensor as X (operand 0) and agree on its axes.
+    std::optional<std::pair<int, int>> axes;
+    const auto agree = [&](std::pair<int, int> a) {
+        if (axes && *axes != a) return false;
+        axes = a;
+        return true;
+    };
+    const auto readers = [&](const std::string& tensor, const auto& accept) {
+        int count = 0;
+        for (const auto& n : g.node())
+            for (int k = 0; k < n.input_size(); ++k)
+                if (n.input(k) == tensor && (++count, k != 0 || !accept(n))) return false;
+        return count > 0;
+    };
+    const auto direct = [&](const onnx::NodeProto& n) {
+        if (!recurrent(n)) return false;
+        return agree(attr_int(n, "layout", 0) == 0 ? std::pair(1, 0) : std::pair(0, 1));
+    };
+    const auto transposed = [&](const onnx::NodeProto& n) {
+        if (n.op_type() != "Transpose" || attr_ints(n, "perm") != std::vector<std::int64_t>{1, 0, 2})
+            return false;
+        const auto layout0 = [&](const onnx::NodeProto& r) {
+            return recurrent(r) && attr_int(r, "layout", 0) == 0;
+        };
+        return readers(n.output(0), layout0) && agree({0, 1});
+    };
+    if (!readers(input, [&](const onnx::NodeProto& n) { return direct(n) || transposed(n); }))
+        return std::nullopt;
+    return axes;
 }
 
 }  // namespace pimdse::io::onnx_detail

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
@@ -25,8 +26,12 @@ public:
     [[nodiscard]] const onnx::GraphProto& graph() const noexcept { return model_.graph(); }
     /// The single graph input that is not an initializer (the network input).
     [[nodiscard]] const onnx::ValueInfoProto& input() const noexcept { return *input_; }
-    /// Fixed dimensions of the network input after --batch / --seq-len.
+    /// Fixed dimensions of the network input after --batch / --seq-len; a sequence that only
+    /// recurrent nodes read is given as [batch, steps, features] whatever its layout.
     [[nodiscard]] const std::vector<std::int64_t>& input_dims() const noexcept { return input_dims_; }
+    /// Whether only recurrent nodes (LSTM, GRU, RNN) read the input, directly or through a
+    /// Transpose [1, 0, 2]: it is then one time step's features (onnx_recurrent.cpp).
+    [[nodiscard]] bool step_input() const noexcept { return step_input_; }
 
     /// The version of the default ("ai.onnx") operator set the model imports.
     [[nodiscard]] std::int64_t opset() const;
@@ -57,6 +62,7 @@ private:
     onnx::ModelProto model_;
     const onnx::ValueInfoProto* input_ = nullptr;
     std::vector<std::int64_t> input_dims_;
+    bool step_input_ = false;
     /// The model's own, fixed sequence length when --seq-len replaced it.
     std::optional<std::int64_t> fixed_seq_len_;
     std::unordered_map<std::string, const onnx::TensorProto*> constants_;
@@ -70,5 +76,11 @@ private:
                                       const std::string& fallback);
 [[nodiscard]] std::vector<std::int64_t> attr_ints(const onnx::NodeProto& n, const std::string& name);
 [[nodiscard]] bool has_attr(const onnx::NodeProto& n, const std::string& name);
+
+/// The axes {batch, sequence} of a graph input that only LSTM, GRU and RNN nodes read as
+/// their X, directly (its layout: [steps, batch, features] or [batch, steps, features]) or
+/// through a Transpose [1, 0, 2] of a [batch, steps, features] tensor; nullopt otherwise.
+[[nodiscard]] std::optional<std::pair<int, int>> recurrent_axes(const onnx::GraphProto& g,
+                                                                const std::string& input);
 
 }  // namespace pimdse::io::onnx_detail

@@ -54,4 +54,11 @@ for m in unet_tiny vit_tiny mobilenet_v3_block; do
         > "$dir/map_$m.txt" || fail "map of $m"
     grep -qE '^  status +ok' "$dir/map_$m.txt" || fail "map of $m: $(cat "$dir/map_$m.txt")"
 done
+# A 2-layer LSTM over 8 steps (a symbolic sequence: --seq-len), unrolled, maps on the 4x4 system.
+"$pimdse" network import "$models/recurrent/lstm2_seq.onnx" --seq-len 8 -o "$dir/lstm2.yaml" 2> "$dir/lstm2.txt"
+grep -q "^imported lstm2_seq: batch 1, 251 layers" "$dir/lstm2.txt" || fail "lstm import: $(cat "$dir/lstm2.txt")"
+"$pimdse" map --hardware "$src/inputs/hardware/nicepim_4x4.yaml" --network "$dir/lstm2.yaml" > "$dir/map_lstm2.txt" ||
+    fail "map of lstm2_seq"
+grep -qE '^  status +ok' "$dir/map_lstm2.txt" || fail "map of lstm2_seq: $(cat "$dir/map_lstm2.txt")"
+grep -qE '^lstm2\.t7\.h +mul .* ok$' "$dir/map_lstm2.txt" || fail "map of lstm2_seq lacks the last step"
 echo "onnx cli ok"

@@ -10,6 +10,7 @@ OUTDIR receives
     concats, attention, standalone norms and activations) as <name>.onnx beside <name>.yaml;
   * malformed/<case>.onnx: models the importer must refuse, one problem each;
   * user/<name>.onnx: models as users export them (gen_user_models.py), user/refused/<case>.onnx;
+  * recurrent/<name>.onnx: LSTM, GRU and RNN models (gen_recurrent_models.py);
   * weights.bin: the (empty) external-data file every weight tensor points at. The importer
     needs the shapes of the weights, not their values, and a 550 MB VGG-16 helps no test.
 """
@@ -22,6 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
 
 import gen_networks  # noqa: E402
+import gen_recurrent_models  # noqa: E402
 import gen_user_models  # noqa: E402
 import onnx  # noqa: E402
 from onnx import TensorProto, helper  # noqa: E402
@@ -382,9 +384,10 @@ def main(argv):
         return 2
     out = argv[1]
     user = os.path.join(out, "user")
-    for d in ("malformed", "user", os.path.join("user", "refused")):
+    recurrent = os.path.join(out, "recurrent")
+    for d in ("malformed", "user", os.path.join("user", "refused"), "recurrent"):
         os.makedirs(os.path.join(out, d), exist_ok=True)
-    for d in (out, os.path.join(out, "malformed"), user, os.path.join(user, "refused")):
+    for d in (out, os.path.join(out, "malformed"), user, os.path.join(user, "refused"), recurrent):
         open(os.path.join(d, "weights.bin"), "wb").close()
     for make in gen_networks.NETWORKS:
         net = make()
@@ -405,6 +408,8 @@ def main(argv):
         save(make(), os.path.join(user, make.__name__ + ".onnx"))
     for name, model in gen_user_models.refused().items():
         save(model, os.path.join(user, "refused", name + ".onnx"))
+    for make in gen_recurrent_models.MODELS:
+        save(make(), os.path.join(recurrent, make.__name__ + ".onnx"))
     with open(os.path.join(out, "malformed", "not_protobuf.onnx"), "w") as f:
         f.write("network: not an ONNX model\n")
     save(onnx.ModelProto(), os.path.join(out, "malformed", "empty_model.onnx"))

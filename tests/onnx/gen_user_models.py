@@ -273,9 +273,6 @@ def refused():
     g = Graph("class_token")
     y = g.add("Concat", [g.weight("cls", [1, 1, 32]), "x"], "cat", axis=1)
     cases["class_token"] = g.model([1, 16, 32], y)
-    g = Graph("lstm")
-    y = g.add("LSTM", ["x", g.weight("w", [1, 64, 8]), g.weight("r", [1, 64, 16])], "lstm", hidden_size=16)
-    cases["lstm"] = g.model([4, 1, 8], y)
     return cases
 
 
