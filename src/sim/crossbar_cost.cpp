@@ -19,15 +19,23 @@ std::int64_t words(std::int64_t bits, int word_bits) {
     return ceil_div(bits, word_bits);
 }
 
+// The PEs across one row block: each holds `crossbars_per_pe` crossbars side by side and
+// reads its inputs from its own input buffer (MNSIM PE.py: one buffer per PE).
+std::int64_t pes_across(const CrossbarMapping& m, const CrossbarTechnology& tech) {
+    return ceil_div(m.column_blocks, tech.crossbars_per_pe);
+}
+
 Picojoules buffer_energy(const workload::Layer& layer, const CrossbarMapping& m, std::int64_t positions,
                          const CrossbarConfig& config, const CrossbarTechnology& tech) {
     const SramBufferSpec& in = tech.pe_input_buffer;
     const SramBufferSpec& out = tech.tile_output_buffer;
     const std::int64_t a = config.activation_bits;
-    // The input is written once and each position reads its window once (broadcast to the
-    // column blocks); the output is written once and read once on its way to the consumer.
-    const std::int64_t in_written = words(layer.input_elements() * a, in.word_bits);
-    const std::int64_t in_read = words(positions * m.groups * m.rows * a, in.word_bits);
+    const std::int64_t pes = pes_across(m, tech);
+    // Every PE across the row block holds the input in its own buffer: written once, and
+    // each position reads its window once; the output is written once and read once on its
+    // way to the consumer.
+    const std::int64_t in_written = pes * words(layer.input_elements() * a, in.word_bits);
+    const std::int64_t in_read = pes * words(positions * m.groups * m.rows * a, in.word_bits);
     const std::int64_t out_moved = words(layer.output_elements() * a, out.word_bits);
     return in.access_energy(true) * static_cast<double>(in_written) +
            in.access_energy(false) * static_cast<double>(in_read) +
@@ -84,7 +92,9 @@ CrossbarLayerCost cost_layer_on_crossbars(const workload::Layer& layer, const Cr
     c.positions = layer.P * layer.Q * layer.B;
 
     // One read: the active rows' DAC steps, the crossbar, then the conversions of the used
-    // columns of the fullest crossbar, `adc_shared_columns` per ADC one after another.
+    // columns of the fullest crossbar, `adc_shared_columns` per ADC one after another. The
+    // `polarity` crossbars of a group share X / columns_per_adc ADCs and convert `used_columns`
+    // subtracted outputs between them, so the count per ADC is as for one crossbar.
     const std::int64_t used_columns = std::min<std::int64_t>(m.columns, config.size);
     const std::int64_t used_rows = std::min<std::int64_t>(m.rows, config.size);
     const std::int64_t active_rows = ceil_div(used_rows, m.subvectors);
@@ -96,9 +106,12 @@ CrossbarLayerCost cost_layer_on_crossbars(const workload::Layer& layer, const Cr
     c.position_ns = static_cast<double>(m.input_cycles * m.subvectors) * c.read_ns;
     c.latency_ns = static_cast<double>(c.positions) * c.position_ns;
 
+    // The `polarity` crossbars (columns) of a weight share one set of converters: their
+    // currents are subtracted before the ADC, which converts each output column once, and
+    // one DAC drives a row of all of them (MNSIM's Sub_Position 0, PE.py).
     const std::int64_t steps = c.positions * m.input_cycles;
-    c.adc_conversions = steps * m.subvectors * m.groups * m.row_blocks * m.columns;
-    c.dac_conversions = steps * m.groups * m.rows * m.column_blocks;
+    c.adc_conversions = steps * m.subvectors * m.groups * m.row_blocks * (m.columns / config.polarity);
+    c.dac_conversions = steps * m.groups * m.rows * ceil_div(m.column_blocks, config.polarity);
     const std::int64_t cells = m.groups * m.rows * m.columns;  // each read once per input cycle
 
     c.energy.crossbar = tech.cell_read_energy() * static_cast<double>(steps * cells);
@@ -117,8 +130,10 @@ CrossbarArea crossbar_tile_area(const CrossbarConfig& config, const CrossbarTech
     const ConverterSpec adc = adc_spec(tech, config.adc_bits);
     const ConverterSpec dac = dac_spec(tech, config.dac_bits);
     const auto xbars = static_cast<double>(tech.crossbars_per_tile());
-    const double adcs = xbars * static_cast<double>(ceil_div(config.size, tech.columns_per_adc));
-    const double dacs = xbars * static_cast<double>(ceil_div(config.size, tech.rows_per_dac));
+    // One set of converters per polarity group of crossbars (PE.py: ADC_Num and DAC_Num per group).
+    const double polarity_groups = xbars / config.polarity;
+    const double adcs = polarity_groups * static_cast<double>(ceil_div(config.size, tech.columns_per_adc));
+    const double dacs = polarity_groups * static_cast<double>(ceil_div(config.size, tech.rows_per_dac));
     const double cells = xbars * config.size * config.size;
     CrossbarArea a;
     a.crossbars = SquareMillimetres(cells * tech.cell_area_um2 / kUm2PerMm2);

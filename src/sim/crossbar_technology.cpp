@@ -22,7 +22,7 @@ CrossbarTechnology make_mnsim2() {
     // DAC.py (ISAAC's scaling); the 8-bit power is 0.4992 mW (the source omits its 1e-3).
     t.dacs = {{1, 0.166, 0.0039, 1.0}, {2, 0.332, 0.0078, 1.0}, {3, 0.664, 0.0156, 1.0},
               {4, 1.328, 0.0312, 1.0}, {6, 5.312, 0.1248, 1.0}, {8, 21.248, 0.4992, 1.0}};
-    // SimConfig.ini: ADC_Num 128 and DAC_Num 256 per 256 x 256 crossbar.
+    // SimConfig.ini: ADC_Num 128 and DAC_Num 256 per polarity group of 256 x 256 crossbars.
     t.columns_per_adc = 2;
     t.rows_per_dac = 1;
     // SimConfig.ini [Device level]; Device.py's averages for the read power.

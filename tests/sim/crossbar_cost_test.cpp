@@ -2,7 +2,8 @@
 // counted by hand (conversions, read time, every energy part, tiles), one tile's area, a
 // two-layer network pipelined, in sequence and replicated under tile budgets, the
 // invariants (parts sum to the total, the ADC table's ratios, larger crossbars convert
-// less), converter resolutions derived from the table, and the errors.
+// less, polarities share converters), converter resolutions derived from the table, and
+// the errors.
 
 #include <gtest/gtest.h>
 
@@ -51,48 +52,55 @@ workload::Network two_convs() {
 TEST(CrossbarCost, SixtyFourChannelsByHand) {
     // C = K = 64, 3x3, 8 x 8 out, 128 x 128 crossbars, 1-bit cells and DACs, 8-bit ADC,
     // 9-bit weights and activations, two polarities: rows 576, columns 1152, 5 x 9 = 45
-    // crossbars, 9 input cycles, one sub-vector (crossbar_test.cpp).
+    // crossbars, 9 input cycles, one sub-vector (crossbar_test.cpp). The two polarities'
+    // columns are subtracted before the ADC: 576 output columns, ceil(9 / 2) = 5 polarity
+    // groups (and PEs) across.
     const CrossbarConfig cfg;
     const CrossbarTechnology& t = mnsim2_technology();
     const CrossbarLayerCost c = cost_layer_on_crossbars(conv(64, 64, 3), cfg, t);
     EXPECT_EQ(c.positions, 64);  // 8 x 8 x 1
-    // Conversions: 64 positions x 9 cycles x 1 sub-vector x 5 row blocks x 1152 columns.
-    EXPECT_EQ(c.adc_conversions, 64 * 9 * 5 * 1152);  // 3,317,760
-    // DAC steps: 64 x 9 cycles x 576 rows x 9 column blocks.
-    EXPECT_EQ(c.dac_conversions, 64 * 9 * 576 * 9);  // 2,985,984
-    // 64 ADCs per crossbar (2 columns each) for 128 used columns: 2 conversions per ADC.
+    // Conversions: 64 positions x 9 cycles x 1 sub-vector x 5 row blocks x 576 outputs.
+    EXPECT_EQ(c.adc_conversions, 64 * 9 * 5 * 576);  // 1,658,880
+    // DAC steps: 64 x 9 cycles x 576 rows x 5 polarity groups.
+    EXPECT_EQ(c.dac_conversions, 64 * 9 * 576 * 5);  // 1,658,880
+    // 64 ADCs per polarity group (2 outputs each) for its 128 outputs: 2 conversions per ADC.
     EXPECT_EQ(c.adc_shared_columns, 2);
     // Read: DAC (1 + 2) / 1 GS/s = 3 ns, crossbar 3.16 ns, ADC 2 x (8 + 2) / 1.28 = 15.625 ns.
     EXPECT_DOUBLE_EQ(c.read_ns, 3 + 3.16 + 15.625);                // 21.785
     EXPECT_DOUBLE_EQ(c.latency_ns, 64 * 9 * (3 + 3.16 + 15.625));  // 12,548.16
     // ADC: 10 / 1.28 ns x 2 mW = 15.625 pJ per conversion.
-    EXPECT_DOUBLE_EQ(c.energy.adc.value(), 3'317'760 * 15.625);  // 51,840,000 pJ
+    EXPECT_DOUBLE_EQ(c.energy.adc.value(), 1'658'880 * 15.625);  // 25,920,000 pJ
     // DAC: 3 ns x 0.0039 mW = 0.0117 pJ per step.
-    EXPECT_NEAR(c.energy.dac.value(), 2'985'984 * 0.0117, 1e-6);
+    EXPECT_NEAR(c.energy.dac.value(), 1'658'880 * 0.0117, 1e-6);
     // A cell: 0.1 x 0.15² V² x (0.33 / 1e4 + 0.67 / 1e6) S = 7.57575e-8 W for 3.16 ns; every
     // one of the 576 x 1152 cells is read once per position and input cycle.
     const double cell_pj = 0.1 * 0.15 * 0.15 * (0.33 / 1e4 + 0.67 / 1e6) * 1e3 * 3.16;
     EXPECT_NEAR(c.energy.crossbar.value(), 64.0 * 9 * 576 * 1152 * cell_pj, 1e-6);
     // Shift-and-add: (0.81 + 0.02) µW for one 2 ns period per conversion.
-    EXPECT_NEAR(c.energy.shift_add.value(), 3'317'760 * (8.1e-4 + 2e-5) * 2, 1e-6);
-    // Buffers, 64-bit words: input 4096 x 9 bits written (576 words), 64 positions x 576
-    // x 9 bits read (5184 words); output 4096 x 9 bits written and read (576 words each).
-    // Each access adds 20 ns of leakage: 8.86342 mW (input), 1.95684 mW (output).
+    EXPECT_NEAR(c.energy.shift_add.value(), 1'658'880 * (8.1e-4 + 2e-5) * 2, 1e-6);
+    // Buffers, 64-bit words: each of the 5 PEs across has the input 4096 x 9 bits written
+    // (576 words) and 64 positions x 576 x 9 bits read (5184 words); output 4096 x 9 bits
+    // written and read (576 words each). Each access adds 20 ns of leakage: 8.86342 mW
+    // (input), 1.95684 mW (output).
     const double in_w = 43.7094 + 20 * 8.86342, in_r = 44.837 + 20 * 8.86342;
     const double out_w = 19.9484 + 20 * 1.95684, out_r = 8.54257 + 20 * 1.95684;
-    EXPECT_NEAR(c.energy.buffer.value(), 576 * in_w + 5184 * in_r + 576 * (out_w + out_r), 1e-6);
+    EXPECT_NEAR(c.energy.buffer.value(), 5 * (576 * in_w + 5184 * in_r) + 576 * (out_w + out_r), 1e-6);
     EXPECT_EQ(c.tiles, 6);  // 45 crossbars, 8 per tile
 }
 
 TEST(CrossbarCost, TileAreaByHand) {
-    // 8 crossbars of 128 x 128 cells of 1.44 µm²; 64 ADCs (1200 µm²) and 128 DACs
-    // (0.166 µm²) each; a shift register (1.42 µm²) and an 8-bit adder (8 x 0.2835 µm²)
-    // per ADC; 4 input buffers of 16 KB and one output buffer of 4 KB.
+    // 8 crossbars of 128 x 128 cells of 1.44 µm² in 4 polarity pairs; 64 ADCs (1200 µm²)
+    // and 128 DACs (0.166 µm²) per pair; a shift register (1.42 µm²) and an 8-bit adder
+    // (8 x 0.2835 µm²) per ADC; 4 input buffers of 16 KB and one output buffer of 4 KB.
     const CrossbarArea a = crossbar_tile_area(CrossbarConfig{}, mnsim2_technology());
     EXPECT_NEAR(a.crossbars.value(), 8 * 128 * 128 * 1.44 / 1e6, 1e-12);
-    EXPECT_NEAR(a.adcs.value(), 512 * 1200 / 1e6, 1e-12);
-    EXPECT_NEAR(a.dacs.value(), 1024 * 0.166 / 1e6, 1e-12);
-    EXPECT_NEAR(a.shift_add.value(), 512 * (1.42 + 8 * 0.2835) / 1e6, 1e-12);
+    EXPECT_NEAR(a.adcs.value(), 256 * 1200 / 1e6, 1e-12);
+    EXPECT_NEAR(a.dacs.value(), 512 * 0.166 / 1e6, 1e-12);
+    EXPECT_NEAR(a.shift_add.value(), 256 * (1.42 + 8 * 0.2835) / 1e6, 1e-12);
+    // With one polarity every crossbar has its own converters: twice as many.
+    CrossbarConfig single;
+    single.polarity = 1;
+    EXPECT_NEAR(crossbar_tile_area(single, mnsim2_technology()).adcs.value(), 2 * a.adcs.value(), 1e-12);
     EXPECT_NEAR(a.buffers.value(), 4 * 0.616313686 + 0.0686947, 1e-12);
     EXPECT_DOUBLE_EQ(a.total().value(), (a.crossbars + a.adcs + a.dacs + a.shift_add + a.buffers).value());
 }
@@ -173,7 +181,8 @@ TEST(CrossbarCost, AdcEnergyFollowsTheTable) {
 
 TEST(CrossbarCost, LargerCrossbarsConvertLess) {
     // 256 channels of 3x3: 2304 rows -> 18 row blocks of 128, 9 of 256; every row block
-    // converts all 4608 columns, so 256 x 256 crossbars make half the conversions.
+    // converts all 2304 outputs (4608 columns of two polarities), so 256 x 256 crossbars
+    // make half the conversions.
     CrossbarConfig small, large;
     small.size = 128, large.size = 256;
     const workload::Layer l = conv(256, 256, 3, 14);
@@ -182,6 +191,23 @@ TEST(CrossbarCost, LargerCrossbarsConvertLess) {
     const std::int64_t b = cost_layer_on_crossbars(l, large, t).adc_conversions;
     EXPECT_LT(b, a);
     EXPECT_EQ(a, 2 * b);
+}
+
+TEST(CrossbarCost, PolaritiesShareTheirConverters) {
+    // The negative columns double the cells read but not the conversions or DAC steps:
+    // they are subtracted from the positive ones before the ADC (MNSIM's Sub_Position 0).
+    CrossbarConfig one, two;
+    one.polarity = 1;
+    const workload::Layer l = conv(64, 64, 3);
+    const CrossbarTechnology& t = mnsim2_technology();
+    const CrossbarLayerCost c1 = cost_layer_on_crossbars(l, one, t);
+    const CrossbarLayerCost c2 = cost_layer_on_crossbars(l, two, t);
+    EXPECT_EQ(c2.mapping.crossbars, 45);
+    EXPECT_EQ(c1.mapping.crossbars, 25);  // 5 row blocks x ceil(576 / 128)
+    EXPECT_EQ(c1.adc_conversions, c2.adc_conversions);
+    EXPECT_EQ(c1.dac_conversions, c2.dac_conversions);
+    EXPECT_DOUBLE_EQ(c2.energy.crossbar.value(), 2 * c1.energy.crossbar.value());
+    EXPECT_DOUBLE_EQ(c1.read_ns, c2.read_ns);
 }
 
 TEST(CrossbarCost, ResolutionsOutsideTheTableAreDerived) {

@@ -9,8 +9,10 @@
 // used bit line once (one ADC conversion), and each conversion is shifted and added into
 // its output once. All crossbars of a layer read in parallel; a read takes the DAC, the
 // crossbar and the conversions of the columns that share an ADC, one after another.
-// Energy is split into crossbar reads, ADCs, DACs, shift-and-add and SRAM buffers; the
-// inter-tile network is not costed. Layers own whole tiles (no tile holds two layers).
+// The `polarity` crossbars of a weight share their converters: their currents are
+// subtracted before the ADC (MNSIM's default). Energy is split into crossbar reads, ADCs,
+// DACs, shift-and-add and SRAM buffers; the inter-tile network is not costed. Layers own
+// whole tiles (no tile holds two layers).
 //
 // A network: its weighted layers only (pooling, elementwise and normalisation layers run
 // in the tiles' digital units and are not costed). Layers pipelined across their tiles
@@ -53,14 +55,16 @@ struct CrossbarArea {
 
 struct CrossbarLayerCost {
     CrossbarMapping mapping;
-    std::int64_t positions = 0;        ///< output positions P Q B
-    std::int64_t adc_conversions = 0;  ///< positions x input cycles x sub-vectors x G x row blocks x columns
-    std::int64_t dac_conversions = 0;  ///< positions x input cycles x G x rows x column blocks
-    std::int64_t tiles = 0;            ///< ceil(crossbars / crossbars per tile)
-    int adc_shared_columns = 0;        ///< conversions one ADC makes per read: ceil(used columns / ADCs)
-    double read_ns = 0;                ///< one read step: DAC + crossbar + shared conversions, ns
-    double position_ns = 0;            ///< one output position: input cycles x sub-vectors x read, ns
-    double latency_ns = 0;             ///< positions x position_ns, ns
+    std::int64_t positions = 0;  ///< output positions P Q B
+    /// positions x input cycles x sub-vectors x G x row blocks x columns / polarity
+    std::int64_t adc_conversions = 0;
+    /// positions x input cycles x G x rows x ceil(column blocks / polarity)
+    std::int64_t dac_conversions = 0;
+    std::int64_t tiles = 0;      ///< ceil(crossbars / crossbars per tile)
+    int adc_shared_columns = 0;  ///< conversions one ADC makes per read: ceil(used columns / ADCs)
+    double read_ns = 0;          ///< one read step: DAC + crossbar + shared conversions, ns
+    double position_ns = 0;      ///< one output position: input cycles x sub-vectors x read, ns
+    double latency_ns = 0;       ///< positions x position_ns, ns
     CrossbarEnergy energy;
 };
 

@@ -56,8 +56,8 @@ struct CrossbarTechnology {
     // ---- Converters -------------------------------------------------------------------------
     std::vector<ConverterSpec> adcs;  ///< one entry per resolution, ascending bits
     std::vector<ConverterSpec> dacs;  ///< one entry per resolution, ascending bits
-    int columns_per_adc = 1;          ///< bit lines that share one ADC through a multiplexer
-    int rows_per_dac = 1;             ///< word lines that share one DAC
+    int columns_per_adc = 1;          ///< output columns (after the polarities' subtraction) per ADC
+    int rows_per_dac = 1;             ///< word lines that share one DAC (of a polarity group)
 
     // ---- Memristor device and crossbar -------------------------------------------------------
     double cell_area_um2 = 0;       ///< one cell (1T1R), µm²
