@@ -20,8 +20,8 @@ import re
 import plotstyle  # noqa: F401  (the style, before pyplot)
 import matplotlib.pyplot as plt
 
-PARTS = ["crossbar", "adc", "dac", "shift_add", "buffer"]
-AREA_PARTS = ["crossbars", "adcs", "dacs", "shift_add", "buffers"]
+PARTS = ["crossbar", "adc", "dac", "shift_add", "buffer", "noc"]
+AREA_PARTS = ["crossbars", "adcs", "dacs", "shift_add", "buffers", "routers"]
 NAMES = {"resnet18_cifar10": "ResNet18", "vgg16_cifar10": "VGG16"}
 
 

@@ -40,6 +40,7 @@ Row layer_row(const CrossbarEvaluation& e, std::size_t k) {
             {"adc_deficit", d(sim::adc_deficit(m, e.config))},
             {"read_ns", Cell(c.read_ns)},
             {"latency_ns", Cell(c.latency_ns)},
+            {"noc_ns", Cell(n.noc.layers[k].ns)},
             {"stage_ns", Cell(n.stage_ns[k])},
             {"energy_pj", Cell(en.total().value())},
             {"energy_crossbar_pj", Cell(en.crossbar.value())},
@@ -47,6 +48,7 @@ Row layer_row(const CrossbarEvaluation& e, std::size_t k) {
             {"energy_dac_pj", Cell(en.dac.value())},
             {"energy_shift_add_pj", Cell(en.shift_add.value())},
             {"energy_buffer_pj", Cell(en.buffer.value())},
+            {"energy_noc_pj", Cell(en.noc.value())},
             {"area_mm2", Cell(static_cast<double>(c.tiles * n.replicas[k]) * tile_mm2)}};
 }
 
@@ -65,12 +67,16 @@ Row summary_row(const CrossbarEvaluation& e) {
             {"energy_dac_pj", Cell(en.dac.value())},
             {"energy_shift_add_pj", Cell(en.shift_add.value())},
             {"energy_buffer_pj", Cell(en.buffer.value())},
+            {"energy_noc_pj", Cell(en.noc.value())},
             {"area_mm2", Cell(a.total().value())},
             {"area_crossbars_mm2", Cell(a.crossbars.value())},
             {"area_adcs_mm2", Cell(a.adcs.value())},
             {"area_dacs_mm2", Cell(a.dacs.value())},
             {"area_shift_add_mm2", Cell(a.shift_add.value())},
             {"area_buffers_mm2", Cell(a.buffers.value())},
+            {"area_routers_mm2", Cell(a.routers.value())},
+            {"mesh_rows", Cell(static_cast<double>(n.noc.mesh.rows))},
+            {"mesh_cols", Cell(static_cast<double>(n.noc.mesh.cols))},
             {"status", e.status()},
             {"reason", e.reason()}};
 }

@@ -33,9 +33,9 @@ void print_crossbar_report(std::ostream& out, const CrossbarEvaluation& e) {
     const workload::Network& network = *e.network;
     out << "network " << network.name() << " (batch " << network.batch() << ", " << n.layers.size()
         << " weighted layers of " << network.size() << ") on " << e.design() << "\n\n";
-    out << format("%-24s %-7s %6s %6s %6s %5s %4s %3s %3s %12s %6s %11s %11s %11s %11s %11s %11s %11s\n",
+    out << format("%-24s %-7s %6s %6s %6s %5s %4s %3s %3s %12s %6s %11s %11s %11s %11s %11s %11s %11s %11s\n",
                   "layer", "kind", "rows", "cols", "xbars", "tiles", "repl", "cyc", "sub", "ADC conv",
-                  "ADC b", "latency ns", "energy pJ", "crossbar", "adc", "dac", "shift_add", "buffer");
+                  "ADC b", "latency ns", "energy pJ", "crossbar", "adc", "dac", "shift_add", "buffer", "noc");
     for (std::size_t k = 0; k < n.layers.size(); ++k) {
         const workload::Layer& l = network.layer(n.layers[k]);
         const sim::CrossbarLayerCost& c = n.layer_costs[k];
@@ -45,14 +45,14 @@ void print_crossbar_report(std::ostream& out, const CrossbarEvaluation& e) {
         const std::string adc = format("%d/%d", m.adc_bits_needed, e.config.adc_bits);
         out << format(
             "%-24s %-7s %6lld %6lld %6lld %5lld %4lld %3lld %3lld %12lld %6s %11.4g %11.4g %11.4g %11.4g "
-            "%11.4g "
-            "%11.4g %11.4g\n",
+            "%11.4g %11.4g %11.4g %11.4g\n",
             l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(), static_cast<long long>(m.rows),
             static_cast<long long>(m.columns), static_cast<long long>(m.crossbars),
             static_cast<long long>(c.tiles), static_cast<long long>(n.replicas[k]),
             static_cast<long long>(m.input_cycles), static_cast<long long>(m.subvectors),
             static_cast<long long>(c.adc_conversions), adc.c_str(), n.stage_ns[k], en.total().value(),
-            en.crossbar.value(), en.adc.value(), en.dac.value(), en.shift_add.value(), en.buffer.value());
+            en.crossbar.value(), en.adc.value(), en.dac.value(), en.shift_add.value(), en.buffer.value(),
+            en.noc.value());
     }
 
     const sim::CrossbarEnergy& en = n.energy;
@@ -72,17 +72,19 @@ void print_crossbar_report(std::ostream& out, const CrossbarEvaluation& e) {
         << ")\n"
         << format(
                "  energy       %.4f uJ: crossbar %.4f (%.1f %%), adc %.4f (%.1f %%), dac %.4f (%.1f %%), "
-               "shift_add %.4f (%.1f %%), buffer %.4f uJ (%.1f %%)\n",
+               "shift_add %.4f (%.1f %%), buffer %.4f (%.1f %%), noc %.4f uJ (%.1f %%)\n",
                uj(en.total()), uj(en.crossbar), share(en.crossbar), uj(en.adc), share(en.adc), uj(en.dac),
-               share(en.dac), uj(en.shift_add), share(en.shift_add), uj(en.buffer), share(en.buffer))
+               share(en.dac), uj(en.shift_add), share(en.shift_add), uj(en.buffer), share(en.buffer),
+               uj(en.noc), share(en.noc))
         << format("  EDP          %.6g ms x mJ\n", n.latency_ns * 1e-6 * total * 1e-9)
         << format(
                "  area         %.4f mm2: crossbars %.4f, adcs %.4f, dacs %.4f, shift_add %.4f, buffers "
-               "%.4f mm2\n",
+               "%.4f, routers %.4f mm2\n",
                a.total().value(), a.crossbars.value(), a.adcs.value(), a.dacs.value(), a.shift_add.value(),
-               a.buffers.value())
-        << format("  tiles        %lld (%d crossbars of %dx%d each)\n", static_cast<long long>(n.tiles),
-                  e.tech->crossbars_per_tile(), e.config.size, e.config.size)
+               a.buffers.value(), a.routers.value())
+        << format("  tiles        %lld (%d crossbars of %dx%d each) on a %d x %d mesh\n",
+                  static_cast<long long>(n.tiles), e.tech->crossbars_per_tile(), e.config.size, e.config.size,
+                  n.noc.mesh.rows, n.noc.mesh.cols)
         << format("  ADC deficit  %d bit%s at most (0: every column sum read exactly)\n", deficit,
                   deficit == 1 ? "" : "s");
     if (e.area_budget_mm2) out << format("  area budget  %.6g mm2\n", *e.area_budget_mm2);

@@ -44,7 +44,25 @@ Picojoules buffer_energy(const workload::Layer& layer, const CrossbarMapping& m,
 }
 
 CrossbarArea scaled(const CrossbarArea& a, double k) {
-    return {a.crossbars * k, a.adcs * k, a.dacs * k, a.shift_add * k, a.buffers * k};
+    return {a.crossbars * k, a.adcs * k, a.dacs * k, a.shift_add * k, a.buffers * k, a.routers * k};
+}
+
+/// Places the layers (replicas included) on the mesh, charges each its NoC energy and lets
+/// its NoC time bound its stage.
+void add_noc(const workload::Network& network, const CrossbarConfig& config, const CrossbarTechnology& tech,
+             CrossbarNetworkCost& n) {
+    std::vector<std::int64_t> row_blocks;
+    std::vector<std::int64_t> tiles;
+    for (std::size_t k = 0; k < n.layers.size(); ++k) {
+        row_blocks.push_back(n.layer_costs[k].mapping.row_blocks);
+        tiles.push_back(n.layer_costs[k].tiles * n.replicas[k]);
+    }
+    n.noc = cost_crossbar_noc(network, {n.layers, row_blocks, tiles}, config.activation_bits, tech);
+    for (std::size_t k = 0; k < n.layers.size(); ++k) {
+        n.layer_costs[k].energy.noc = n.noc.layers[k].energy;
+        n.stage_ns[k] = std::max(n.stage_ns[k], n.noc.layers[k].ns);
+    }
+    n.energy.noc = n.noc.energy;
 }
 
 /// The stage's time until its consumers can start: the output rows their windows need.
@@ -78,6 +96,7 @@ CrossbarEnergy& CrossbarEnergy::operator+=(const CrossbarEnergy& o) {
     dac += o.dac;
     shift_add += o.shift_add;
     buffer += o.buffer;
+    noc += o.noc;
     return *this;
 }
 
@@ -142,6 +161,7 @@ CrossbarArea crossbar_tile_area(const CrossbarConfig& config, const CrossbarTech
     a.shift_add = SquareMillimetres(adcs * (tech.shift_register_area_um2 + tech.adder_area_um2) / kUm2PerMm2);
     a.buffers = SquareMillimetres(tech.pes_per_tile * tech.pe_input_buffer.area_mm2 +
                                   tech.tile_output_buffer.area_mm2);
+    a.routers = SquareMillimetres(tech.router_area_mm2);
     return a;
 }
 
@@ -166,6 +186,7 @@ CrossbarNetworkCost cost_network_on_crossbars(const workload::Network& network, 
     const bool pipelined = options.schedule == CrossbarSchedule::pipelined;
     if (pipelined && options.tile_budget > 0) replicate_slowest(n, options.tile_budget);
     n.area = scaled(crossbar_tile_area(config, tech), static_cast<double>(n.tiles));
+    add_noc(network, config, tech, n);
 
     if (!pipelined) {
         for (const double s : n.stage_ns) n.latency_ns += s;

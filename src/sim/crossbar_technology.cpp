@@ -46,6 +46,13 @@ CrossbarTechnology make_mnsim2() {
     // from PE.py (16 KB input buffer) and Tile.py (4 KB output buffer); Buffer.py's 20 ns cycle.
     t.pe_input_buffer = {16, 64, 0.616313686, 44.837, 43.7094, 8.86342, 20};
     t.tile_output_buffer = {4, 64, 0.0686947, 8.54257, 19.9484, 1.95684, 20};
+    // NoC/mesh_config and interconnect_estimation.py: 32-bit flits, four router stages and
+    // one link cycle per hop; SimConfig.ini Inter_Tile_Bandwidth 20 Gb/s. Energy per bit and
+    // hop and router area: BookSim's power model on NoC/mesh_config and techfile.txt
+    // (tools/booksim_noc_constants.py derives them).
+    t.noc = {32, 5, 0.9698};
+    t.noc_link_gbps = 20;
+    t.router_area_mm2 = 0.001403;
     return t;
 }
 
@@ -118,7 +125,7 @@ std::string crossbar_technology_names() {
 void check_technology(const CrossbarTechnology& t) {
     check_table(t, t.adcs, "adcs");
     check_table(t, t.dacs, "dacs");
-    const std::array<std::pair<const char*, double>, 13> positive{{
+    const std::array<std::pair<const char*, double>, 16> positive{{
         {"columns_per_adc", t.columns_per_adc},
         {"rows_per_dac", t.rows_per_dac},
         {"cell_area_um2", t.cell_area_um2},
@@ -132,6 +139,9 @@ void check_technology(const CrossbarTechnology& t) {
         {"pe_input_buffer.word_bits", t.pe_input_buffer.word_bits},
         {"tile_output_buffer.word_bits", t.tile_output_buffer.word_bits},
         {"pe_input_buffer.cycle_ns", t.pe_input_buffer.cycle_ns},
+        {"noc.flit_bits", t.noc.flit_bits},
+        {"noc.hop_cycles", t.noc.hop_cycles},
+        {"noc_link_gbps", t.noc_link_gbps},
     }};
     for (const auto& [field, value] : positive) {
         if (!(value > 0)) throw ConfigError({}, "crossbar.technology", field_error(t, field, "must be > 0"));
@@ -141,11 +151,13 @@ void check_technology(const CrossbarTechnology& t) {
         if (!(value >= 0 && value <= 1))
             throw ConfigError({}, "crossbar.technology", field_error(t, field, "must be in [0, 1]"));
     }
-    const std::array<std::pair<const char*, double>, 4> non_negative{{
+    const std::array<std::pair<const char*, double>, 6> non_negative{{
         {"shift_register_power_mw", t.shift_register_power_mw},
         {"adder_power_mw", t.adder_power_mw},
         {"pe_input_buffer.leakage_mw", t.pe_input_buffer.leakage_mw},
         {"tile_output_buffer.leakage_mw", t.tile_output_buffer.leakage_mw},
+        {"noc.pj_per_bit_hop", t.noc.pj_per_bit_hop},
+        {"router_area_mm2", t.router_area_mm2},
     }};
     for (const auto& [field, value] : non_negative) {
         if (!(value >= 0))

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # pimdse evaluate --crossbar --layers writes the per-layer table that its text report prints:
 # one row per weighted layer, energy parts that add up to each layer's energy, layers that
-# add up to the summary's energy parts, tiles and area, the CSV and the JSON agreeing, and
-# under the sequential schedule the layers' latencies adding up to the network's.
+# add up to the summary's energy parts, tiles and area, the CSV and the JSON agreeing, each
+# stage at least its NoC time, and under the sequential schedule the layers' stages (compute
+# or NoC, the longer) adding up to the network's latency.
 # Usage: crossbar_layer_table.sh PIMDSE DESIGN NETWORK WORKDIR
 set -euo pipefail
 pimdse=$1 design=$2 net=$3 dir=$4
@@ -23,7 +24,8 @@ layers = doc["layers"]
 def close(a, b):
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-9)
 assert len(rows) == len(layers) > 0, (len(rows), len(layers))
-parts = ["energy_crossbar_pj", "energy_adc_pj", "energy_dac_pj", "energy_shift_add_pj", "energy_buffer_pj"]
+parts = ["energy_crossbar_pj", "energy_adc_pj", "energy_dac_pj", "energy_shift_add_pj", "energy_buffer_pj",
+         "energy_noc_pj"]
 for i, (r, j) in enumerate(zip(rows, layers)):
     for key, value in j.items():
         if isinstance(value, str):
@@ -41,10 +43,15 @@ assert sum(j["tiles"] * j["replicas"] for j in layers) == s["tiles"], s
 # Pipelined: the slowest stage bounds the network from below, the stages' sum from above.
 stages = [j["stage_ns"] for j in layers]
 assert max(stages) <= s["latency_ns"] <= sum(stages) + 1e-6, (max(stages), s["latency_ns"], sum(stages))
-# Sequential: the layers one after the other, the same energy.
+# A stage lasts its compute or its NoC traffic, whichever is longer.
+for j in layers:
+    assert j["stage_ns"] >= j["noc_ns"] and j["energy_noc_pj"] >= 0, j
+assert s["mesh_rows"] * s["mesh_cols"] >= s["tiles"] > (s["mesh_rows"] - 1) * s["mesh_cols"], s
+# Sequential: the layers' stages one after the other, the same energy.
 q = seq["summary"]
 assert q["schedule"] == "sequential" and s["schedule"] == "pipelined", (q["schedule"], s["schedule"])
-assert close(sum(j["latency_ns"] for j in seq["layers"]), q["latency_ns"]), q
+assert close(sum(j["stage_ns"] for j in seq["layers"]), q["latency_ns"]), q
+assert all(j["stage_ns"] == max(j["latency_ns"], j["noc_ns"]) for j in seq["layers"]), seq["layers"]
 assert close(q["energy_pj"], s["energy_pj"]), (q["energy_pj"], s["energy_pj"])
 # The text report's summary energy (uJ, 4 decimals) and area (mm2, 4 decimals) are the document's.
 text = open(f"{d}/report.txt").read()

@@ -579,7 +579,8 @@ def scenario_objectives(s):
 
 
 CROSSBAR_PARAMS = ["crossbar_size", "adc_bits", "dac_bits", "cell_bits", "weight_bits", "activation_bits"]
-CROSSBAR_ENERGY = ["energy_crossbar_pj", "energy_adc_pj", "energy_dac_pj", "energy_shift_add_pj", "energy_buffer_pj"]
+CROSSBAR_ENERGY = ["energy_crossbar_pj", "energy_adc_pj", "energy_dac_pj", "energy_shift_add_pj", "energy_buffer_pj",
+                   "energy_noc_pj"]
 
 
 def scenario_crossbar(s):

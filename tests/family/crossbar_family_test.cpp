@@ -69,9 +69,10 @@ TEST(CrossbarFamily, SpaceHasGibbonsAxesAndDefaults) {
         EXPECT_EQ(s.axis(i).unit, i == 0 ? "" : "bit");
     }
     EXPECT_EQ(s.size(), 576.0L);
-    ASSERT_EQ(f->energy_parts().size(), 5u);
+    ASSERT_EQ(f->energy_parts().size(), 6u);
     EXPECT_EQ(f->energy_parts()[0].name, "energy_crossbar_pj");
     EXPECT_EQ(f->energy_parts()[4].name, "energy_buffer_pj");
+    EXPECT_EQ(f->energy_parts()[5].name, "energy_noc_pj");
 }
 
 TEST(CrossbarFamily, SpaceRangesComeFromTheConfigurationByName) {
@@ -138,8 +139,10 @@ TEST(CrossbarFamily, EvaluationIsTheCostModels) {
     EXPECT_DOUBLE_EQ(e.area_mm2, want.area.total().value());
     ASSERT_EQ(e.networks.size(), 1u);
     const eval::NetworkResult& n = e.networks[0];
-    ASSERT_EQ(n.energy_parts_pj.size(), 5u);
+    ASSERT_EQ(n.energy_parts_pj.size(), 6u);
     EXPECT_DOUBLE_EQ(n.energy_parts_pj[1], want.energy.adc.value());
+    EXPECT_DOUBLE_EQ(n.energy_parts_pj[5], want.energy.noc.value());
+    EXPECT_DOUBLE_EQ(n.cost.energy.noc.value(), want.energy.noc.value());
     double parts = 0;
     for (double v : n.energy_parts_pj) parts += v;
     EXPECT_DOUBLE_EQ(parts, n.cost.energy.total().value());

@@ -126,7 +126,8 @@ def scenario_crossbar_reader():
     s = pimdse.Sweep(path)
     c, m = s.candidates, s.metrics
     params = ["crossbar_size", "adc_bits", "dac_bits", "cell_bits", "weight_bits", "activation_bits"]
-    parts = ["energy_crossbar_pj", "energy_adc_pj", "energy_dac_pj", "energy_shift_add_pj", "energy_buffer_pj"]
+    parts = ["energy_crossbar_pj", "energy_adc_pj", "energy_dac_pj", "energy_shift_add_pj", "energy_buffer_pj",
+             "energy_noc_pj"]
     cols = list(c.columns)
     check(cols[cols.index("proposer") + 1:cols.index("status")] == params, f"parameter columns {cols}")
     check("node_rows" not in cols and "energy_pe_pj" not in m.columns, "no dram_pim column")

@@ -3,7 +3,7 @@
 // two-layer network pipelined, in sequence and replicated under tile budgets, the
 // invariants (parts sum to the total, the ADC table's ratios, larger crossbars convert
 // less, polarities share converters), converter resolutions derived from the table, and
-// the errors.
+// the errors. The inter-tile network has its own suite (crossbar_noc_test.cpp).
 
 #include <gtest/gtest.h>
 
@@ -102,7 +102,9 @@ TEST(CrossbarCost, TileAreaByHand) {
     single.polarity = 1;
     EXPECT_NEAR(crossbar_tile_area(single, mnsim2_technology()).adcs.value(), 2 * a.adcs.value(), 1e-12);
     EXPECT_NEAR(a.buffers.value(), 4 * 0.616313686 + 0.0686947, 1e-12);
-    EXPECT_DOUBLE_EQ(a.total().value(), (a.crossbars + a.adcs + a.dacs + a.shift_add + a.buffers).value());
+    EXPECT_DOUBLE_EQ(a.routers.value(), 0.001403);  // one router and its links
+    EXPECT_DOUBLE_EQ(a.total().value(),
+                     (a.crossbars + a.adcs + a.dacs + a.shift_add + a.buffers + a.routers).value());
 }
 
 TEST(CrossbarCost, TwoLayersPipelinedAndInSequence) {
@@ -159,9 +161,12 @@ TEST(CrossbarCost, EnergyIsTheSumOfItsParts) {
     EXPECT_DOUBLE_EQ(n.energy.total().value(), sum.total().value());
     const CrossbarEnergy& e = n.energy;
     EXPECT_DOUBLE_EQ(e.total().value(), e.crossbar.value() + e.adc.value() + e.dac.value() +
-                                            e.shift_add.value() + e.buffer.value());
-    for (const Picojoules part : {e.crossbar, e.adc, e.dac, e.shift_add, e.buffer})
+                                            e.shift_add.value() + e.buffer.value() + e.noc.value());
+    for (const Picojoules part : {e.crossbar, e.adc, e.dac, e.shift_add, e.buffer, e.noc})
         EXPECT_GT(part.value(), 0);
+    // A single layer knows no placement: its NoC energy comes from the network.
+    EXPECT_EQ(cost_layer_on_crossbars(net.layer(1), CrossbarConfig{}, mnsim2_technology()).energy.noc.value(),
+              0);
 }
 
 TEST(CrossbarCost, AdcEnergyFollowsTheTable) {

@@ -11,13 +11,15 @@
 // crossbar and the conversions of the columns that share an ADC, one after another.
 // The `polarity` crossbars of a weight share their converters: their currents are
 // subtracted before the ADC (MNSIM's default). Energy is split into crossbar reads, ADCs,
-// DACs, shift-and-add and SRAM buffers; the inter-tile network is not costed. Layers own
-// whole tiles (no tile holds two layers).
+// DACs, shift-and-add, SRAM buffers and the inter-tile network (crossbar_noc.hpp, costed
+// per network). Layers own whole tiles (no tile holds two layers).
 //
 // A network: its weighted layers only (pooling, elementwise and normalisation layers run
-// in the tiles' digital units and are not costed). Layers pipelined across their tiles
-// take the slowest stage plus every other stage's fill; in sequence, the sum. Under a tile
-// budget the pipeline replicates its slowest layer while the budget allows.
+// in the tiles' digital units and are not costed). A layer's stage takes its compute time
+// or its NoC traffic's time, whichever is longer. Layers pipelined across their tiles take
+// the slowest stage plus every other stage's fill; in sequence, the sum. Under a tile
+// budget the pipeline replicates its slowest layer (by compute time) while the budget
+// allows; the NoC is costed on the final placement.
 
 #include <cstdint>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "pimdse/core/crossbar_options.hpp"
 #include "pimdse/core/units.hpp"
 #include "pimdse/sim/crossbar.hpp"
+#include "pimdse/sim/crossbar_noc.hpp"
 #include "pimdse/sim/crossbar_technology.hpp"
 #include "pimdse/workload/network.hpp"
 
@@ -37,8 +40,9 @@ struct CrossbarEnergy {
     Picojoules dac;        ///< digital-to-analog input steps
     Picojoules shift_add;  ///< shift registers and adders merging the conversions
     Picojoules buffer;     ///< PE input and tile output SRAM buffers
+    Picojoules noc;        ///< inter-tile network (set by cost_network_on_crossbars)
 
-    [[nodiscard]] Picojoules total() const { return crossbar + adc + dac + shift_add + buffer; }
+    [[nodiscard]] Picojoules total() const { return crossbar + adc + dac + shift_add + buffer + noc; }
     CrossbarEnergy& operator+=(const CrossbarEnergy& o);
 };
 
@@ -49,8 +53,11 @@ struct CrossbarArea {
     SquareMillimetres dacs;
     SquareMillimetres shift_add;  ///< one shift register and one adder per ADC
     SquareMillimetres buffers;    ///< PE input buffers and the tile output buffer
+    SquareMillimetres routers;    ///< the tile's NoC router and its links
 
-    [[nodiscard]] SquareMillimetres total() const { return crossbars + adcs + dacs + shift_add + buffers; }
+    [[nodiscard]] SquareMillimetres total() const {
+        return crossbars + adcs + dacs + shift_add + buffers + routers;
+    }
 };
 
 struct CrossbarLayerCost {
@@ -91,10 +98,11 @@ struct CrossbarNetworkCost {
     std::vector<workload::LayerIndex> layers;  ///< the weighted layers, in network order
     std::vector<CrossbarLayerCost> layer_costs;
     std::vector<std::int64_t> replicas;  ///< copies of each layer's tiles (1: none)
-    std::vector<double> stage_ns;        ///< each layer's latency over its replicas, ns
+    std::vector<double> stage_ns;        ///< max(layer latency over its replicas, its NoC time), ns
     std::int64_t tiles = 0;              ///< sum of tiles x replicas
     CrossbarArea area;                   ///< tiles x one tile's area
-    CrossbarEnergy energy;               ///< sum over layers (replication moves no energy)
+    CrossbarEnergy energy;               ///< sum over layers, each with its NoC traffic
+    CrossbarNocCost noc;                 ///< the placement and each layer's traffic
     double latency_ns = 0;               ///< under the chosen schedule, ns
 };
 

@@ -1,11 +1,11 @@
 #pragma once
 // The constants that cost a layer on ReRAM crossbars, grouped in named technology presets:
 // converters (ADC and DAC tables by resolution), the memristor device, the digital
-// shift-and-add periphery, the SRAM buffers and how crossbars are organised in PEs and
-// tiles. `mnsim2` holds MNSIM 2.0's published defaults (the simulator Gibbon costs its
-// designs with); a preset is selected by name, so another simulator's set (NeuroSim) can
-// sit beside it. Every constant's source is in docs/model.md ("ReRAM crossbars: latency,
-// energy and area"), which also marks the values derived here rather than taken from MNSIM.
+// shift-and-add periphery, the SRAM buffers, how crossbars are organised in PEs and
+// tiles, and the inter-tile network. `mnsim2` holds MNSIM 2.0's published defaults (the simulator Gibbon
+// costs its designs with); a preset is selected by name, so another simulator's set (NeuroSim) can sit beside
+// it. Every constant's source is in docs/model.md ("ReRAM crossbars: latency, energy and area"), which also
+// marks the values derived here rather than taken from MNSIM.
 //
 // Converter rule (MNSIM 2.0, ADC.py and DAC.py): one conversion takes (bits + 2) / rate
 // and costs that time times the converter's power. A resolution missing from a preset's
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "pimdse/core/units.hpp"
+#include "pimdse/sim/noc.hpp"
 
 namespace pimdse::sim {
 
@@ -81,6 +82,15 @@ struct CrossbarTechnology {
     SramBufferSpec pe_input_buffer;     ///< one per PE
     SramBufferSpec tile_output_buffer;  ///< one per tile
 
+    // ---- Inter-tile network (crossbar_noc.hpp) --------------------------------------------------
+    /// Flit width, router pipeline and link cycles per hop, energy per bit and hop (noc.hpp's
+    /// parameters; a NoC cycle moves one flit over one link).
+    NocParams noc;
+    double noc_link_gbps = 0;    ///< bandwidth of one link and one port, Gb/s
+    double router_area_mm2 = 0;  ///< one tile's router and its links, mm²
+
+    /// One NoC cycle: a flit at the link rate, ns.
+    [[nodiscard]] double noc_cycle_ns() const { return noc.flit_bits / noc_link_gbps; }
     /// Crossbars of one tile: crossbars per PE x PEs per tile.
     [[nodiscard]] int crossbars_per_tile() const { return crossbars_per_pe * pes_per_tile; }
     /// Power of one cell while read, mW: V² G with the average V² = share x V_read² and the

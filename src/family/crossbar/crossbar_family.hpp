@@ -6,7 +6,7 @@
 // size, ADC, DAC and cell resolutions, weight and activation precision. The chip is sized to the network
 // (every weighted layer on tiles of its own), so area is an output of the evaluation and the area budget
 // (`crossbar.area_budget_mm2`) is judged after it; legality is membership of the space. Its energy splits
-// into the five parts of sim::CrossbarEnergy.
+// into the six parts of sim::CrossbarEnergy.
 
 #include <memory>
 #include <vector>
