@@ -69,17 +69,19 @@ def main():
         ours = 100 * (s256["energy_pj"] / s128["energy_pj"] - 1)
         adc = 100 * (s256["energy_adc_pj"] / s128["energy_adc_pj"] - 1)
         conv = 100 * (s256["adc_conversions"] / s128["adc_conversions"] - 1)
+        rest = ", ".join(f"{p} {100 * (s256[f'energy_{p}_pj'] / s128[f'energy_{p}_pj'] - 1):+.1f} %"
+                         for p in ("buffer", "noc"))
         row(f"{NAMES.get(n, n)}: energy of 256x256 vs 128x128 crossbars (Insight 6)", "-68 %", f"{ours:+.1f} %",
             f"ADC energy {adc:+.1f} % ({share(s128, 'adc'):.1f} % of the total at 128), following the ADC "
             f"conversions ({conv:+.1f} %): a column converts once per row block, and doubling the size at most "
-            f"halves the row blocks")
+            f"halves the row blocks; {rest}")
     for n in nets:
         s = runs[(n, 128, 8)]
         top = max(PARTS, key=lambda p: s[f"energy_{p}_pj"])
         row(f"{NAMES.get(n, n)}: ADC share of energy at 128x128, 8-bit ADC (IV-B)", "about 70 %",
             f"{share(s, 'adc'):.1f} %",
-            f"largest part: {top}; crossbar {share(s, 'crossbar'):.1f} %, buffer {share(s, 'buffer'):.1f} %, "
-            f"dac {share(s, 'dac'):.1f} %")
+            f"largest part: {top}; " + ", ".join(f"{p} {share(s, p):.1f} %" for p in PARTS if p != "adc") +
+            "; the paper's 70 % is MultiPrecision's figure, which Gibbon cites, not an MNSIM breakdown")
     for n in nets:
         by_adc = [runs[(n, 128, b)]["area_mm2"] for b in adcs]
         by_size = [runs[(n, x, 8)]["area_mm2"] for x in sizes]
