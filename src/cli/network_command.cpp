@@ -1,5 +1,5 @@
 // `pimdse network info FILE...`: what a workload file holds: per layer the loop bounds,
-// MACs, weights and its segment.branch (NicePIM III-B), then a summary line.
+// stride, padding, MACs, weights and its segment.branch (NicePIM III-B), then a summary line.
 
 #include <CLI/CLI.hpp>
 
@@ -54,6 +54,18 @@ std::string summary_line(const workload::Network& net, const workload::Segmentat
         seg.segments.size(), seg.multi_branch_segments(), seg.max_branches());
 }
 
+// "1", "1x0" (rows x columns); "0/1" when the padding after the last row or column differs
+// from the padding before the first; "sep" for SEP padding (docs/workloads.md).
+std::string padding_text(const workload::Layer& l) {
+    if (l.sep_padding) return "sep";
+    const auto pair = [](std::int64_t h, std::int64_t w) {
+        return h == w ? std::to_string(h) : std::to_string(h) + "x" + std::to_string(w);
+    };
+    const std::string begin = pair(l.pad_h, l.pad_w);
+    if (l.pad_h_end == l.pad_h && l.pad_w_end == l.pad_w) return begin;
+    return begin + "/" + pair(l.pad_h_end, l.pad_w_end);
+}
+
 void print_table(std::ostream& out, const std::string& file, const workload::Network& net,
                  const workload::Segmentation& seg) {
     out << "network " << net.name() << " (" << file << "), input " << workload::to_string(net.input())
@@ -62,8 +74,8 @@ void print_table(std::ostream& out, const std::string& file, const workload::Net
     std::size_t width = 4;
     for (const auto& l : net.layers()) width = std::max(width, l.name.size());
     const int w = static_cast<int>(width);
-    out << format("%5s  %-*s  %-10s  %-7s  %4s %5s %5s %4s %4s %2s %2s %6s  %14s  %11s\n", "#", w, "name",
-                  "kind", "seg.br", "B", "K", "C", "P", "Q", "R", "S", "stride", "MACs", "weights");
+    out << format("%5s  %-*s  %-10s  %-7s  %4s %5s %5s %4s %4s %2s %2s %6s %7s  %14s  %11s\n", "#", w, "name",
+                  "kind", "seg.br", "B", "K", "C", "P", "Q", "R", "S", "stride", "pad", "MACs", "weights");
     for (workload::LayerIndex i = 0; i < net.size(); ++i) {
         const auto& l = net.layer(i);
         const std::string where = std::to_string(seg.segment_of[static_cast<std::size_t>(i)]) + "." +
@@ -72,9 +84,10 @@ void print_table(std::ostream& out, const std::string& file, const workload::Net
                                        ? std::to_string(l.stride_h)
                                        : std::to_string(l.stride_h) + "x" + std::to_string(l.stride_w);
         out << format(
-            "%5d  %-*s  %-10s  %-7s  %4lld %5lld %5lld %4lld %4lld %2lld %2lld %6s  %14lld  %11lld\n", i, w,
-            l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(), where.c_str(), ll(l.B), ll(l.K),
-            ll(l.C), ll(l.P), ll(l.Q), ll(l.R), ll(l.S), stride.c_str(), ll(l.macs()), ll(l.weights()));
+            "%5d  %-*s  %-10s  %-7s  %4lld %5lld %5lld %4lld %4lld %2lld %2lld %6s %7s  %14lld  %11lld\n", i,
+            w, l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(), where.c_str(), ll(l.B),
+            ll(l.K), ll(l.C), ll(l.P), ll(l.Q), ll(l.R), ll(l.S), stride.c_str(), padding_text(l).c_str(),
+            ll(l.macs()), ll(l.weights()));
     }
     out << "summary " << summary_line(net, seg) << "\n\n";
 }
@@ -129,9 +142,10 @@ int run_import(const NetworkImportOptions& options) {
 void add_network_command(CLI::App& app, Action& action) {
     CLI::App* network = app.add_subcommand("network", "Workload DNNs: layers, MACs, weights, segments");
     network->require_subcommand(1);
-    CLI::App* info = network->add_subcommand("info",
-                                             "Print each network's layers (loop bounds B K C P Q R S, MACs, "
-                                             "weights, segment.branch) and a summary");
+    CLI::App* info = network->add_subcommand(
+        "info",
+        "Print each network's layers (loop bounds B K C P Q R S, stride, padding, MACs, "
+        "weights, segment.branch) and a summary");
     auto options = std::make_shared<NetworkInfoOptions>();
     info->add_option("FILE", options->files, "network files (inputs/networks/*.yaml)")->required();
     info->add_flag("--summary", options->summary,

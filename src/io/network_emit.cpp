@@ -55,6 +55,17 @@ void post_ops(std::vector<std::string>& f, const Layer& l) {
         f.push_back("activation: " + std::string(to_string(l.activation)));
 }
 
+// `padding` (or `sep`), and `padding_end` only when it differs from `padding`.
+void padding(std::vector<std::string>& f, const Layer& l) {
+    if (l.sep_padding) {
+        f.push_back("padding: sep");
+        return;
+    }
+    if (l.pad_h || l.pad_w) f.push_back("padding: " + pair_text(l.pad_h, l.pad_w));
+    if (l.pad_h_end != l.pad_h || l.pad_w_end != l.pad_w)
+        f.push_back("padding_end: " + pair_text(l.pad_h_end, l.pad_w_end));
+}
+
 std::vector<std::string> kind_fields(const workload::Network& net, const Layer& l) {
     std::vector<std::string> f;
     switch (l.kind) {
@@ -62,7 +73,7 @@ std::vector<std::string> kind_fields(const workload::Network& net, const Layer& 
             f.push_back("out_channels: " + std::to_string(l.K));
             f.push_back("kernel: " + pair_text(l.R, l.S));
             f.push_back("stride: " + pair_text(l.stride_h, l.stride_w));
-            if (l.pad_h || l.pad_w) f.push_back("padding: " + pair_text(l.pad_h, l.pad_w));
+            padding(f, l);
             if (l.dilation_h != 1 || l.dilation_w != 1)
                 f.push_back("dilation: " + pair_text(l.dilation_h, l.dilation_w));
             if (l.groups != 1)
@@ -87,12 +98,13 @@ std::vector<std::string> kind_fields(const workload::Network& net, const Layer& 
             if (l.adaptive) {
                 f.push_back("output: " + pair_text(l.P, l.Q));
             } else if (l.P == 1 && l.Q == 1 && l.R == in.height && l.S == in.width && l.pad_h == 0 &&
-                       l.pad_w == 0 && l.stride_h == 1 && l.stride_w == 1 && !l.ceil_mode) {
+                       l.pad_w == 0 && l.pad_h_end == 0 && l.pad_w_end == 0 && l.stride_h == 1 &&
+                       l.stride_w == 1 && !l.ceil_mode) {
                 f.push_back("global: true");
             } else {
                 f.push_back("kernel: " + pair_text(l.R, l.S));
                 f.push_back("stride: " + pair_text(l.stride_h, l.stride_w));
-                if (l.pad_h || l.pad_w) f.push_back("padding: " + pair_text(l.pad_h, l.pad_w));
+                padding(f, l);
                 if (l.ceil_mode) f.push_back("ceil_mode: true");
             }
             break;

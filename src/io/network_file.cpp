@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -46,14 +47,15 @@ std::vector<std::string_view> keys_for(LayerKind kind) {
     std::vector<std::string_view> keys{"name", "type", "inputs"};
     switch (kind) {
         case LayerKind::conv:
-            keys.insert(keys.end(), {"out_channels", "kernel", "stride", "padding", "groups", "dilation",
-                                     "bias", "norm", "activation"});
+            keys.insert(keys.end(), {"out_channels", "kernel", "stride", "padding", "padding_end", "groups",
+                                     "dilation", "bias", "norm", "activation"});
             break;
         case LayerKind::matmul:
             keys.insert(keys.end(), {"out_features", "flatten", "bias", "norm", "activation", "transpose_b"});
             break;
         case LayerKind::pool:
-            keys.insert(keys.end(), {"mode", "kernel", "stride", "padding", "global", "ceil_mode", "output"});
+            keys.insert(keys.end(), {"mode", "kernel", "stride", "padding", "padding_end", "global",
+                                     "ceil_mode", "output"});
             break;
         case LayerKind::add:
             keys.insert(keys.end(), {"activation", "bias"});
@@ -124,6 +126,37 @@ public:
 
 private:
     std::int64_t positive(const Field& f) const { return r_.integer(f, 1, kMaxInteger); }
+
+    // `padding`: an integer or [h, w] before and after; on a conv also `sep` (SEP, Gibbon IV-A).
+    // `padding_end`: the padding after the last row and column, when it differs.
+    template <class Spec>
+    void padding(const Map& keys, Spec& s) const {
+        constexpr bool conv = std::is_same_v<Spec, workload::ConvSpec>;
+        const auto f = keys.get("padding");
+        if (!conv && f && f->node.IsScalar() && f->node.Scalar() == "sep")
+            r_.error(*f, "SEP padding (padding: sep) applies to conv layers only");
+        if constexpr (conv) {
+            if (f && f->node.IsScalar() && f->node.Scalar() == "sep") {
+                s.sep = true;
+                if (auto end = keys.get("padding_end"))
+                    r_.error(*end,
+                             "padding: sep takes no padding_end: SEP pads span - 1 rows (columns) in all, "
+                             "the odd one on a random side of each input map");
+                return;
+            }
+            if (f && f->node.IsScalar())
+                s.pad_h = s.pad_w = r_.integer(
+                    *f, 0, kMaxInteger,
+                    "an integer in [0, " + std::to_string(kMaxInteger) + "], a list [height, width] or sep");
+        }
+        if (f && (!conv || !f->node.IsScalar()))
+            std::tie(s.pad_h, s.pad_w) = r_.integer_pair(*f, 0, kMaxInteger);
+        if (auto end = keys.get("padding_end")) {
+            const auto [h, w] = r_.integer_pair(*end, 0, kMaxInteger);
+            s.pad_h_end = h;
+            s.pad_w_end = w;
+        }
+    }
 
     workload::TensorShape input_shape(const Field& f) const {
         const Map m = Map::unchecked(r_, f, "a mapping {channels, height, width} or {tokens, hidden}");
@@ -293,7 +326,7 @@ private:
                 std::tie(s.kernel_h, s.kernel_w) =
                     pair(need("kernel", "an integer or a list [height, width]"), 1);
                 if (auto f = find("stride")) std::tie(s.stride_h, s.stride_w) = pair(*f, 1);
-                if (auto f = find("padding")) std::tie(s.pad_h, s.pad_w) = pair(*f, 0);
+                padding(l.keys, s);
                 if (auto f = find("dilation")) std::tie(s.dilation_h, s.dilation_w) = pair(*f, 1);
                 if (auto f = find("groups")) {
                     // "depthwise" saves the reader from repeating the producer's channels.
@@ -340,14 +373,15 @@ private:
                                    workload::parse_pooling, workload::pooling_names());
                 s.global = flag("global");
                 if (auto out = find("output")) {
-                    for (std::string_view k : {"kernel", "stride", "padding", "global", "ceil_mode"})
+                    for (std::string_view k :
+                         {"kernel", "stride", "padding", "padding_end", "global", "ceil_mode"})
                         if (auto g = find(k))
                             r_.error(*g,
                                      "an adaptive pool (output) derives its windows from the output size; '" +
                                          std::string(k) + "' does not apply");
                     std::tie(s.output_h, s.output_w) = pair(*out, 1);
                 } else if (s.global) {
-                    for (std::string_view k : {"kernel", "stride", "padding", "ceil_mode"})
+                    for (std::string_view k : {"kernel", "stride", "padding", "padding_end", "ceil_mode"})
                         if (auto f = find(k))
                             r_.error(*f, "a global pool covers the whole input; '" + std::string(k) +
                                              "' does not apply");
@@ -358,7 +392,7 @@ private:
                     // Pooling windows usually tile the input: the stride defaults to the kernel.
                     std::tie(s.stride_h, s.stride_w) = std::pair(s.kernel_h, s.kernel_w);
                     if (auto f = find("stride")) std::tie(s.stride_h, s.stride_w) = pair(*f, 1);
-                    if (auto f = find("padding")) std::tie(s.pad_h, s.pad_w) = pair(*f, 0);
+                    padding(l.keys, s);
                     s.ceil_mode = flag("ceil_mode");
                 }
                 located([&] { b.pool(l.name, in, s); });

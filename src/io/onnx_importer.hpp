@@ -37,6 +37,20 @@ inline const char* const kSupported =
     "a "
     "fused projection), Dropout, Identity";
 
+/// A Conv's or pool's padding before the first row and column, and after the last.
+struct Pads {
+    std::int64_t h = 0, w = 0, h_end = 0, w_end = 0;
+
+    /// Into a ConvSpec or PoolSpec.
+    template <class Spec>
+    void set(Spec& s) const {
+        s.pad_h = h;
+        s.pad_w = w;
+        s.pad_h_end = h_end;
+        s.pad_w_end = w_end;
+    }
+};
+
 struct Value {
     Value() = default;
     Value(LayerIndex p, int r, bool f = false, bool t = false, std::vector<LayerIndex> h = {})
@@ -282,12 +296,10 @@ private:
         return it == steps_.end() ? nullptr : &it->second;
     }
 
-    /// The symmetric padding of a Conv or pool: its pads or auto_pad plus a folded Pad before
-    /// it; asymmetric pads become the symmetric padding that gives the same output extent.
-    std::pair<std::int64_t, std::int64_t> padding(const NodeProto& n, std::int64_t span_h,
-                                                  std::int64_t span_w, std::int64_t stride_h,
-                                                  std::int64_t stride_w, const TensorShape& in,
-                                                  bool ceil_mode = false) const;
+    /// The padding of a Conv or pool, before and after: its pads or auto_pad (SAME_UPPER,
+    /// SAME_LOWER) plus a folded Pad before it.
+    Pads padding(const NodeProto& n, std::int64_t span_h, std::int64_t span_w, std::int64_t stride_h,
+                 std::int64_t stride_w, const TensorShape& in) const;
     int channel_axis(const NodeProto& n, int rank, std::int64_t axis) const;
 
     OnnxModel m_;

@@ -21,10 +21,8 @@ std::pair<std::int64_t, std::int64_t> pair_of(const OnnxModel& m, const NodeProt
 
 }  // namespace
 
-std::pair<std::int64_t, std::int64_t> Importer::padding(const NodeProto& n, std::int64_t span_h,
-                                                        std::int64_t span_w, std::int64_t stride_h,
-                                                        std::int64_t stride_w, const TensorShape& in,
-                                                        bool ceil_mode) const {
+Pads Importer::padding(const NodeProto& n, std::int64_t span_h, std::int64_t span_w, std::int64_t stride_h,
+                       std::int64_t stride_w, const TensorShape& in) const {
     // ONNX pads are [begin_h, begin_w, end_h, end_w].
     const std::string mode = attr_string(n, "auto_pad", "NOTSET");
     std::vector<std::int64_t> pads(4, 0);
@@ -47,24 +45,9 @@ std::pair<std::int64_t, std::int64_t> Importer::padding(const NodeProto& n, std:
     }
     if (const auto it = pads_.find(n.input(0)); it != pads_.end())
         for (std::size_t i = 0; i < 4; ++i) pads[i] += it->second[i];
-    // The layer model pads symmetrically. Unequal pads (TensorFlow's SAME, a Pad before the
-    // layer) become the symmetric padding, the larger or the smaller, with the same output
-    // extent: the counts are exact; the window sits shifted by the difference.
-    const auto symmetric = [&](std::int64_t size, std::int64_t span, std::int64_t stride, std::size_t axis) {
-        const std::int64_t begin = pads[axis], end = pads[axis + 2];
-        if (begin == end) return begin;
-        const std::int64_t padded = size + begin + end - span;
-        std::int64_t want = padded < 0 ? 0 : (ceil_mode ? (padded + stride - 1) : padded) / stride + 1;
-        if (ceil_mode && want > 0 && (want - 1) * stride >= size + begin) --want;
-        for (std::int64_t p : {std::max(begin, end), std::min(begin, end)})
-            if (workload::window_extent(size, span, stride, p, ceil_mode) == want) return p;
-        m_.fail(n, "pads " + dims_text(pads) +
-                       " (a Pad before the layer included) are asymmetric and no "
-                       "symmetric padding gives the same output extent " +
-                       std::to_string(want) +
-                       "; the layer model pads top = bottom and left = right: export with symmetric padding");
-    };
-    return {symmetric(in.height, span_h, stride_h, 0), symmetric(in.width, span_w, stride_w, 1)};
+    // Unequal pads (TensorFlow's SAME, a Pad before the layer) are the layer's own padding
+    // before and after: the output extent and the rows each output reads are exact.
+    return {pads[0], pads[1], pads[2], pads[3]};
 }
 
 void Importer::conv(const NodeProto& n) {
@@ -84,8 +67,9 @@ void Importer::conv(const NodeProto& n) {
     std::tie(s.kernel_h, s.kernel_w) = std::pair(w->dims(2), w->dims(3));
     std::tie(s.stride_h, s.stride_w) = pair_of(m_, n, "strides", 1);
     std::tie(s.dilation_h, s.dilation_w) = pair_of(m_, n, "dilations", 1);
-    std::tie(s.pad_h, s.pad_w) = padding(n, (s.kernel_h - 1) * s.dilation_h + 1,
-                                         (s.kernel_w - 1) * s.dilation_w + 1, s.stride_h, s.stride_w, in);
+    padding(n, (s.kernel_h - 1) * s.dilation_h + 1, (s.kernel_w - 1) * s.dilation_w + 1, s.stride_h,
+            s.stride_w, in)
+        .set(s);
     s.bias = n.input_size() > 2 && !n.input(2).empty();
     std::string out = n.output(0);
     s.norm = fold_batch_norm(&out);
@@ -186,8 +170,7 @@ void Importer::pool(const NodeProto& n) {
         std::tie(s.kernel_h, s.kernel_w) = std::pair(kernel[0], kernel[1]);
         std::tie(s.stride_h, s.stride_w) = pair_of(m_, n, "strides", 1);
         s.ceil_mode = attr_int(n, "ceil_mode", 0) != 0;
-        std::tie(s.pad_h, s.pad_w) =
-            padding(n, s.kernel_h, s.kernel_w, s.stride_h, s.stride_w, shape(x), s.ceil_mode);
+        padding(n, s.kernel_h, s.kernel_w, s.stride_h, s.stride_w, shape(x)).set(s);
     }
     const std::string name = layer_name(n);
     set(n.output(0), {build(n, [&] { return builder_.pool(name, x.producer, s); }), 4});

@@ -31,6 +31,7 @@ LayerShape LayerShape::of(const workload::Layer& l) noexcept {
         std::tie(l.B, l.K, l.C, l.P, l.Q, l.R, l.S, l.H, l.W);
     std::tie(s.stride_h, s.stride_w, s.pad_h, s.pad_w, s.groups, s.up_h, s.up_w) =
         std::tie(l.stride_h, l.stride_w, l.pad_h, l.pad_w, l.groups, l.up_h, l.up_w);
+    std::tie(s.pad_h_end, s.pad_w_end) = std::tie(l.pad_h_end, l.pad_w_end);
     std::tie(s.weights_are_activations, s.transpose_b, s.flatten, s.bias, s.broadcast) =
         std::tie(l.weights_are_activations, l.transpose_b, l.flatten, l.bias, l.broadcast);
     s.bilinear = l.interpolation == workload::Interpolation::bilinear;
@@ -43,6 +44,11 @@ std::size_t LayerShape::hash() const noexcept {
     m.add(static_cast<std::uint64_t>(kind));
     for (std::int64_t v : {B, K, C, P, Q, R, S, H, W, stride_h, stride_w, pad_h, pad_w, groups, up_h, up_w})
         m.add(static_cast<std::uint64_t>(v));
+    // The end padding only when it differs: a symmetric layer keeps the hash it always had.
+    if (pad_h_end != pad_h || pad_w_end != pad_w) {
+        m.add(static_cast<std::uint64_t>(pad_h_end));
+        m.add(static_cast<std::uint64_t>(pad_w_end));
+    }
     for (bool flag : {weights_are_activations, transpose_b, flatten, bias, broadcast, bilinear})
         m.add(flag ? 1U : 0U);
     m.add(static_cast<std::uint64_t>(operands));

@@ -23,6 +23,7 @@ std::string_view to_string(EvalStatus s) noexcept {
 namespace {
 
 /// Input rows (or columns) that output rows r read, clipped to the input (padding excluded).
+/// `pad` is the padding before the first row: the end padding lies past `size` and is clipped.
 Range input_extent(Range r, std::int64_t stride, std::int64_t pad, std::int64_t kernel, std::int64_t size) {
     const std::int64_t lo = std::max<std::int64_t>(0, r.begin * stride - pad);
     const std::int64_t hi = std::min<std::int64_t>(size, (r.end - 1) * stride - pad + kernel);

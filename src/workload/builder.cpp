@@ -1,5 +1,6 @@
 #include "pimdse/workload/builder.hpp"
 
+#include <tuple>
 #include <utility>
 
 #include "pimdse/core/error.hpp"
@@ -72,21 +73,36 @@ LayerIndex NetworkBuilder::finish(Layer layer) {
 
 namespace {
 
+/// Padding before and after, rows then columns.
+struct Padding {
+    std::int64_t h = 0, w = 0, h_end = 0, w_end = 0;
+
+    static Padding symmetric(std::int64_t h, std::int64_t w) { return {h, w, h, w}; }
+    [[nodiscard]] bool valid() const { return h >= 0 && w >= 0 && h_end >= 0 && w_end >= 0; }
+};
+
 /// Sets R, S, strides, padding and P, Q of a windowed layer; returns false when the
 /// window does not fit the padded input.
-bool set_window(Layer& l, std::int64_t kh, std::int64_t kw, std::int64_t sh, std::int64_t sw, std::int64_t ph,
-                std::int64_t pw, bool ceil_mode = false) {
+bool set_window(Layer& l, std::int64_t kh, std::int64_t kw, std::int64_t sh, std::int64_t sw,
+                const Padding& pad, bool ceil_mode = false) {
     l.R = kh;
     l.S = kw;
     l.stride_h = sh;
     l.stride_w = sw;
-    l.pad_h = ph;
-    l.pad_w = pw;
+    l.pad_h = pad.h;
+    l.pad_w = pad.w;
+    l.pad_h_end = pad.h_end;
+    l.pad_w_end = pad.w_end;
     l.ceil_mode = ceil_mode;
     // NicePIM Fig. 2: the filter slides P x Q times.
-    l.P = window_extent(l.H, kh, sh, ph, ceil_mode);
-    l.Q = window_extent(l.W, kw, sw, pw, ceil_mode);
+    l.P = window_extent(l.H, kh, sh, pad.h, pad.h_end, ceil_mode);
+    l.Q = window_extent(l.W, kw, sw, pad.w, pad.w_end, ceil_mode);
     return l.P > 0 && l.Q > 0;
+}
+
+/// "34x34": the input plane with its padding.
+std::string padded_text(const Layer& l, const Padding& pad) {
+    return num(l.H + pad.h + pad.h_end) + "x" + num(l.W + pad.w + pad.w_end);
 }
 
 }  // namespace
@@ -98,6 +114,10 @@ LayerIndex NetworkBuilder::conv(std::string name, LayerIndex input, const ConvSp
     require(spec.kernel_h >= 1 && spec.kernel_w >= 1, "kernel", l.name, "kernel sizes must be >= 1");
     require(spec.stride_h >= 1 && spec.stride_w >= 1, "stride", l.name, "strides must be >= 1");
     require(spec.pad_h >= 0 && spec.pad_w >= 0, "padding", l.name, "padding must be >= 0");
+    require(spec.pad_h_end.value_or(0) >= 0 && spec.pad_w_end.value_or(0) >= 0, "padding_end", l.name,
+            "padding_end must be >= 0");
+    require(!spec.sep || (spec.pad_h == 0 && spec.pad_w == 0 && !spec.pad_h_end && !spec.pad_w_end),
+            "padding_end", l.name, "SEP padding follows from the kernel: no padding or padding_end with it");
     require(spec.groups >= 1, "groups", l.name, "groups " + num(spec.groups) + ", expected >= 1");
     require(l.C % spec.groups == 0 && spec.out_channels % spec.groups == 0, "groups", l.name,
             "groups " + num(spec.groups) + " must divide the input channels " + num(l.C) +
@@ -114,11 +134,18 @@ LayerIndex NetworkBuilder::conv(std::string name, LayerIndex input, const ConvSp
     const std::int64_t span_h = (spec.kernel_h - 1) * spec.dilation_h + 1;
     const std::int64_t span_w = (spec.kernel_w - 1) * spec.dilation_w + 1;
     const bool dilated = spec.dilation_h != 1 || spec.dilation_w != 1;
-    require(
-        set_window(l, span_h, span_w, spec.stride_h, spec.stride_w, spec.pad_h, spec.pad_w), "kernel", l.name,
-        "kernel " + num(spec.kernel_h) + "x" + num(spec.kernel_w) +
-            (dilated ? " (span " + num(span_h) + "x" + num(span_w) + " with its dilation)" : "") +
-            " does not fit the padded input " + num(l.H + 2 * spec.pad_h) + "x" + num(l.W + 2 * spec.pad_w));
+    Padding pad{spec.pad_h, spec.pad_w, spec.pad_h_end.value_or(spec.pad_h),
+                spec.pad_w_end.value_or(spec.pad_w)};
+    if (spec.sep) {
+        // Gibbon IV-A, Eq. 3: span - 1 rows in all, the odd one on either side (expected halo).
+        std::tie(pad.h, pad.h_end) = sep_padding(span_h);
+        std::tie(pad.w, pad.w_end) = sep_padding(span_w);
+    }
+    l.sep_padding = spec.sep;
+    require(set_window(l, span_h, span_w, spec.stride_h, spec.stride_w, pad), "kernel", l.name,
+            "kernel " + num(spec.kernel_h) + "x" + num(spec.kernel_w) +
+                (dilated ? " (span " + num(span_h) + "x" + num(span_w) + " with its dilation)" : "") +
+                " does not fit the padded input " + padded_text(l, pad));
     l.R = spec.kernel_h;
     l.S = spec.kernel_w;
     return finish(std::move(l));
@@ -161,7 +188,7 @@ LayerIndex NetworkBuilder::pool(std::string name, LayerIndex input, const PoolSp
     Layer l = start(std::move(name), LayerKind::pool, {input});
     l.pooling = spec.mode;
     if (spec.global) {
-        set_window(l, l.H, l.W, 1, 1, 0, 0);
+        set_window(l, l.H, l.W, 1, 1, Padding{});
         return finish(std::move(l));
     }
     if (spec.output_h > 0 || spec.output_w > 0) {
@@ -181,11 +208,13 @@ LayerIndex NetworkBuilder::pool(std::string name, LayerIndex input, const PoolSp
     require(spec.kernel_h >= 1 && spec.kernel_w >= 1, "kernel", l.name, "kernel sizes must be >= 1");
     require(spec.stride_h >= 1 && spec.stride_w >= 1, "stride", l.name, "strides must be >= 1");
     require(spec.pad_h >= 0 && spec.pad_w >= 0, "padding", l.name, "padding must be >= 0");
-    require(set_window(l, spec.kernel_h, spec.kernel_w, spec.stride_h, spec.stride_w, spec.pad_h, spec.pad_w,
-                       spec.ceil_mode),
+    const Padding pad{spec.pad_h, spec.pad_w, spec.pad_h_end.value_or(spec.pad_h),
+                      spec.pad_w_end.value_or(spec.pad_w)};
+    require(pad.valid(), "padding_end", l.name, "padding_end must be >= 0");
+    require(set_window(l, spec.kernel_h, spec.kernel_w, spec.stride_h, spec.stride_w, pad, spec.ceil_mode),
             "kernel", l.name,
             "kernel " + num(spec.kernel_h) + "x" + num(spec.kernel_w) + " does not fit the padded input " +
-                num(l.H + 2 * spec.pad_h) + "x" + num(l.W + 2 * spec.pad_w));
+                padded_text(l, pad));
     return finish(std::move(l));
 }
 
@@ -239,8 +268,8 @@ LayerIndex NetworkBuilder::deconv(std::string name, LayerIndex input, const Deco
     l.up_w = spec.stride_w;
     l.H = (l.H - 1) * spec.stride_h + 1 + spec.output_pad_h;
     l.W = (l.W - 1) * spec.stride_w + 1 + spec.output_pad_w;
-    set_window(l, spec.kernel_h, spec.kernel_w, 1, 1, spec.kernel_h - 1 - spec.pad_h,
-               spec.kernel_w - 1 - spec.pad_w);
+    set_window(l, spec.kernel_h, spec.kernel_w, 1, 1,
+               Padding::symmetric(spec.kernel_h - 1 - spec.pad_h, spec.kernel_w - 1 - spec.pad_w));
     return finish(std::move(l));
 }
 

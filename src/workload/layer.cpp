@@ -65,15 +65,20 @@ std::string to_string(const TensorShape& shape) {
            std::to_string(shape.width);
 }
 
-std::int64_t window_extent(std::int64_t in, std::int64_t window, std::int64_t stride, std::int64_t pad,
-                           bool ceil_mode) noexcept {
-    const std::int64_t padded = in + 2 * pad;
+std::int64_t window_extent(std::int64_t in, std::int64_t window, std::int64_t stride, std::int64_t pad_begin,
+                           std::int64_t pad_end, bool ceil_mode) noexcept {
+    const std::int64_t padded = in + pad_begin + pad_end;
     if (padded < window || stride < 1) return 0;
     if (!ceil_mode) return (padded - window) / stride + 1;
     std::int64_t out = (padded - window + stride - 1) / stride + 1;
     // A window must start inside the input or its left padding (PyTorch's pooling rule).
-    if ((out - 1) * stride >= in + pad) --out;
+    if ((out - 1) * stride >= in + pad_begin) --out;
     return out;
+}
+
+std::pair<std::int64_t, std::int64_t> sep_padding(std::int64_t span) noexcept {
+    const std::int64_t total = std::max<std::int64_t>(0, span - 1);
+    return {total / 2, total - total / 2};
 }
 
 std::int64_t adaptive_window(std::int64_t in, std::int64_t out) noexcept {
@@ -98,6 +103,8 @@ std::pair<std::int64_t, std::int64_t> Layer::input_rows(std::int64_t begin, std:
         return {begin, std::clamp<std::int64_t>((end + up - 1) / up + reach, begin, size)};
     }
     const std::int64_t stride = columns ? stride_w : stride_h;
+    // The begin padding places the window; the end padding only adds rows past `size`,
+    // which the clip drops.
     const std::int64_t pad = columns ? pad_w : pad_h;
     const std::int64_t kernel = columns ? S : R;
     std::int64_t lo = std::max<std::int64_t>(0, begin * stride - pad);

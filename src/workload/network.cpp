@@ -118,6 +118,7 @@ private:
         for (const auto& [what, v] : positive)
             if (v < 1) return issue("", std::string(what) + " = " + std::to_string(v) + ", expected >= 1");
         if (l_.pad_h < 0 || l_.pad_w < 0) return issue("padding", "padding must be >= 0");
+        if (l_.pad_h_end < 0 || l_.pad_w_end < 0) return issue("padding_end", "padding_end must be >= 0");
         if (l_.B != batch_)
             return issue("", "B = " + std::to_string(l_.B) + " differs from the network batch " +
                                  std::to_string(batch_));
@@ -171,8 +172,14 @@ private:
         const bool windowed = l_.is_convolution() || l_.kind == LayerKind::pool;
         if (!windowed && (l_.R != 1 || l_.S != 1))
             return issue("kernel", "only conv, deconv and pool layers have a kernel");
-        if (!windowed && (l_.stride_h != 1 || l_.stride_w != 1 || l_.pad_h != 0 || l_.pad_w != 0))
+        if (!windowed && (l_.stride_h != 1 || l_.stride_w != 1 || l_.pad_h != 0 || l_.pad_w != 0 ||
+                          l_.pad_h_end != 0 || l_.pad_w_end != 0))
             return issue("stride", "only conv, deconv and pool layers have a stride or padding");
+        if (l_.kind == LayerKind::deconv && (l_.pad_h_end != l_.pad_h || l_.pad_w_end != l_.pad_w))
+            return issue("padding",
+                         "a deconv pads its zero-stuffed input symmetrically (output_padding adds rows)");
+        if (l_.sep_padding && l_.kind != LayerKind::conv)
+            return issue("padding", "only conv layers have SEP padding");
         if (l_.kind != LayerKind::conv && (l_.dilation_h != 1 || l_.dilation_w != 1))
             return issue("dilation", "only conv layers have a dilation");
         if (!l_.is_convolution() && l_.groups != 1)
@@ -209,21 +216,32 @@ private:
     std::optional<NetworkIssue> window(std::string_view field) const {
         const std::int64_t span_h = (l_.R - 1) * l_.dilation_h + 1;
         const std::int64_t span_w = (l_.S - 1) * l_.dilation_w + 1;
-        const std::int64_t p = window_extent(l_.H, span_h, l_.stride_h, l_.pad_h, l_.ceil_mode);
-        const std::int64_t q = window_extent(l_.W, span_w, l_.stride_w, l_.pad_w, l_.ceil_mode);
+        if (l_.sep_padding && std::pair(l_.pad_h, l_.pad_h_end) != sep_padding(span_h))
+            return issue("padding", "SEP padding of a window spanning " + std::to_string(span_h) +
+                                        " rows is " + std::to_string(sep_padding(span_h).first) +
+                                        " before and " + std::to_string(sep_padding(span_h).second) +
+                                        " after");
+        if (l_.sep_padding && std::pair(l_.pad_w, l_.pad_w_end) != sep_padding(span_w))
+            return issue("padding", "SEP padding of a window spanning " + std::to_string(span_w) +
+                                        " columns is " + std::to_string(sep_padding(span_w).first) +
+                                        " before and " + std::to_string(sep_padding(span_w).second) +
+                                        " after");
+        const std::int64_t p = window_extent(l_.H, span_h, l_.stride_h, l_.pad_h, l_.pad_h_end, l_.ceil_mode);
+        const std::int64_t q = window_extent(l_.W, span_w, l_.stride_w, l_.pad_w, l_.pad_w_end, l_.ceil_mode);
         if (p == 0 || q == 0)
-            return issue(field, "kernel " + std::to_string(l_.R) + "x" + std::to_string(l_.S) +
-                                    (span_h != l_.R || span_w != l_.S
-                                         ? " (span " + std::to_string(span_h) + "x" + std::to_string(span_w) +
-                                               " with its dilation)"
-                                         : std::string()) +
-                                    " does not fit the padded input " + std::to_string(l_.H + 2 * l_.pad_h) +
-                                    "x" + std::to_string(l_.W + 2 * l_.pad_w));
+            return issue(
+                field,
+                "kernel " + std::to_string(l_.R) + "x" + std::to_string(l_.S) +
+                    (span_h != l_.R || span_w != l_.S ? " (span " + std::to_string(span_h) + "x" +
+                                                            std::to_string(span_w) + " with its dilation)"
+                                                      : std::string()) +
+                    " does not fit the padded input " + std::to_string(l_.H + l_.pad_h + l_.pad_h_end) + "x" +
+                    std::to_string(l_.W + l_.pad_w + l_.pad_w_end));
         if (p != l_.P || q != l_.Q)
-            return issue(field, "output " + std::to_string(l_.P) + "x" + std::to_string(l_.Q) +
-                                    (l_.ceil_mode ? " is not ceil((H + 2 pad - kernel) / stride) + 1 = "
-                                                  : " is not floor((H + 2 pad - kernel) / stride) + 1 = ") +
-                                    std::to_string(p) + "x" + std::to_string(q));
+            return issue(field, "output " + std::to_string(l_.P) + "x" + std::to_string(l_.Q) + " is not " +
+                                    (l_.ceil_mode ? "ceil" : "floor") +
+                                    "((H + pad + pad_end - span) / stride) + 1 = " + std::to_string(p) + "x" +
+                                    std::to_string(q));
         return std::nullopt;
     }
 
@@ -250,7 +268,8 @@ private:
                                        " is larger than the input plane " + std::to_string(l_.H) + "x" +
                                        std::to_string(l_.W));
         if (l_.R != adaptive_window(l_.H, l_.P) || l_.S != adaptive_window(l_.W, l_.Q) ||
-            l_.stride_h != l_.H / l_.P || l_.stride_w != l_.W / l_.Q || l_.pad_h != 0 || l_.pad_w != 0)
+            l_.stride_h != l_.H / l_.P || l_.stride_w != l_.W / l_.Q || l_.pad_h != 0 || l_.pad_w != 0 ||
+            l_.pad_h_end != 0 || l_.pad_w_end != 0)
             return issue("output", "an adaptive pool's window is its widest, R x S = " +
                                        std::to_string(adaptive_window(l_.H, l_.P)) + "x" +
                                        std::to_string(adaptive_window(l_.W, l_.Q)) +

@@ -230,6 +230,36 @@ TEST(LayerSearch, MemoKeyIsTheLayerShape) {
     EXPECT_EQ(search.stats().searches, 3);
 }
 
+// The end padding is part of the key: the same extent with the odd row at the other end
+// reads other input rows, so it is searched again; the SEP label (its geometry is the
+// padding) is not.
+TEST(LayerSearch, MemoKeyHoldsTheEndPadding) {
+    const sim::System sys = system_of(2, 2, 8, 16);
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler sched;
+    LayerSearch search(sys, intra, sched);
+    const Network n = io::parse_network(R"(network: t
+input: {channels: 8, height: 8, width: 8}
+layers:
+  - {name: sym, type: conv, out_channels: 8, kernel: 3, stride: 2, padding: 1}
+  - {name: end, type: conv, inputs: input, out_channels: 8, kernel: 3, stride: 2, padding: 1, padding_end: 0}
+  - {name: sep, type: conv, inputs: input, out_channels: 8, kernel: 2, padding: sep}
+  - {name: plain, type: conv, inputs: input, out_channels: 8, kernel: 2, padding_end: 1}
+)",
+                                        "end_padding.yaml");
+    ASSERT_EQ(n.layer(0).P, n.layer(1).P);  // floor((8 + 2 - 3) / 2) + 1 = floor((8 + 1 - 3) / 2) + 1 = 4
+    EXPECT_FALSE(LayerShape::of(n.layer(0)) == LayerShape::of(n.layer(1)));
+    EXPECT_NE(LayerShape::of(n.layer(0)).hash(), LayerShape::of(n.layer(1)).hash());
+    (void)search.options(n.layer(0), 2, 2, {}, {});
+    (void)search.options(n.layer(1), 2, 2, {}, {});
+    EXPECT_EQ(search.stats().searches, 2);
+    EXPECT_TRUE(LayerShape::of(n.layer(2)) == LayerShape::of(n.layer(3)));
+    (void)search.options(n.layer(2), 2, 2, {}, {});
+    (void)search.options(n.layer(3), 2, 2, {}, {});
+    EXPECT_EQ(search.stats().searches, 3);
+    EXPECT_EQ(search.stats().memo_hits, 1);
+}
+
 // One sharing model: the sets the search costs are sim::sharing_events' sets, member for
 // member and in order, for every arrangement and WR of the ungrouped compute layers.
 TEST(LayerSearch, SearchSharingSetsAreTheTimelinesSets) {

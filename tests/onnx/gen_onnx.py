@@ -328,7 +328,6 @@ def malformed():
     cases = {}
     cases["unsupported_op"] = tiny([conv("c", out="c"), n("Neg", ["c"], ["neg"], name="negate"),
                                     n("GlobalAveragePool", ["neg"], ["y"], name="gap")], [w("c.w", [4, 4, 3, 3])])
-    cases["asymmetric_pads"] = tiny([conv("c", pads=(0, 0, 1, 1))], [w("c.w", [4, 4, 3, 3])])
     cases["two_inputs"] = tiny([n("Add", ["x", "z"], ["y"], name="sum")],
                                inputs=[helper.make_tensor_value_info(v, TensorProto.FLOAT, [1, 4, 8, 8])
                                        for v in ("x", "z")])

@@ -1,7 +1,7 @@
 """Models as users export them from PyTorch or TensorFlow, for tests/onnx/user_models_test.cpp:
-the operators and node patterns that the layer library never writes (explicit and asymmetric
-padding, hard swish, SiLU, squeeze-excite, PyTorch's GELU export, transposed convolution and
-resizing in a U-Net, a fixed sequence length). The test checks each model's MACs and
+the operators and node patterns that the layer library never writes (explicit, asymmetric and
+SAME padding, hard swish, SiLU, squeeze-excite, PyTorch's GELU export, transposed convolution
+and resizing in a U-Net, a fixed sequence length). The test checks each model's MACs and
 parameters against counts worked out by hand beside each builder here.
 
 Imported by gen_onnx.py, which writes them to OUTDIR/user/<name>.onnx.
@@ -82,6 +82,28 @@ def mobilenet_v3_block():
     y = g.add("Mul", [d, q], "se.scale")
     y = g.conv(y, "proj", 32, 16, 1, auto_pad="SAME_UPPER")
     return g.model([1, 16, 32, 32], y)
+
+
+def tf_same_padding():
+    """Asymmetric padding as TensorFlow and hand-written pads give it, on 4x8x8: each layer's
+    padding before and after is its own (no symmetric stand-in).
+
+    upper   Conv 3x3 s2 4->8, auto_pad SAME_UPPER: ceil(8/2) = 4 outputs need (4-1)*2 + 3 - 8 = 1
+            row in all, 0 before and 1 after           MACs 8*4*4*4*9 = 4,608    params 288
+    lower   Conv 3x3 s2 8->8, auto_pad SAME_LOWER on 4x4: 2 outputs, 1 row in all, 1 before and 0
+            after; output row 1 reads rows [1, 4)      MACs 8*8*2*2*9 = 2,304    params 576
+    explicit Conv 2x2 8->8, pads [0, 0, 1, 1] on 2x2: 2 + 0 + 1 - 2 + 1 = 2 (no symmetric padding
+            gives 2 with a 2x2 kernel)                 MACs 8*8*2*2*4 = 1,024    params 256
+    pool    Pad [0,0,1,1, 0,0,0,0] + MaxPool 2x2 s2 on 2x2: floor((2 + 1 - 2) / 2) + 1 = 1, 1 before
+    total   MACs 7,936, parameters 1,120, 4 layers
+    """
+    g = Graph("tf_same_padding")
+    y = g.conv("x", "upper", 4, 8, 3, strides=[2, 2], auto_pad="SAME_UPPER")
+    y = g.conv(y, "lower", 8, 8, 3, strides=[2, 2], auto_pad="SAME_LOWER")
+    y = g.conv(y, "explicit", 8, 8, 2, pads=[0, 0, 1, 1])
+    pads = g.const("pool.pads", [0, 0, 1, 1, 0, 0, 0, 0], [8], TensorProto.INT64)
+    y = g.add("MaxPool", [g.add("Pad", [y, pads], "pool.pad")], "pool", kernel_shape=[2, 2], strides=[2, 2])
+    return g.model([1, 4, 8, 8], y)
 
 
 def unet_tiny():
@@ -276,4 +298,5 @@ def refused():
     return cases
 
 
-MODELS = [mobilenet_v3_block, unet_tiny, decoder_padded, gelu_mlp, vit_tiny, fixed_tokens, big_weights]
+MODELS = [mobilenet_v3_block, tf_same_padding, unet_tiny, decoder_padded, gelu_mlp, vit_tiny,
+          fixed_tokens, big_weights]

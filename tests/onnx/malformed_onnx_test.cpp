@@ -20,10 +20,6 @@ const Case kCases[] = {
      "not a valid ONNX model (onnx checker): The model does not have an ir_version set properly."},
     {"unsupported_op",
      "node 'negate' (op type Neg): unsupported operator (supported: Conv, ConvTranspose, Gemm, MatMul"},
-    {"asymmetric_pads",
-     "node 'c' (op type Conv): pads [0, 0, 1, 1] (a Pad before the layer included) are asymmetric and no "
-     "symmetric padding gives the same output extent 7; the layer model pads top = bottom and left = right: "
-     "export with symmetric padding"},
     {"two_inputs",
      "expected exactly one graph input that is not an initializer (the network input), got 2 (x, z)"},
     {"symbolic_tokens",

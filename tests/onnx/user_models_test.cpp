@@ -41,9 +41,10 @@ TEST(UserModels, MobileNetV3BlockPadsHardSwishSiluAndSqueezeExcite) {
     EXPECT_EQ(net.size(), 7);
     EXPECT_EQ(net.total_macs(), 1'384'960);
     EXPECT_EQ(net.total_parameters(), 5'960);
-    // The Pad [0, 0, 1, 1] before a stride-2 conv: symmetric padding 1 gives the same 16x16.
+    // The Pad [0, 0, 1, 1] before a stride-2 conv: 0 before, 1 after, floor((32 + 1 - 3) / 2) + 1 = 16.
     const auto& stem = named(net, "stem");
-    EXPECT_EQ(stem.pad_h, 1);
+    EXPECT_EQ(std::vector<std::int64_t>({stem.pad_h, stem.pad_w, stem.pad_h_end, stem.pad_w_end}),
+              std::vector<std::int64_t>({0, 0, 1, 1}));
     EXPECT_EQ(stem.P, 16);
     EXPECT_EQ(stem.activation, Activation::hard_swish);
     EXPECT_EQ(named(net, "dw").activation, Activation::swish);
@@ -52,6 +53,24 @@ TEST(UserModels, MobileNetV3BlockPadsHardSwishSiluAndSqueezeExcite) {
     EXPECT_EQ(scale.kind, LayerKind::mul);
     EXPECT_TRUE(scale.broadcast);
     EXPECT_EQ(scale.inputs, (std::vector<workload::LayerIndex>{1, 4}));  // dw, then the gate
+}
+
+TEST(UserModels, SameAndAsymmetricPadsAreTheLayersOwn) {
+    const auto net = user_model("tf_same_padding");
+    ASSERT_EQ(net.size(), 4);
+    EXPECT_EQ(net.total_macs(), 7'936);
+    EXPECT_EQ(net.total_parameters(), 1'120);
+    const auto pads = [](const workload::Layer& l) {
+        return std::vector<std::int64_t>({l.pad_h, l.pad_w, l.pad_h_end, l.pad_w_end, l.P, l.Q});
+    };
+    // [before h, w, after h, w, P, Q], worked out in gen_user_models.py.
+    EXPECT_EQ(pads(named(net, "upper")), std::vector<std::int64_t>({0, 0, 1, 1, 4, 4}));
+    EXPECT_EQ(pads(named(net, "lower")), std::vector<std::int64_t>({1, 1, 0, 0, 2, 2}));
+    EXPECT_EQ(pads(named(net, "explicit")), std::vector<std::int64_t>({0, 0, 1, 1, 2, 2}));
+    EXPECT_EQ(pads(named(net, "pool")), std::vector<std::int64_t>({1, 1, 0, 0, 1, 1}));
+    // SAME_LOWER's extra row is at the top: the last output row reads rows [1, 4), not [2, 4).
+    EXPECT_EQ(named(net, "lower").input_rows(1, 2, false), (std::pair<std::int64_t, std::int64_t>(1, 4)));
+    EXPECT_EQ(named(net, "upper").input_rows(3, 4, false), (std::pair<std::int64_t, std::int64_t>(6, 8)));
 }
 
 TEST(UserModels, UNetImportsTransposedConvAndResize) {
@@ -111,7 +130,8 @@ TEST(UserModels, PyTorchStyleVitPatchEmbeddingPositionAndFusedQkv) {
 }
 
 TEST(UserModels, NewKindsRoundTripThroughTheNetworkFormat) {
-    for (const char* name : {"mobilenet_v3_block", "unet_tiny", "decoder_padded", "vit_tiny"}) {
+    for (const char* name :
+         {"mobilenet_v3_block", "tf_same_padding", "unet_tiny", "decoder_padded", "vit_tiny"}) {
         const auto net = user_model(name);
         expect_same_network(net, io::parse_network(io::emit_network(net), name));
     }

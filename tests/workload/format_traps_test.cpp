@@ -78,9 +78,9 @@ TEST(FormatTraps, CeilModeRoundsTheOutputUp) {
     EXPECT_EQ(ceil.layer(0).P, 27);
     EXPECT_TRUE(ceil.layer(0).ceil_mode);
     // A last window that would start in the right padding is dropped (PyTorch's rule): 5 -> 3.
-    EXPECT_EQ(workload::window_extent(5, 2, 2, 1, true), 3);
-    EXPECT_EQ(workload::window_extent(5, 2, 2, 1, false), 3);
-    EXPECT_EQ(workload::window_extent(6, 2, 2, 1, true), 4);
+    EXPECT_EQ(workload::window_extent(5, 2, 2, 1, 1, true), 3);
+    EXPECT_EQ(workload::window_extent(5, 2, 2, 1, 1, false), 3);
+    EXPECT_EQ(workload::window_extent(6, 2, 2, 1, 1, true), 4);
 }
 
 TEST(FormatTraps, AdaptivePoolingTakesTheOutputSize) {

@@ -194,9 +194,8 @@ struct Malformed {
 // Each file of tests/data/malformed/networks, where its error is and what it says.
 const Malformed kMalformed[] = {
     {"unknown_key.yaml", 10, "layers[1].strides",
-     "expected a key among name, type, inputs, out_channels, kernel, stride, padding, groups, dilation, "
-     "bias, norm, "
-     "activation, got 'strides'"},
+     "expected a key among name, type, inputs, out_channels, kernel, stride, padding, padding_end, groups, "
+     "dilation, bias, norm, activation, got 'strides'"},
     {"wrong_type.yaml", 5, "layers[0].kernel", "expected an integer in [1, 2147483647], got three"},
     {"quoted_integer.yaml", 5, "layers[0].out_channels", "got the string \"16\""},
     {"missing_key.yaml", 6, "layers[1].out_channels",

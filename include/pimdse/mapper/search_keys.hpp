@@ -16,14 +16,15 @@
 namespace pimdse::mapper {
 
 /// The attributes of a layer that the LM search reads: its kind, loop bounds, input extent,
-/// strides, padding, groups, upsampling, the matmul and mul flags, the interpolation, the
-/// bias and its number of operands. Two layers
-/// with equal shapes have equal options on equal regions (the name and producers do not
-/// matter; pooling, norm and activation kinds cost alike).
+/// strides, padding (before and after), groups, upsampling, the matmul and mul flags, the
+/// interpolation, the bias and its number of operands. Two layers with equal shapes have
+/// equal options on equal regions (the name and producers do not matter; pooling, norm and
+/// activation kinds cost alike).
 struct LayerShape {
     workload::LayerKind kind = workload::LayerKind::conv;
     std::int64_t B = 0, K = 0, C = 0, P = 0, Q = 0, R = 0, S = 0, H = 0, W = 0;
     std::int64_t stride_h = 0, stride_w = 0, pad_h = 0, pad_w = 0, groups = 0, up_h = 0, up_w = 0;
+    std::int64_t pad_h_end = 0, pad_w_end = 0;  ///< the padding after the last row and column
     bool weights_are_activations = false, transpose_b = false, flatten = false, bias = false;
     bool broadcast = false, bilinear = false;
     std::int64_t operands = 0;

@@ -6,6 +6,7 @@
 // reader attaches the file and line.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -19,7 +20,11 @@ struct ConvSpec {
     std::int64_t out_channels = 0;
     std::int64_t kernel_h = 1, kernel_w = 1;
     std::int64_t stride_h = 1, stride_w = 1;
-    std::int64_t pad_h = 0, pad_w = 0;
+    std::int64_t pad_h = 0, pad_w = 0;  ///< before the first row and column
+    /// After the last row and column; empty: the same as before (symmetric).
+    std::optional<std::int64_t> pad_h_end, pad_w_end;
+    /// SEP (Layer::sep_padding): the padding follows from the window span; pad_* must be unset.
+    bool sep = false;
     std::int64_t groups = 1;  ///< the input channel count makes a depthwise conv
     std::int64_t dilation_h = 1, dilation_w = 1;
     bool bias = false;
@@ -56,6 +61,7 @@ struct PoolSpec {
     std::int64_t kernel_h = 1, kernel_w = 1;
     std::int64_t stride_h = 1, stride_w = 1;
     std::int64_t pad_h = 0, pad_w = 0;
+    std::optional<std::int64_t> pad_h_end, pad_w_end;  ///< empty: the same as pad_h, pad_w
     bool global = false;     ///< the whole input plane: kernel = H x W, stride 1, no padding
     bool ceil_mode = false;  ///< round the output extent up (Layer::ceil_mode)
     /// Adaptive pooling to output_h x output_w when both are > 0 (no kernel/stride/padding).

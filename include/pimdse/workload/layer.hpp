@@ -112,8 +112,15 @@ struct Layer {
     // Input feature-map height and width (1 after a flatten).
     std::int64_t H = 1, W = 1;
     std::int64_t stride_h = 1, stride_w = 1;
-    std::int64_t pad_h = 0, pad_w = 0;  ///< symmetric zero padding
-    std::int64_t groups = 1;            ///< conv: groups == C is depthwise
+    /// Zero padding before the first row (column) and after the last: top, left, bottom,
+    /// right. Symmetric layers have pad_h_end == pad_h and pad_w_end == pad_w.
+    std::int64_t pad_h = 0, pad_w = 0;
+    std::int64_t pad_h_end = 0, pad_w_end = 0;
+    /// conv: statistical equilibrium padding (Gibbon IV-A, Eq. 3): span - 1 padding rows
+    /// (columns), the odd one on a random side per input map; the geometry is the expected
+    /// halo, pad = floor((span - 1) / 2) before and ceil((span - 1) / 2) after.
+    bool sep_padding = false;
+    std::int64_t groups = 1;  ///< conv: groups == C is depthwise
     /// conv: kernel taps dilation apart; the window spans (R - 1) dilation + 1 rows. The
     /// counts use R x S taps; the simulator's halo estimates use R (an approximation).
     std::int64_t dilation_h = 1, dilation_w = 1;
@@ -163,10 +170,14 @@ struct Layer {
 };
 
 /// Output extent of a sliding window, 0 when it does not fit the padded input:
-/// floor((in + 2 pad - window) / stride) + 1, or with `ceil_mode` rounded up, a last window
-/// that would start in the right padding dropped (PyTorch's and ONNX Runtime's rule).
+/// floor((in + pad_begin + pad_end - window) / stride) + 1, or with `ceil_mode` rounded up,
+/// a last window that would start in the end padding dropped (PyTorch's and ONNX Runtime's
+/// rule).
 [[nodiscard]] std::int64_t window_extent(std::int64_t in, std::int64_t window, std::int64_t stride,
-                                         std::int64_t pad, bool ceil_mode = false) noexcept;
+                                         std::int64_t pad_begin, std::int64_t pad_end,
+                                         bool ceil_mode = false) noexcept;
+/// SEP's geometry for a window spanning `span` rows: {floor((span - 1) / 2), ceil((span - 1) / 2)}.
+[[nodiscard]] std::pair<std::int64_t, std::int64_t> sep_padding(std::int64_t span) noexcept;
 /// Largest window of adaptive pooling from `in` to `out` positions (1 <= out <= in):
 /// window i covers [floor(i in / out), ceil((i + 1) in / out)).
 [[nodiscard]] std::int64_t adaptive_window(std::int64_t in, std::int64_t out) noexcept;

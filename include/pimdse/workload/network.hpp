@@ -32,7 +32,7 @@ struct NetworkIssue {
 
 /// Checks layer `index` against its producers (which must precede it) and the network
 /// input: loop bounds positive, B == batch, operand shapes consistent with the layer's
-/// kind, conv/pool output P/Q = floor((H + 2 pad - R) / stride) + 1.
+/// kind, conv/pool output P/Q = floor((H + pad + pad_end - span) / stride) + 1.
 [[nodiscard]] std::optional<NetworkIssue> check_layer(std::span<const Layer> layers, LayerIndex index,
                                                       std::int64_t batch, const TensorShape& input);
 
