@@ -17,11 +17,14 @@ Row layer_row(const CrossbarEvaluation& e, std::size_t k) {
     const sim::CrossbarLayerCost& c = n.layer_costs[k];
     const sim::CrossbarMapping& m = c.mapping;
     const sim::CrossbarEnergy& en = c.energy;
+    const sim::CrossbarConfig own = sim::layer_config(e.config, l);  // the layer's own bits, if any
     const double tile_mm2 = sim::crossbar_tile_area(e.config, *e.tech).total().value();
     const auto d = [](auto v) { return Cell(static_cast<double>(v)); };
     return {{"index", d(n.layers[k])},
             {"layer", l.name},
             {"kind", std::string(workload::to_string(l.kind))},
+            {"weight_bits", d(own.weight_bits)},
+            {"activation_bits", d(own.activation_bits)},
             {"groups", d(m.groups)},
             {"rows", d(m.rows)},
             {"columns", d(m.columns)},
@@ -37,7 +40,7 @@ Row layer_row(const CrossbarEvaluation& e, std::size_t k) {
             {"dac_conversions", d(c.dac_conversions)},
             {"adc_bits_needed", d(m.adc_bits_needed)},
             {"adc_bits", d(e.config.adc_bits)},
-            {"adc_deficit", d(sim::adc_deficit(m, e.config))},
+            {"adc_deficit", d(sim::adc_deficit(m, own))},
             {"read_ns", Cell(c.read_ns)},
             {"latency_ns", Cell(c.latency_ns)},
             {"noc_ns", Cell(n.noc.layers[k].ns)},

@@ -33,8 +33,8 @@ void print_crossbar_report(std::ostream& out, const CrossbarEvaluation& e) {
     const workload::Network& network = *e.network;
     out << "network " << network.name() << " (batch " << network.batch() << ", " << n.layers.size()
         << " weighted layers of " << network.size() << ") on " << e.design() << "\n\n";
-    out << format("%-24s %-7s %6s %6s %6s %5s %4s %3s %3s %12s %6s %11s %11s %11s %11s %11s %11s %11s %11s\n",
-                  "layer", "kind", "rows", "cols", "xbars", "tiles", "repl", "cyc", "sub", "ADC conv",
+    out << format("%-24s %-7s %5s %6s %6s %6s %5s %4s %3s %3s %12s %6s %11s %11s %11s %11s %11s %11s %11s %11s\n",
+                  "layer", "kind", "W/A", "rows", "cols", "xbars", "tiles", "repl", "cyc", "sub", "ADC conv",
                   "ADC b", "latency ns", "energy pJ", "crossbar", "adc", "dac", "shift_add", "buffer", "noc");
     for (std::size_t k = 0; k < n.layers.size(); ++k) {
         const workload::Layer& l = network.layer(n.layers[k]);
@@ -43,16 +43,19 @@ void print_crossbar_report(std::ostream& out, const CrossbarEvaluation& e) {
         const sim::CrossbarEnergy& en = c.energy;
         // "10/8" : bits a column's sum needs / the ADC's (the deficit is their difference).
         const std::string adc = format("%d/%d", m.adc_bits_needed, e.config.adc_bits);
+        // The weight / activation bits the layer is costed with (its own, or the design's).
+        const sim::CrossbarConfig own = sim::layer_config(e.config, l);
+        const std::string bits = format("%d/%d", own.weight_bits, own.activation_bits);
         out << format(
-            "%-24s %-7s %6lld %6lld %6lld %5lld %4lld %3lld %3lld %12lld %6s %11.4g %11.4g %11.4g %11.4g "
+            "%-24s %-7s %5s %6lld %6lld %6lld %5lld %4lld %3lld %3lld %12lld %6s %11.4g %11.4g %11.4g %11.4g "
             "%11.4g %11.4g %11.4g %11.4g\n",
-            l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(), static_cast<long long>(m.rows),
-            static_cast<long long>(m.columns), static_cast<long long>(m.crossbars),
-            static_cast<long long>(c.tiles), static_cast<long long>(n.replicas[k]),
-            static_cast<long long>(m.input_cycles), static_cast<long long>(m.subvectors),
-            static_cast<long long>(c.adc_conversions), adc.c_str(), n.stage_ns[k], en.total().value(),
-            en.crossbar.value(), en.adc.value(), en.dac.value(), en.shift_add.value(), en.buffer.value(),
-            en.noc.value());
+            l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(), bits.c_str(),
+            static_cast<long long>(m.rows), static_cast<long long>(m.columns),
+            static_cast<long long>(m.crossbars), static_cast<long long>(c.tiles),
+            static_cast<long long>(n.replicas[k]), static_cast<long long>(m.input_cycles),
+            static_cast<long long>(m.subvectors), static_cast<long long>(c.adc_conversions), adc.c_str(),
+            n.stage_ns[k], en.total().value(), en.crossbar.value(), en.adc.value(), en.dac.value(),
+            en.shift_add.value(), en.buffer.value(), en.noc.value());
     }
 
     const sim::CrossbarEnergy& en = n.energy;
@@ -61,8 +64,10 @@ void print_crossbar_report(std::ostream& out, const CrossbarEvaluation& e) {
     const double total = en.total().value();
     const auto share = [total](Picojoules v) { return total > 0 ? 100 * v.value() / total : 0.0; };
     int deficit = 0;
-    for (const sim::CrossbarLayerCost& c : n.layer_costs)
-        deficit = std::max(deficit, sim::adc_deficit(c.mapping, e.config));
+    for (std::size_t k = 0; k < n.layers.size(); ++k)
+        deficit =
+            std::max(deficit, sim::adc_deficit(n.layer_costs[k].mapping,
+                                               sim::layer_config(e.config, network.layer(n.layers[k]))));
     out << "\nsummary: " << network.name() << '\n'
         << format("  latency      %.6g ns = %.4f ms (%s", n.latency_ns, n.latency_ns * 1e-6,
                   std::string(name_of(kCrossbarScheduleNames, e.options.schedule)).c_str())

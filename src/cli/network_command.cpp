@@ -1,5 +1,6 @@
 // `pimdse network info FILE...`: what a workload file holds: per layer the loop bounds,
-// stride, padding, MACs, weights and its segment.branch (NicePIM III-B), then a summary line.
+// stride, padding, own quantisation bits, MACs, weights and its segment.branch (NicePIM
+// III-B), then a summary line.
 
 #include <CLI/CLI.hpp>
 
@@ -66,6 +67,13 @@ std::string padding_text(const workload::Layer& l) {
     return begin + "/" + pair(l.pad_h_end, l.pad_w_end);
 }
 
+// "5/8": a layer's own weight / activation bits, "-" for the design point's.
+std::string bits_text(const workload::Layer& l) {
+    if (!l.weight_bits && !l.activation_bits) return "-";
+    const auto one = [](std::int32_t b) { return b ? std::to_string(b) : std::string("-"); };
+    return one(l.weight_bits) + "/" + one(l.activation_bits);
+}
+
 void print_table(std::ostream& out, const std::string& file, const workload::Network& net,
                  const workload::Segmentation& seg) {
     out << "network " << net.name() << " (" << file << "), input " << workload::to_string(net.input())
@@ -74,8 +82,9 @@ void print_table(std::ostream& out, const std::string& file, const workload::Net
     std::size_t width = 4;
     for (const auto& l : net.layers()) width = std::max(width, l.name.size());
     const int w = static_cast<int>(width);
-    out << format("%5s  %-*s  %-10s  %-7s  %4s %5s %5s %4s %4s %2s %2s %6s %7s  %14s  %11s\n", "#", w, "name",
-                  "kind", "seg.br", "B", "K", "C", "P", "Q", "R", "S", "stride", "pad", "MACs", "weights");
+    out << format("%5s  %-*s  %-10s  %-7s  %4s %5s %5s %4s %4s %2s %2s %6s %7s %5s  %14s  %11s\n", "#", w,
+                  "name", "kind", "seg.br", "B", "K", "C", "P", "Q", "R", "S", "stride", "pad", "W/A", "MACs",
+                  "weights");
     for (workload::LayerIndex i = 0; i < net.size(); ++i) {
         const auto& l = net.layer(i);
         const std::string where = std::to_string(seg.segment_of[static_cast<std::size_t>(i)]) + "." +
@@ -84,10 +93,10 @@ void print_table(std::ostream& out, const std::string& file, const workload::Net
                                        ? std::to_string(l.stride_h)
                                        : std::to_string(l.stride_h) + "x" + std::to_string(l.stride_w);
         out << format(
-            "%5d  %-*s  %-10s  %-7s  %4lld %5lld %5lld %4lld %4lld %2lld %2lld %6s %7s  %14lld  %11lld\n", i,
-            w, l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(), where.c_str(), ll(l.B),
+            "%5d  %-*s  %-10s  %-7s  %4lld %5lld %5lld %4lld %4lld %2lld %2lld %6s %7s %5s  %14lld  %11lld\n",
+            i, w, l.name.c_str(), std::string(workload::to_string(l.kind)).c_str(), where.c_str(), ll(l.B),
             ll(l.K), ll(l.C), ll(l.P), ll(l.Q), ll(l.R), ll(l.S), stride.c_str(), padding_text(l).c_str(),
-            ll(l.macs()), ll(l.weights()));
+            bits_text(l).c_str(), ll(l.macs()), ll(l.weights()));
     }
     out << "summary " << summary_line(net, seg) << "\n\n";
 }
@@ -144,7 +153,7 @@ void add_network_command(CLI::App& app, Action& action) {
     network->require_subcommand(1);
     CLI::App* info = network->add_subcommand(
         "info",
-        "Print each network's layers (loop bounds B K C P Q R S, stride, padding, MACs, "
+        "Print each network's layers (loop bounds B K C P Q R S, stride, padding, bits, MACs, "
         "weights, segment.branch) and a summary");
     auto options = std::make_shared<NetworkInfoOptions>();
     info->add_option("FILE", options->files, "network files (inputs/networks/*.yaml)")->required();

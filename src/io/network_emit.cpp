@@ -48,11 +48,14 @@ std::string producers(const workload::Network& net, const Layer& l) {
     return out + "]";
 }
 
+// The folded post-operations and the layer's own bits (absent: the design point's).
 void post_ops(std::vector<std::string>& f, const Layer& l) {
     if (l.bias) f.push_back("bias: true");
     if (l.norm != workload::Normalization::none) f.push_back("norm: " + std::string(to_string(l.norm)));
     if (l.activation != workload::Activation::none)
         f.push_back("activation: " + std::string(to_string(l.activation)));
+    if (l.weight_bits) f.push_back("weight_bits: " + std::to_string(l.weight_bits));
+    if (l.activation_bits) f.push_back("activation_bits: " + std::to_string(l.activation_bits));
 }
 
 // `padding` (or `sep`), and `padding_end` only when it differs from `padding`.

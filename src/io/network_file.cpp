@@ -47,11 +47,13 @@ std::vector<std::string_view> keys_for(LayerKind kind) {
     std::vector<std::string_view> keys{"name", "type", "inputs"};
     switch (kind) {
         case LayerKind::conv:
-            keys.insert(keys.end(), {"out_channels", "kernel", "stride", "padding", "padding_end", "groups",
-                                     "dilation", "bias", "norm", "activation"});
+            keys.insert(keys.end(),
+                        {"out_channels", "kernel", "stride", "padding", "padding_end", "groups", "dilation",
+                         "bias", "norm", "activation", "weight_bits", "activation_bits"});
             break;
         case LayerKind::matmul:
-            keys.insert(keys.end(), {"out_features", "flatten", "bias", "norm", "activation", "transpose_b"});
+            keys.insert(keys.end(), {"out_features", "flatten", "bias", "norm", "activation", "transpose_b",
+                                     "weight_bits", "activation_bits"});
             break;
         case LayerKind::pool:
             keys.insert(keys.end(), {"mode", "kernel", "stride", "padding", "padding_end", "global",
@@ -64,8 +66,9 @@ std::vector<std::string_view> keys_for(LayerKind kind) {
             keys.push_back("activation");
             break;
         case LayerKind::deconv:
-            keys.insert(keys.end(), {"out_channels", "kernel", "stride", "padding", "output_padding",
-                                     "groups", "bias", "norm", "activation"});
+            keys.insert(keys.end(),
+                        {"out_channels", "kernel", "stride", "padding", "output_padding", "groups", "bias",
+                         "norm", "activation", "weight_bits", "activation_bits"});
             break;
         case LayerKind::upsample:
             keys.insert(keys.end(), {"scale", "mode"});
@@ -156,6 +159,21 @@ private:
             s.pad_h_end = h;
             s.pad_w_end = w;
         }
+    }
+
+    // `weight_bits`, `activation_bits`: a layer quantised on its own (absent: the design point's).
+    workload::LayerBits bits(const LayerEntry& l) const {
+        workload::LayerBits b;
+        const auto read = [&](std::string_view key, std::int32_t& out) {
+            if (auto f = l.keys.get(key))
+                out = static_cast<std::int32_t>(
+                    r_.integer(*f, 1, workload::kMaxLayerBits,
+                               "an integer in [1, " + std::to_string(workload::kMaxLayerBits) + "] (layer '" +
+                                   l.name + "' quantised on its own; absent: the design point's bits)"));
+        };
+        read("weight_bits", b.weight);
+        read("activation_bits", b.activation);
+        return b;
     }
 
     workload::TensorShape input_shape(const Field& f) const {
@@ -337,6 +355,7 @@ private:
                 s.bias = flag("bias");
                 s.norm = fused_norm();
                 s.activation = fused_activation();
+                s.bits = bits(l);
                 located([&] { b.conv(l.name, in, s); });
                 break;
             }
@@ -348,6 +367,12 @@ private:
                                      "a matmul of two producers (attention) has no weights: '" +
                                          std::string(k) +
                                          "' does not apply; its output width comes from the second operand");
+                    for (std::string_view k : {"weight_bits", "activation_bits"})
+                        if (auto f = find(k))
+                            r_.error(*f,
+                                     "a matmul of two producers (attention) has no weights to quantise on "
+                                     "their own: '" +
+                                         std::string(k) + "' applies to conv, deconv and weighted matmul");
                     const bool transpose = flag("transpose_b");
                     const auto act = fused_activation();
                     located([&] { b.matmul(l.name, inputs[0], inputs[1], transpose, act); });
@@ -363,6 +388,7 @@ private:
                 s.bias = flag("bias");
                 s.norm = fused_norm();
                 s.activation = fused_activation();
+                s.bits = bits(l);
                 located([&] { b.linear(l.name, in, s); });
                 break;
             }
@@ -429,6 +455,7 @@ private:
                 s.bias = flag("bias");
                 s.norm = fused_norm();
                 s.activation = fused_activation();
+                s.bits = bits(l);
                 located([&] { b.deconv(l.name, in, s); });
                 break;
             }

@@ -123,7 +123,7 @@ bool Importer::fold_bias(std::string* tensor, std::int64_t features) {
     if (!next || next->input_size() != 2) return false;
     const std::string& other = next->input(0) == *tensor ? next->input(1) : next->input(0);
     const auto d = m_.dims(other);
-    if (!m_.constant(other) || !d) return false;
+    if (!weights(other) || !d) return false;
     std::int64_t n = 1;
     for (auto x : *d) n *= x;
     if (n != features || d->empty() || d->back() != features) return false;
@@ -166,6 +166,7 @@ void Importer::map_node(const NodeProto& n) {
     if (op == "Softmax") return softmax(n);
     if (op == "BatchNormalization" || op == "LayerNormalization" || op == "LRN") return normalization(n);
     if (op == "Dropout" || op == "Identity") return set(n.output(0), value(n, 0));
+    if (op == "QuantizeLinear" || op == "DequantizeLinear") return quantize(n);
     if (op == "Constant") return;
     if (auto a = activation_of(n)) {
         const Value& x = plain(n, 0);

@@ -35,7 +35,7 @@ inline const char* const kSupported =
     "Sigmoid, HardSigmoid, HardSwish, Tanh, Gelu (or its Div/Erf/Add/Mul export), x * Sigmoid(x), Softmax, "
     "BatchNormalization, LayerNormalization, LRN, ReduceMean (over tokens or a plane), Gather (q, k or v of "
     "a "
-    "fused projection), Dropout, Identity";
+    "fused projection), QuantizeLinear and DequantizeLinear (QDQ), Dropout, Identity";
 
 /// A Conv's or pool's padding before the first row and column, and after the last.
 struct Pads {
@@ -126,6 +126,9 @@ public:
         for (int i = 0; i < nodes.size(); ++i)
             for (const std::string& in : nodes[i].input())
                 if (!in.empty()) consumers_[in].push_back(i);
+        for (int i = 0; i < nodes.size(); ++i)
+            for (const std::string& out : nodes[i].output())
+                if (!out.empty()) producers_.emplace(out, i);
         for (const auto& out : m_.graph().output()) outputs_.insert(out.name());
         done_.assign(static_cast<std::size_t>(nodes.size()), false);
     }
@@ -295,6 +298,19 @@ private:
         const auto it = steps_.find(tensor);
         return it == steps_.end() ? nullptr : &it->second;
     }
+    // QDQ models (onnx_quantize.cpp).
+    /// QuantizeLinear, DequantizeLinear: an activation passes through; on weights, nothing.
+    void quantize(const NodeProto& n);
+    /// The node whose output `tensor` is, else nullptr (a graph input or an initializer).
+    const NodeProto* producer(const std::string& tensor) const;
+    /// A layer's weights: the initializer `tensor` names, or the one a DequantizeLinear (and
+    /// a QuantizeLinear) before it converts; then `*bits`, when given and 0, is the bits of
+    /// the quantized type. nullptr when `tensor` is no constant.
+    const onnx::TensorProto* weights(const std::string& tensor, std::int32_t* bits = nullptr) const;
+    /// The bits of an activation that a DequantizeLinear produces, else 0 (not quantized).
+    std::int32_t activation_bits(const std::string& tensor) const;
+    /// 8, 16 or 32 for the integer element type of `tensor`; else fails naming `n`.
+    std::int32_t quantized_bits(const NodeProto& n, const std::string& tensor) const;
 
     /// The padding of a Conv or pool, before and after: its pads or auto_pad (SAME_UPPER,
     /// SAME_LOWER) plus a folded Pad before it.
@@ -307,6 +323,7 @@ private:
     workload::NetworkBuilder builder_;
     std::unordered_map<std::string, Value> values_;
     std::unordered_map<std::string, std::vector<int>> consumers_;
+    std::unordered_map<std::string, int> producers_;
     std::unordered_set<std::string> outputs_;
     std::unordered_set<std::string> names_;
     std::vector<bool> done_;

@@ -230,6 +230,15 @@ std::optional<std::vector<std::int64_t>> OnnxModel::dims(const std::string& name
     return out;
 }
 
+std::optional<std::int32_t> OnnxModel::elem_type(const std::string& name) const {
+    if (const auto* t = constant(name)) return t->data_type();
+    const auto it = infos_.find(name);
+    if (it == infos_.end() || !it->second->type().has_tensor_type() ||
+        !it->second->type().tensor_type().has_elem_type())
+        return std::nullopt;
+    return it->second->type().tensor_type().elem_type();
+}
+
 std::optional<std::vector<double>> OnnxModel::values(const std::string& name) const {
     const onnx::TensorProto* t = constant(name);
     if (!t || t->data_location() == onnx::TensorProto::EXTERNAL) return std::nullopt;

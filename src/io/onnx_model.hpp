@@ -39,6 +39,9 @@ public:
     [[nodiscard]] const onnx::TensorProto* constant(const std::string& name) const;
     /// The inferred (or declared) dimensions of a tensor, when all are known.
     [[nodiscard]] std::optional<std::vector<std::int64_t>> dims(const std::string& name) const;
+    /// The element type (onnx::TensorProto::DataType) of a constant, or of a tensor as
+    /// declared or inferred.
+    [[nodiscard]] std::optional<std::int32_t> elem_type(const std::string& name) const;
     /// Integer values of a small constant tensor (a Reshape's shape, Clip's bounds as int).
     [[nodiscard]] std::optional<std::vector<double>> values(const std::string& name) const;
 

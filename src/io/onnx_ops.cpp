@@ -52,12 +52,13 @@ Pads Importer::padding(const NodeProto& n, std::int64_t span_h, std::int64_t spa
 
 void Importer::conv(const NodeProto& n) {
     const Value& x = plain(n, 0);
-    const onnx::TensorProto* w = n.input_size() > 1 ? m_.constant(n.input(1)) : nullptr;
+    workload::ConvSpec s;
+    const onnx::TensorProto* w = n.input_size() > 1 ? weights(n.input(1), &s.bits.weight) : nullptr;
     if (!w) m_.fail(n, "the weights (operand 1) are not an initializer or a Constant");
     if (w->dims_size() != 4 || x.rank != 4)
         m_.fail(n, "only 2-D convolutions ([batch, channels, height, width]) map onto a conv layer");
+    s.bits.activation = activation_bits(n.input(0));
     const TensorShape in = shape(x);
-    workload::ConvSpec s;
     s.groups = attr_int(n, "group", 1);
     s.out_channels = w->dims(0);
     if (w->dims(1) * s.groups != in.channels)
@@ -80,12 +81,13 @@ void Importer::conv(const NodeProto& n) {
 
 void Importer::gemm(const NodeProto& n) {
     const Value& x = value(n, 0);
-    const onnx::TensorProto* w = m_.constant(n.input(1));
+    workload::LinearSpec s;
+    const onnx::TensorProto* w = weights(n.input(1), &s.bits.weight);
     if (!w || w->dims_size() != 2) m_.fail(n, "operand B must be a 2-D initializer (the weight matrix)");
     if (attr_int(n, "transA", 0) != 0) m_.fail(n, "transA = 1 does not map onto a layer (the input is A)");
     if (x.rank != 2 || x.transposed) m_.fail(n, "operand A must be a [batch, features] activation");
+    s.bits.activation = activation_bits(n.input(0));
     const bool trans_b = attr_int(n, "transB", 0) != 0;
-    workload::LinearSpec s;
     s.out_features = trans_b ? w->dims(0) : w->dims(1);
     const std::int64_t features = trans_b ? w->dims(1) : w->dims(0);
     const TensorShape in = shape(x);
@@ -102,12 +104,13 @@ void Importer::gemm(const NodeProto& n) {
 }
 
 void Importer::matmul(const NodeProto& n) {
-    if (const onnx::TensorProto* w = m_.constant(n.input(1))) {
+    workload::LinearSpec s;
+    if (const onnx::TensorProto* w = weights(n.input(1), &s.bits.weight)) {
         const Value& x = value(n, 0);
         if (w->dims_size() != 2 || x.rank < 2 || x.rank > 3 || x.transposed)
             m_.fail(
                 n, "a MatMul with weights needs a [batch, (tokens,) features] input and a 2-D weight matrix");
-        workload::LinearSpec s;
+        s.bits.activation = activation_bits(n.input(0));
         s.out_features = w->dims(1);
         const TensorShape in = shape(x);
         const std::int64_t have = x.flat ? in.elements() : in.channels;
@@ -147,6 +150,7 @@ LayerIndex Importer::per_token(const NodeProto& n, const std::string& name, Laye
         return build(n, [&] { return builder_.linear(name, producer, s); });
     workload::ConvSpec c;
     c.out_channels = s.out_features;
+    c.bits = s.bits;
     c.bias = s.bias;
     c.norm = s.norm;
     c.activation = s.activation;

@@ -9,7 +9,8 @@ namespace pimdse::io::onnx_detail {
 
 void Importer::conv_transpose(const NodeProto& n) {
     const Value& x = plain(n, 0);
-    const onnx::TensorProto* w = n.input_size() > 1 ? m_.constant(n.input(1)) : nullptr;
+    workload::DeconvSpec s;
+    const onnx::TensorProto* w = n.input_size() > 1 ? weights(n.input(1), &s.bits.weight) : nullptr;
     if (!w) m_.fail(n, "the weights (operand 1) are not an initializer or a Constant");
     if (w->dims_size() != 4 || x.rank != 4)
         m_.fail(
@@ -17,7 +18,7 @@ void Importer::conv_transpose(const NodeProto& n) {
     for (auto d : attr_ints(n, "dilations"))
         if (d != 1) m_.fail(n, "a dilated transposed convolution has no deconv layer (dilations must be 1)");
     const TensorShape in = shape(x);
-    workload::DeconvSpec s;
+    s.bits.activation = activation_bits(n.input(0));
     s.groups = attr_int(n, "group", 1);
     // ConvTranspose weights are [C, K / group, kernel_h, kernel_w].
     if (w->dims(0) != in.channels)

@@ -39,6 +39,13 @@ void check_config(const CrossbarConfig& c) {
 
 }  // namespace
 
+CrossbarConfig layer_config(const CrossbarConfig& config, const workload::Layer& layer) noexcept {
+    CrossbarConfig c = config;
+    if (layer.weight_bits > 0) c.weight_bits = layer.weight_bits;
+    if (layer.activation_bits > 0) c.activation_bits = layer.activation_bits;
+    return c;
+}
+
 CrossbarMapping map_to_crossbars(const workload::Layer& layer, const CrossbarConfig& config) {
     check_config(config);
     if (layer.weights() <= 0) {

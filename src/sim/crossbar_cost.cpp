@@ -100,8 +100,9 @@ CrossbarEnergy& CrossbarEnergy::operator+=(const CrossbarEnergy& o) {
     return *this;
 }
 
-CrossbarLayerCost cost_layer_on_crossbars(const workload::Layer& layer, const CrossbarConfig& config,
+CrossbarLayerCost cost_layer_on_crossbars(const workload::Layer& layer, const CrossbarConfig& design,
                                           const CrossbarTechnology& tech) {
+    const CrossbarConfig config = layer_config(design, layer);  // the layer's own bits, if any
     check_technology(tech);
     CrossbarLayerCost c;
     c.mapping = map_to_crossbars(layer, config);

@@ -107,6 +107,15 @@ std::string padded_text(const Layer& l, const Padding& pad) {
 
 }  // namespace
 
+void NetworkBuilder::set_bits(Layer& l, const LayerBits& bits) const {
+    for (const auto& [key, v] : {std::pair{"weight_bits", bits.weight}, {"activation_bits", bits.activation}})
+        require(v >= 0 && v <= kMaxLayerBits, key, l.name,
+                std::string(key) + " " + num(v) + ": expected 1 to " + num(kMaxLayerBits) +
+                    " bits, or 0 for the design point's");
+    l.weight_bits = bits.weight;
+    l.activation_bits = bits.activation;
+}
+
 LayerIndex NetworkBuilder::conv(std::string name, LayerIndex input, const ConvSpec& spec) {
     Layer l = start(std::move(name), LayerKind::conv, {input});
     require(spec.out_channels >= 1, "out_channels", l.name,
@@ -130,6 +139,7 @@ LayerIndex NetworkBuilder::conv(std::string name, LayerIndex input, const ConvSp
     l.bias = spec.bias;
     l.norm = spec.norm;
     l.activation = spec.activation;
+    set_bits(l, spec.bits);
     // The window spans (kernel - 1) dilation + 1 input rows; the layer keeps the tap count.
     const std::int64_t span_h = (spec.kernel_h - 1) * spec.dilation_h + 1;
     const std::int64_t span_w = (spec.kernel_w - 1) * spec.dilation_w + 1;
@@ -169,6 +179,7 @@ LayerIndex NetworkBuilder::linear(std::string name, LayerIndex input, const Line
     l.bias = spec.bias;
     l.norm = spec.norm;
     l.activation = spec.activation;
+    set_bits(l, spec.bits);
     return finish(std::move(l));
 }
 
@@ -262,6 +273,7 @@ LayerIndex NetworkBuilder::deconv(std::string name, LayerIndex input, const Deco
     l.bias = spec.bias;
     l.norm = spec.norm;
     l.activation = spec.activation;
+    set_bits(l, spec.bits);
     // The equivalent convolution: stride 1 over the input with stride - 1 zeros between rows
     // (and output_padding more at the end), padded by kernel - 1 - pad (docs/model.md).
     l.up_h = spec.stride_h;

@@ -119,6 +119,11 @@ private:
             if (v < 1) return issue("", std::string(what) + " = " + std::to_string(v) + ", expected >= 1");
         if (l_.pad_h < 0 || l_.pad_w < 0) return issue("padding", "padding must be >= 0");
         if (l_.pad_h_end < 0 || l_.pad_w_end < 0) return issue("padding_end", "padding_end must be >= 0");
+        for (const auto& [key, v] :
+             {std::pair{"weight_bits", l_.weight_bits}, {"activation_bits", l_.activation_bits}})
+            if (v < 0 || v > kMaxLayerBits)
+                return issue(key, std::string(key) + " = " + std::to_string(v) + ", expected 1 to " +
+                                      std::to_string(kMaxLayerBits) + ", or 0 for the design point's");
         if (l_.B != batch_)
             return issue("", "B = " + std::to_string(l_.B) + " differs from the network batch " +
                                  std::to_string(batch_));
@@ -180,6 +185,9 @@ private:
                          "a deconv pads its zero-stuffed input symmetrically (output_padding adds rows)");
         if (l_.sep_padding && l_.kind != LayerKind::conv)
             return issue("padding", "only conv layers have SEP padding");
+        if ((l_.weight_bits != 0 || l_.activation_bits != 0) && !l_.has_weights())
+            return issue(l_.weight_bits != 0 ? "weight_bits" : "activation_bits",
+                         "only conv, deconv and weighted matmul layers have their own bits");
         if (l_.kind != LayerKind::conv && (l_.dilation_h != 1 || l_.dilation_w != 1))
             return issue("dilation", "only conv layers have a dilation");
         if (!l_.is_convolution() && l_.groups != 1)

@@ -231,8 +231,8 @@ TEST(LayerSearch, MemoKeyIsTheLayerShape) {
 }
 
 // The end padding is part of the key: the same extent with the odd row at the other end
-// reads other input rows, so it is searched again; the SEP label (its geometry is the
-// padding) is not.
+// reads other input rows, so it is searched again; a layer's own quantisation bits (the
+// crossbar family's) and the SEP label (its geometry is the padding) are not.
 TEST(LayerSearch, MemoKeyHoldsTheEndPadding) {
     const sim::System sys = system_of(2, 2, 8, 16);
     sim::AnalyticIntraNodeMapper intra;
@@ -243,7 +243,7 @@ input: {channels: 8, height: 8, width: 8}
 layers:
   - {name: sym, type: conv, out_channels: 8, kernel: 3, stride: 2, padding: 1}
   - {name: end, type: conv, inputs: input, out_channels: 8, kernel: 3, stride: 2, padding: 1, padding_end: 0}
-  - {name: sep, type: conv, inputs: input, out_channels: 8, kernel: 2, padding: sep}
+  - {name: sep, type: conv, inputs: input, out_channels: 8, kernel: 2, padding: sep, weight_bits: 4}
   - {name: plain, type: conv, inputs: input, out_channels: 8, kernel: 2, padding_end: 1}
 )",
                                         "end_padding.yaml");

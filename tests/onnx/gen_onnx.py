@@ -308,9 +308,9 @@ def tiny(nodes, inits=(), inputs=None, outputs=None, opset=17):
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)])
 
 
-def w(name, dims):
+def w(name, dims, dtype=TensorProto.FLOAT):
     t = TensorProto()
-    t.name, t.data_type = name, TensorProto.FLOAT
+    t.name, t.data_type = name, dtype
     t.dims.extend(dims)
     t.data_location = TensorProto.EXTERNAL
     e = t.external_data.add()
@@ -328,6 +328,11 @@ def malformed():
     cases = {}
     cases["unsupported_op"] = tiny([conv("c", out="c"), n("Neg", ["c"], ["neg"], name="negate"),
                                     n("GlobalAveragePool", ["neg"], ["y"], name="gap")], [w("c.w", [4, 4, 3, 3])])
+    scale = helper.make_tensor("scale", TensorProto.FLOAT, [], [0.1])
+    cases["qdq_float16_weights"] = tiny(
+        [n("DequantizeLinear", ["c.wq", "scale"], ["c.w"], name="c.w.dq"),
+         n("Conv", ["x", "c.w"], ["y"], name="c", kernel_shape=[3, 3], pads=[1, 1, 1, 1])],
+        [w("c.wq", [4, 4, 3, 3], TensorProto.FLOAT16), scale])
     cases["two_inputs"] = tiny([n("Add", ["x", "z"], ["y"], name="sum")],
                                inputs=[helper.make_tensor_value_info(v, TensorProto.FLOAT, [1, 4, 8, 8])
                                        for v in ("x", "z")])

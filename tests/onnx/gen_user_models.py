@@ -1,8 +1,8 @@
 """Models as users export them from PyTorch or TensorFlow, for tests/onnx/user_models_test.cpp:
 the operators and node patterns that the layer library never writes (explicit, asymmetric and
-SAME padding, hard swish, SiLU, squeeze-excite, PyTorch's GELU export, transposed convolution
-and resizing in a U-Net, a fixed sequence length). The test checks each model's MACs and
-parameters against counts worked out by hand beside each builder here.
+SAME padding, QDQ quantization, hard swish, SiLU, squeeze-excite, PyTorch's GELU export,
+transposed convolution and resizing in a U-Net, a fixed sequence length). The test checks each
+model's MACs and parameters against counts worked out by hand beside each builder here.
 
 Imported by gen_onnx.py, which writes them to OUTDIR/user/<name>.onnx.
 """
@@ -20,9 +20,9 @@ class Graph:
     def __init__(self, name):
         self.name, self.nodes, self.inits = name, [], []
 
-    def weight(self, name, dims):
+    def weight(self, name, dims, dtype=TensorProto.FLOAT):
         t = TensorProto()
-        t.name, t.data_type = name, TensorProto.FLOAT
+        t.name, t.data_type = name, dtype
         t.dims.extend(dims)
         t.data_location = TensorProto.EXTERNAL
         e = t.external_data.add()
@@ -104,6 +104,47 @@ def tf_same_padding():
     pads = g.const("pool.pads", [0, 0, 1, 1, 0, 0, 0, 0], [8], TensorProto.INT64)
     y = g.add("MaxPool", [g.add("Pad", [y, pads], "pool.pad")], "pool", kernel_shape=[2, 2], strides=[2, 2])
     return g.model([1, 4, 8, 8], y)
+
+
+def qdq_convnet():
+    """A QDQ model (ONNX Runtime's static quantization format) on 4x8x8: QuantizeLinear and
+    DequantizeLinear pass activations through; the bits come from the quantized types.
+
+    input   QuantizeLinear (uint8 zero point) + DequantizeLinear: 8-bit activations
+    c1      Conv 3x3 p1 4->8, int8 weights and an int32 bias through DequantizeLinear, Relu
+            weight 8, activation 8                     MACs 8*4*64*9 = 18,432    params 296
+    c2      QuantizeLinear (int8) + DequantizeLinear of c1; Conv 3x3 p1 8->8, int16 weights
+            weight 16, activation 8                    MACs 8*8*64*9 = 36,864    params 576
+    fc      Flatten, QuantizeLinear (uint8) + DequantizeLinear; Gemm 512->10 whose float weights
+            are quantized in the graph (QuantizeLinear, uint8 zero point, then Dequantize) + bias
+            weight 8, activation 8                     MACs 10*512 = 5,120       params 5,130
+    total   MACs 60,416, parameters 6,002, 3 layers
+    """
+    g = Graph("qdq_convnet")
+    scale = g.const("scale", [0.05])
+    u8 = g.const("zp.u8", [128], [], TensorProto.UINT8)
+    i8 = g.const("zp.i8", [0], [], TensorProto.INT8)
+    i16 = g.const("zp.i16", [0], [], TensorProto.INT16)
+    i32 = g.const("zp.i32", [0], [], TensorProto.INT32)
+
+    def qdq(x, name, zp):
+        return g.add("DequantizeLinear", [g.add("QuantizeLinear", [x, scale, zp], name + ".q"), scale, zp],
+                     name + ".dq")
+
+    def dq(name, dims, dtype, zp):
+        return g.add("DequantizeLinear", [g.weight(name, dims, dtype), scale, zp], name + ".dq")
+
+    x = qdq("x", "x", u8)
+    y = g.add("Conv", [x, dq("c1.w", [8, 4, 3, 3], TensorProto.INT8, i8), dq("c1.b", [8], TensorProto.INT32, i32)],
+              "c1", kernel_shape=[3, 3], pads=[1, 1, 1, 1])
+    y = qdq(g.add("Relu", [y], "c1.relu"), "c1.out", i8)
+    y = g.add("Conv", [y, dq("c2.w", [8, 8, 3, 3], TensorProto.INT16, i16)], "c2", kernel_shape=[3, 3],
+              pads=[1, 1, 1, 1])
+    y = qdq(g.add("Flatten", [y], "flat"), "flat.out", u8)
+    w = g.add("DequantizeLinear", [g.add("QuantizeLinear", [g.weight("fc.w", [10, 512]), scale, u8], "fc.w.q"),
+                                   scale, u8], "fc.w.dq")
+    y = g.add("Gemm", [y, w, g.weight("fc.b", [10])], "fc", transB=1)
+    return g.model([1, 4, 8, 8], y, opset=13)
 
 
 def unet_tiny():
@@ -298,5 +339,5 @@ def refused():
     return cases
 
 
-MODELS = [mobilenet_v3_block, tf_same_padding, unet_tiny, decoder_padded, gelu_mlp, vit_tiny,
+MODELS = [mobilenet_v3_block, tf_same_padding, qdq_convnet, unet_tiny, decoder_padded, gelu_mlp, vit_tiny,
           fixed_tokens, big_weights]

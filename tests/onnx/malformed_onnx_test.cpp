@@ -20,6 +20,9 @@ const Case kCases[] = {
      "not a valid ONNX model (onnx checker): The model does not have an ir_version set properly."},
     {"unsupported_op",
      "node 'negate' (op type Neg): unsupported operator (supported: Conv, ConvTranspose, Gemm, MatMul"},
+    {"qdq_float16_weights",
+     "node 'c.w.dq' (op type DequantizeLinear): the quantized tensor 'c.wq' has element type FLOAT16; "
+     "expected int8, uint8, int16, uint16, int32 or uint32 (the bits of a layer's weights or activations)"},
     {"two_inputs",
      "expected exactly one graph input that is not an initializer (the network input), got 2 (x, z)"},
     {"symbolic_tokens",

@@ -44,8 +44,10 @@ inline void expect_same_network(const workload::Network& want, const workload::N
                       {b.stride_h, b.stride_w, b.pad_h, b.pad_w, b.groups, b.dilation_h, b.dilation_w}),
                   std::vector<std::int64_t>(
                       {a.stride_h, a.stride_w, a.pad_h, a.pad_w, a.groups, a.dilation_h, a.dilation_w}));
-        EXPECT_EQ(std::vector<std::int64_t>({b.pad_h_end, b.pad_w_end, b.sep_padding}),
-                  std::vector<std::int64_t>({a.pad_h_end, a.pad_w_end, a.sep_padding}));
+        EXPECT_EQ(std::vector<std::int64_t>(
+                      {b.pad_h_end, b.pad_w_end, b.sep_padding, b.weight_bits, b.activation_bits}),
+                  std::vector<std::int64_t>(
+                      {a.pad_h_end, a.pad_w_end, a.sep_padding, a.weight_bits, a.activation_bits}));
         EXPECT_EQ(b.pooling, a.pooling);
         EXPECT_EQ(b.norm, a.norm);
         EXPECT_EQ(b.activation, a.activation);

@@ -73,6 +73,22 @@ TEST(UserModels, SameAndAsymmetricPadsAreTheLayersOwn) {
     EXPECT_EQ(named(net, "upper").input_rows(3, 4, false), (std::pair<std::int64_t, std::int64_t>(6, 8)));
 }
 
+TEST(UserModels, QdqModelsGiveEachLayerItsBits) {
+    const auto net = user_model("qdq_convnet");
+    ASSERT_EQ(net.size(), 3);  // QuantizeLinear and DequantizeLinear are no layers
+    EXPECT_EQ(net.total_macs(), 60'416);
+    EXPECT_EQ(net.total_parameters(), 6'002);
+    const auto bits = [](const workload::Layer& l) { return std::pair(l.weight_bits, l.activation_bits); };
+    EXPECT_EQ(bits(named(net, "c1")), std::pair(8, 8));   // int8 weights, uint8 input
+    EXPECT_EQ(bits(named(net, "c2")), std::pair(16, 8));  // int16 weights, int8 input
+    EXPECT_EQ(bits(named(net, "fc")), std::pair(8, 8));   // weights quantized in the graph to uint8
+    EXPECT_TRUE(named(net, "c1").bias);
+    EXPECT_EQ(named(net, "c1").activation, Activation::relu);
+    EXPECT_TRUE(named(net, "fc").flatten);
+    // Without quantization nodes the layers keep the design point's bits (0).
+    EXPECT_EQ(bits(named(user_model("tf_same_padding"), "upper")), std::pair(0, 0));
+}
+
 TEST(UserModels, UNetImportsTransposedConvAndResize) {
     const auto net = user_model("unet_tiny");
     EXPECT_EQ(net.size(), 12);
@@ -130,8 +146,8 @@ TEST(UserModels, PyTorchStyleVitPatchEmbeddingPositionAndFusedQkv) {
 }
 
 TEST(UserModels, NewKindsRoundTripThroughTheNetworkFormat) {
-    for (const char* name :
-         {"mobilenet_v3_block", "tf_same_padding", "unet_tiny", "decoder_padded", "vit_tiny"}) {
+    for (const char* name : {"mobilenet_v3_block", "tf_same_padding", "qdq_convnet", "unet_tiny",
+                             "decoder_padded", "vit_tiny"}) {
         const auto net = user_model(name);
         expect_same_network(net, io::parse_network(io::emit_network(net), name));
     }

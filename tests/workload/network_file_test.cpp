@@ -195,7 +195,7 @@ struct Malformed {
 const Malformed kMalformed[] = {
     {"unknown_key.yaml", 10, "layers[1].strides",
      "expected a key among name, type, inputs, out_channels, kernel, stride, padding, padding_end, groups, "
-     "dilation, bias, norm, activation, got 'strides'"},
+     "dilation, bias, norm, activation, weight_bits, activation_bits, got 'strides'"},
     {"wrong_type.yaml", 5, "layers[0].kernel", "expected an integer in [1, 2147483647], got three"},
     {"quoted_integer.yaml", 5, "layers[0].out_channels", "got the string \"16\""},
     {"missing_key.yaml", 6, "layers[1].out_channels",

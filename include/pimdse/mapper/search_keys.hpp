@@ -19,7 +19,7 @@ namespace pimdse::mapper {
 /// strides, padding (before and after), groups, upsampling, the matmul and mul flags, the
 /// interpolation, the bias and its number of operands. Two layers with equal shapes have
 /// equal options on equal regions (the name and producers do not matter; pooling, norm and
-/// activation kinds cost alike).
+/// activation kinds cost alike; a layer's own quantisation bits are the crossbar family's).
 struct LayerShape {
     workload::LayerKind kind = workload::LayerKind::conv;
     std::int64_t B = 0, K = 0, C = 0, P = 0, Q = 0, R = 0, S = 0, H = 0, W = 0;

@@ -11,7 +11,8 @@
 // bits in a row, times the polarity (2: positive and negative weights in separate columns).
 // Inputs of a bits enter ceil(a / d) times through d-bit DACs. At most L word lines are
 // activated at once, so a crossbar's rows are read as ceil(rows / L) sub-vectors, each one
-// analog-to-digital conversion per column per input cycle (Gibbon IV-B).
+// analog-to-digital conversion per column per input cycle (Gibbon IV-B). A layer quantised
+// on its own brings its own w and a (layer_config); the rest is the design's.
 
 #include <cstdint>
 
@@ -41,6 +42,11 @@ struct CrossbarMapping {
     std::int64_t subvectors = 0;     ///< per crossbar: ceil(min(rows, size) / L_wl)
     int adc_bits_needed = 0;         ///< bits of the largest column sum of one sub-vector
 };
+
+/// The configuration `layer` is costed with: `config` with the layer's own weight and
+/// activation bits (workload::Layer::weight_bits, activation_bits) where it sets them (> 0).
+[[nodiscard]] CrossbarConfig layer_config(const CrossbarConfig& config,
+                                          const workload::Layer& layer) noexcept;
 
 /// The mapping of a conv (or weighted matmul: R = S = G = 1) layer. Throws ModelError for a
 /// layer without weights or a configuration outside its ranges (every field >= 1, cell and

@@ -16,6 +16,12 @@
 
 namespace pimdse::workload {
 
+/// The bits of a layer quantised on its own (Layer::weight_bits, activation_bits): 0 keeps
+/// the design point's, else 1 to 32.
+struct LayerBits {
+    std::int32_t weight = 0, activation = 0;
+};
+
 struct ConvSpec {
     std::int64_t out_channels = 0;
     std::int64_t kernel_h = 1, kernel_w = 1;
@@ -30,6 +36,7 @@ struct ConvSpec {
     bool bias = false;
     Normalization norm = Normalization::none;  ///< folded into the conv (inference)
     Activation activation = Activation::none;  ///< folded into the conv
+    LayerBits bits;
 };
 
 /// A transposed convolution as ONNX ConvTranspose / PyTorch ConvTranspose2d write it: the
@@ -44,6 +51,7 @@ struct DeconvSpec {
     bool bias = false;
     Normalization norm = Normalization::none;
     Activation activation = Activation::none;
+    LayerBits bits;
 };
 
 /// A fully connected layer applied at every position of its input (tokens of a sequence,
@@ -54,6 +62,7 @@ struct LinearSpec {
     bool bias = false;
     Normalization norm = Normalization::none;
     Activation activation = Activation::none;
+    LayerBits bits;
 };
 
 struct PoolSpec {
@@ -103,6 +112,7 @@ public:
 
 private:
     Layer start(std::string name, LayerKind kind, std::vector<LayerIndex> inputs) const;
+    void set_bits(Layer& l, const LayerBits& bits) const;
     LayerIndex finish(Layer layer);
     [[noreturn]] void fail(std::string_view field, const std::string& layer_name,
                            const std::string& problem) const;

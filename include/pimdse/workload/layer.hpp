@@ -17,6 +17,9 @@
 
 namespace pimdse::workload {
 
+/// The most bits a layer's own weights or activations may have (Layer::weight_bits).
+inline constexpr std::int32_t kMaxLayerBits = 32;
+
 /// Position of a layer in its network (topological order); producers always come first.
 using LayerIndex = std::int32_t;
 /// The pseudo-layer that stands for the network's input tensor in a producer list.
@@ -128,6 +131,11 @@ struct Layer {
     /// zero-stuffed input (H_in - 1) up + 1 + output padding; stride 1; pad kernel - 1 - pad);
     /// upsample: the scale (P = H up). 1 elsewhere.
     std::int64_t up_h = 1, up_w = 1;
+
+    /// conv, deconv and weighted matmul: the bits of a weight and of an input activation
+    /// when the layer is quantised on its own (1 to 32); 0: the design point's. The crossbar
+    /// family reads them (sim::layer_config); dram_pim's data width is a hardware parameter.
+    std::int32_t weight_bits = 0, activation_bits = 0;
 
     /// Producers in operand order; kNetworkInput for the network input.
     std::vector<LayerIndex> inputs;
