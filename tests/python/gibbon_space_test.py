@@ -280,11 +280,13 @@ class PimdseReads:
         for path in files:
             p = subprocess.run([ARGS.pimdse, "network", "info", path], capture_output=True, text=True, timeout=60)
             self.assertEqual(p.returncode, 0, "%s: %s" % (path, p.stderr))
-            table = {}
+            table, columns = {}, None
             for line in p.stdout.splitlines():
                 f = line.split()
-                if len(f) == 14 and f[0].isdigit():
-                    table[f[1]] = [int(v) for v in f[5:11]] + [int(f[12]), int(f[13])]
+                if f and f[0] == "#":
+                    columns = {name: i for i, name in enumerate(f)}  # the header names the columns
+                elif columns and len(f) == len(columns) and f[0].isdigit():
+                    table[f[1]] = [int(f[columns[k]]) for k in ("K", "C", "P", "Q", "R", "S", "MACs", "weights")]
             for r in shapes(path):
                 if r["type"] in ("conv", "matmul"):
                     self.assertEqual(table[r["name"]], [r[k] for k in "KCPQRS"] + [r["macs"], r["weights"]],

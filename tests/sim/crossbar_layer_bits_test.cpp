@@ -58,8 +58,9 @@ TEST(CrossbarLayerBits, FiveBitWeightsOnANineBitDesignNeedTheCrossbarsForFive) {
     EXPECT_EQ(own.mapping.column_blocks, 5);
     EXPECT_EQ(own.mapping.crossbars, 25);
     EXPECT_EQ(own.mapping.input_cycles, 4);
-    // Conversions: 64 positions x 4 cycles x 1 sub-vector x 5 row blocks x 640 columns.
-    EXPECT_EQ(own.adc_conversions, 64 * 4 * 5 * 640);
+    // Conversions: 64 positions x 4 cycles x 1 sub-vector x 5 row blocks x 320 output columns
+    // (the two polarities' columns are subtracted before one conversion).
+    EXPECT_EQ(own.adc_conversions, 64 * 4 * 5 * 640 / 2);
     // The same as a design of 5-bit weights and 4-bit activations, part for part.
     CrossbarConfig five = design;
     five.weight_bits = 5;
