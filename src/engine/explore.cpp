@@ -89,7 +89,7 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
         const io::Config& c = s.config;
         const family::Family& fam = *s.family;
         tuner::ProposerContext pc{fam.space(), [&fam](const DesignPoint& p) { return fam.legal(p); },
-                                  c.sweep.seed, c.sweep.samples_per_round};
+                                  c.sweep.seed, c.sweep.samples_per_round, c.sweep.batch_size};
         std::unique_ptr<tuner::Proposer> proposer;
         try {
             proposer = tuner::make_proposer(io::to_string(c.sweep.proposer), pc, c.sweep.proposer_options);

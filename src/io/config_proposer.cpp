@@ -64,6 +64,13 @@ const std::vector<Option>& options() {
         {"anneal_step", RealOption{&P::anneal_step, 0, true, 10}},
         {"evolution_parents", IntOption{&P::evolution_parents, 2, 1 << 16}},
         {"evolution_mutation_step", RealOption{&P::evolution_mutation_step, 0, true, 10}},
+        {"amosa_t_max", RealOption{&P::amosa_t_max, 0, true, 1e9}},
+        {"amosa_t_min", RealOption{&P::amosa_t_min, 0, true, 1e9}},
+        {"amosa_alpha", RealOption{&P::amosa_alpha, 0, true, 1}},
+        {"amosa_iterations", IntOption{&P::amosa_iterations, 1, 1 << 24}},
+        {"amosa_hard_limit", IntOption{&P::amosa_hard_limit, 1, 1 << 16}},
+        {"amosa_soft_limit", IntOption{&P::amosa_soft_limit, 1, 1 << 16}},
+        {"amosa_step", RealOption{&P::amosa_step, 0, true, 10}},
     };
     return table;
 }
@@ -119,6 +126,16 @@ ProposerOptions read_proposer_options(const Reader& r, const Field& f) {
         const Field at = m.get("fit_best").value_or(m.get("fit_max").value_or(m.self()));
         r.value_error(at, "fit_best <= fit_max (" + std::to_string(p.fit_max) + ")",
                       std::to_string(p.fit_best));
+    }
+    if (p.amosa_hard_limit > p.amosa_soft_limit) {
+        const Field at = m.get("amosa_hard_limit").value_or(m.get("amosa_soft_limit").value_or(m.self()));
+        r.value_error(at, "amosa_hard_limit <= amosa_soft_limit (" + std::to_string(p.amosa_soft_limit) + ")",
+                      std::to_string(p.amosa_hard_limit));
+    }
+    if (p.amosa_t_min > p.amosa_t_max) {
+        const Field at = m.get("amosa_t_min").value_or(m.get("amosa_t_max").value_or(m.self()));
+        r.value_error(at, "amosa_t_min <= amosa_t_max (" + number_text(p.amosa_t_max) + ")",
+                      number_text(p.amosa_t_min));
     }
     return p;
 }

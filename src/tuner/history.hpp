@@ -80,6 +80,7 @@ inline constexpr std::uint64_t kGpStream = 0x47502020;         // "GP  "
 inline constexpr std::uint64_t kNicepimStream = 0x4E494345;    // "NICE"
 inline constexpr std::uint64_t kAnnealingStream = 0x414E4E4C;  // "ANNL"
 inline constexpr std::uint64_t kEvolutionStream = 0x45564F4C;  // "EVOL"
+inline constexpr std::uint64_t kAmosaStream = 0x414D4F53;      // "AMOS"
 
 [[nodiscard]] std::unique_ptr<Proposer> make_random(const ProposerContext& context,
                                                     const ProposerOptions& options);
@@ -92,5 +93,7 @@ inline constexpr std::uint64_t kEvolutionStream = 0x45564F4C;  // "EVOL"
                                                        const ProposerOptions& options);
 [[nodiscard]] std::unique_ptr<Proposer> make_evolution(const ProposerContext& context,
                                                        const ProposerOptions& options);
+[[nodiscard]] std::unique_ptr<Proposer> make_amosa(const ProposerContext& context,
+                                                   const ProposerOptions& options);
 
 }  // namespace pimdse::tuner

@@ -1,5 +1,6 @@
 #include "pimdse/tuner/proposers.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -9,8 +10,8 @@
 namespace pimdse::tuner {
 
 const std::vector<std::string_view>& proposer_names() {
-    static const std::vector<std::string_view> names{"random",  "grid",      "gp",
-                                                     "nicepim", "annealing", "evolution"};
+    static const std::vector<std::string_view> names{"random",    "grid",      "gp",   "nicepim",
+                                                     "annealing", "evolution", "amosa"};
     return names;
 }
 
@@ -44,6 +45,13 @@ void validate(const ProposerContext& c, const ProposerOptions& o) {
     require(o.anneal_step > 0, "anneal_step > 0");
     require(o.evolution_parents >= 2, "evolution_parents >= 2");
     require(o.evolution_mutation_step > 0, "evolution_mutation_step > 0");
+    require(o.amosa_t_max > 0 && std::isfinite(o.amosa_t_max), "amosa_t_max > 0");
+    require(o.amosa_t_min > 0 && o.amosa_t_min <= o.amosa_t_max, "0 < amosa_t_min <= amosa_t_max");
+    require(o.amosa_alpha > 0 && o.amosa_alpha <= 1, "amosa_alpha in (0, 1]");
+    require(o.amosa_iterations >= 1, "amosa_iterations >= 1");
+    require(o.amosa_hard_limit >= 1 && o.amosa_hard_limit <= o.amosa_soft_limit,
+            "1 <= amosa_hard_limit <= amosa_soft_limit");
+    require(o.amosa_step > 0, "amosa_step > 0");
 }
 
 }  // namespace
@@ -56,6 +64,7 @@ std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerCon
     if (name == "gp" || name == "nicepim") return make_bayes(name, context, options);
     if (name == "annealing") return make_annealing(context, options);
     if (name == "evolution") return make_evolution(context, options);
+    if (name == "amosa") return make_amosa(context, options);
     std::string msg = "tuner::make_proposer: unknown proposer '";
     msg += name;
     msg += "' (known: ";

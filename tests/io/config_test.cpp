@@ -283,6 +283,15 @@ TEST_F(ConfigFiles, ProposerOptions) {
     EXPECT_EQ(o.ucb_kappa, 1.5);
     EXPECT_EQ(o.initial_random, 16);  // the rest keep their defaults
     EXPECT_EQ(o.acquisition, pimdse::AcquisitionKind::expected_improvement);
+    const Config amosa = parse(head +
+                               "sweep: {budget: 8, proposer: amosa, proposer_options: {amosa_t_max: 10, "
+                               "amosa_t_min: 0.5, amosa_hard_limit: 5, amosa_soft_limit: 8}}\n");
+    EXPECT_EQ(amosa.sweep.proposer, Proposer::amosa);
+    EXPECT_EQ(amosa.sweep.proposer_options.amosa_t_max, 10.0);
+    EXPECT_EQ(amosa.sweep.proposer_options.amosa_t_min, 0.5);
+    EXPECT_EQ(amosa.sweep.proposer_options.amosa_hard_limit, 5);
+    EXPECT_EQ(amosa.sweep.proposer_options.amosa_soft_limit, 8);
+    EXPECT_EQ(parse(to_yaml(amosa)), amosa);
     // The resolved form writes exactly the changed options and reads back equal.
     const std::string text = to_yaml(c);
     EXPECT_NE(text.find("    local_fraction: 0\n"), std::string::npos) << text;
@@ -302,7 +311,9 @@ TEST_F(ConfigFiles, ProposerOptions) {
     }
     for (const char* bad :
          {"local_fraction: 1.5", "fit_max: 1", "kernel: cubic", "hidden: []", "hidden: [16, 0]",
-          "anneal_cooling: 0", "fit_best: 300", "evolution_parents: 1"}) {
+          "anneal_cooling: 0", "fit_best: 300", "evolution_parents: 1", "amosa_alpha: 0", "amosa_alpha: 1.5",
+          "amosa_t_min: 0", "amosa_t_min: 300", "amosa_hard_limit: 111", "amosa_soft_limit: 0",
+          "amosa_iterations: 0", "amosa_step: 0"}) {
         try {
             (void)parse(head + "sweep: {budget: 8, proposer_options: {" + bad + "}}\n");
             ADD_FAILURE() << bad << " accepted";

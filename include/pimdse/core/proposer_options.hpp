@@ -57,6 +57,15 @@ struct ProposerOptions {
     int evolution_parents = 16;            ///< the best observations that breed each batch
     double evolution_mutation_step = 0.2;  ///< sd of a mutated coordinate's Gaussian step
 
+    // ---- "amosa" (archived multi-objective simulated annealing, docs/tuner.md) ------------
+    double amosa_t_max = 200;    ///< T_max: the temperature the schedule starts (and restarts) at
+    double amosa_t_min = 1e-7;   ///< T_min: below it the schedule restarts at T_max
+    double amosa_alpha = 0.8;    ///< the cooling factor of the geometric schedule
+    int amosa_iterations = 500;  ///< evaluations told per temperature (over all chains)
+    int amosa_hard_limit = 100;  ///< HL: the archive's size after clustering
+    int amosa_soft_limit = 110;  ///< SL: the archive is clustered when it grows past this
+    double amosa_step = 0.15;    ///< a neighbour's Gaussian step (sd) in the encoding
+
     friend bool operator==(const ProposerOptions&, const ProposerOptions&) = default;
 };
 

@@ -34,15 +34,17 @@ enum class Proposer {
     annealing,  ///< simulated annealing (VIII-C)
     evolution,  ///< an evolutionary algorithm
     grid,       ///< every legal point once, in index order (small spaces)
+    amosa,      ///< archived multi-objective simulated annealing (AMOSA; HuNT's search)
 };
 /// `sweep.proposer`'s choices, in enum order (the values are stored in sweep files: append
 /// only); each is a name tuner::make_proposer accepts.
-inline constexpr EnumNames<Proposer, 6> kProposerNames{{{Proposer::nicepim, "nicepim"},
+inline constexpr EnumNames<Proposer, 7> kProposerNames{{{Proposer::nicepim, "nicepim"},
                                                         {Proposer::gp, "gp"},
                                                         {Proposer::random, "random"},
                                                         {Proposer::annealing, "annealing"},
                                                         {Proposer::evolution, "evolution"},
-                                                        {Proposer::grid, "grid"}}};
+                                                        {Proposer::grid, "grid"},
+                                                        {Proposer::amosa, "amosa"}}};
 
 [[nodiscard]] std::string_view to_string(Proposer p);
 /// Every proposer's name, in enum order.

@@ -48,6 +48,7 @@ struct ProposerContext {
     LegalityTest legal;  ///< the family's legality, area budget included
     std::uint64_t seed = 1;
     int samples_per_round = 16384;  ///< legal points a model-based proposer scores per batch
+    int batch_size = 0;             ///< the sweep's batch size ("amosa" runs as many chains); 0: unknown
 };
 
 /// What the last propose() did, for the per-batch tuner rows of the output file.
@@ -61,7 +62,7 @@ class Proposer {
 public:
     virtual ~Proposer() = default;
 
-    /// The config name: "random", "grid", "annealing", "evolution", "gp", "nicepim".
+    /// The config name: "random", "grid", "annealing", "evolution", "gp", "nicepim", "amosa".
     [[nodiscard]] virtual std::string_view name() const = 0;
 
     /// Up to `count` legal points (the family's legality test passes, area included) for batch `batch`
