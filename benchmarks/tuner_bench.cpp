@@ -82,7 +82,8 @@ Setup make_setup(int n, int samples_per_round = 0) {
 
 // `batches` consecutive batches from `observations`: propose, evaluate (untimed), archive and
 // observe, as rank 0 does; a proposer that retrains only now and then is measured over its
-// cycle. The fourth argument sets samples_per_round (0: the default, 16384).
+// cycle. The fourth argument sets samples_per_round (0: the default, 16384). The context
+// carries the batch size, as the engine's does ("amosa" runs that many chains).
 void propose_and_archive(benchmark::State& state, const char* name) {
     const Setup setup = make_setup(static_cast<int>(state.range(0)), static_cast<int>(state.range(3)));
     const int count = static_cast<int>(state.range(1));
@@ -92,7 +93,9 @@ void propose_and_archive(benchmark::State& state, const char* name) {
     std::int64_t proposed = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        std::unique_ptr<tuner::Proposer> proposer = tuner::make_proposer(name, setup.ctx);
+        tuner::ProposerContext ctx = setup.ctx;
+        ctx.batch_size = count;
+        std::unique_ptr<tuner::Proposer> proposer = tuner::make_proposer(name, ctx);
         proposer->observe(setup.history);
         tuner::ParetoArchive front(3);
         for (const tuner::Observation& o : setup.history) (void)front.insert(o.candidate, o.objectives);
@@ -140,6 +143,9 @@ void BM_ProposeAndArchive_nicepim(benchmark::State& state) {
 void BM_ProposeAndArchive_gp(benchmark::State& state) {
     propose_and_archive(state, "gp");
 }
+void BM_ProposeAndArchive_amosa(benchmark::State& state) {
+    propose_and_archive(state, "amosa");
+}
 
 // {observations, batch size, consecutive batches, samples_per_round}
 #define PIMDSE_TUNER_ARGS            \
@@ -163,6 +169,13 @@ BENCHMARK(BM_ProposeAndArchive_gp)
     ->Args({10000, 10000, 2, 0})
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
+// AMOSA (docs/tuner.md, "amosa"): a batch of 64 neighbours, one per chain, after 10^3 and
+// 10^4 observations; the archive's clustering is in observe().
+BENCHMARK(BM_ProposeAndArchive_amosa)
+    ->Args({1000, 64, 10, 0})
+    ->Args({10000, 64, 10, 0})
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
 
 // The archive alone: `batch` inserts into an archive that holds the front of `observations`.
 void BM_ArchiveInsert(benchmark::State& state) {
