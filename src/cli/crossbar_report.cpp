@@ -33,9 +33,10 @@ void print_crossbar_report(std::ostream& out, const CrossbarEvaluation& e) {
     const workload::Network& network = *e.network;
     out << "network " << network.name() << " (batch " << network.batch() << ", " << n.layers.size()
         << " weighted layers of " << network.size() << ") on " << e.design() << "\n\n";
-    out << format("%-24s %-7s %5s %6s %6s %6s %5s %4s %3s %3s %12s %6s %11s %11s %11s %11s %11s %11s %11s %11s\n",
-                  "layer", "kind", "W/A", "rows", "cols", "xbars", "tiles", "repl", "cyc", "sub", "ADC conv",
-                  "ADC b", "latency ns", "energy pJ", "crossbar", "adc", "dac", "shift_add", "buffer", "noc");
+    out << format(
+        "%-24s %-7s %5s %6s %6s %6s %5s %4s %3s %3s %12s %6s %11s %11s %11s %11s %11s %11s %11s %11s\n",
+        "layer", "kind", "W/A", "rows", "cols", "xbars", "tiles", "repl", "cyc", "sub", "ADC conv", "ADC b",
+        "latency ns", "energy pJ", "crossbar", "adc", "dac", "shift_add", "buffer", "noc");
     for (std::size_t k = 0; k < n.layers.size(); ++k) {
         const workload::Layer& l = network.layer(n.layers[k]);
         const sim::CrossbarLayerCost& c = n.layer_costs[k];
