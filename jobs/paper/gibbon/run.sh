@@ -4,7 +4,9 @@
 # Tables III-V (tables.csv) by postprocess/gibbon_ratios.py; (b) its hardware trends costed
 # by our crossbar model with `pimdse evaluate --crossbar`: crossbar sizes 32-256 at an 8-bit
 # ADC and ADC resolutions 4-10 bits at 128 x 128, the other values those of
-# inputs/hardware/crossbar_128.yaml, on ResNet-18 and VGG-16 for CIFAR-10. Writes
+# inputs/hardware/crossbar_128.yaml, on ResNet-18 and VGG-16 for CIFAR-10; Table IV's four
+# networks; the kernel, group and topology comparisons of Figs. 5-7 on the candidates
+# tools/gibbon_space.py writes. Writes
 # OUT/gibbon_ratios.md, OUT/gibbon_trends.md and OUT/gibbon_trends.{png,pdf,svg}.
 #
 #   jobs/paper/gibbon/run.sh [OUT_DIR]        (default: out/paper/gibbon, git-ignored)
@@ -24,12 +26,26 @@ design() {  # design SIZE ADC: the base design with those two values
   sed -e "s/^\( *crossbar_size:\).*/\1 $1/" -e "s/^\( *adc_bits:\).*/\1 $2/" "$base" > "$f"
   echo "$f"
 }
+cost() {  # cost NETWORK_FILE NAME SIZE ADC: one design on one network, table and summary
+  "$pimdse" evaluate --crossbar "$(design "$3" "$4")" --network "$1" \
+    --layers "$out/layers/${2}_xbar${3}_adc${4}.json" > "$out/layers/${2}_xbar${3}_adc${4}.txt"
+}
+# Crossbar sizes and ADC resolutions (Insight 6, IV-B, Fig. 10) on two CIFAR-10 networks.
 for net in resnet18_cifar10 vgg16_cifar10; do
   for point in 32:8 64:8 128:8 256:8 128:4 128:6 128:10; do
-    size=${point%:*} adc=${point#*:}
-    "$pimdse" evaluate --crossbar "$(design "$size" "$adc")" --network "$root/inputs/networks/cifar10/$net.yaml" \
-      --layers "$out/layers/${net}_xbar${size}_adc${adc}.json" > "$out/layers/${net}_xbar${size}_adc${adc}.txt"
+    cost "$root/inputs/networks/cifar10/$net.yaml" "$net" "${point%:*}" "${point#*:}"
   done
+done
+# Table IV's four manually designed networks, as MNSIM 2.0 defines them, on the base design.
+for net in alexnet_cifar10 resnet18_mnsim_cifar10 vggm_cifar10; do
+  cost "$root/inputs/networks/cifar10/$net.yaml" "$net" 128 8
+done
+# Figs. 5-7: the representative candidates of Gibbon's space and the baseline topology.
+mkdir -p "$out/nets"
+/usr/bin/python3 "$root/tools/gibbon_space.py" backbones "$out/nets"
+/usr/bin/python3 "$root/tools/gibbon_space.py" baseline -o "$out/nets/gibbon_baseline.yaml"
+for f in "$out"/nets/gibbon_*.yaml; do
+  cost "$f" "$(basename "$f" .yaml)" 128 8
 done
 /usr/bin/python3 "$root/postprocess/gibbon_ratios.py" "$here/tables.csv" --out "$out"
 /usr/bin/python3 "$root/postprocess/gibbon_trends.py" "$out/layers" --tables "$here/tables.csv" --out "$out"
