@@ -64,11 +64,7 @@ void print_crossbar_report(std::ostream& out, const CrossbarEvaluation& e) {
     const auto uj = [](Picojoules v) { return v.value() * 1e-6; };
     const double total = en.total().value();
     const auto share = [total](Picojoules v) { return total > 0 ? 100 * v.value() / total : 0.0; };
-    int deficit = 0;
-    for (std::size_t k = 0; k < n.layers.size(); ++k)
-        deficit =
-            std::max(deficit, sim::adc_deficit(n.layer_costs[k].mapping,
-                                               sim::layer_config(e.config, network.layer(n.layers[k]))));
+    const int deficit = sim::worst_adc_deficit(n, e.config);
     out << "\nsummary: " << network.name() << '\n'
         << format("  latency      %.6g ns = %.4f ms (%s", n.latency_ns, n.latency_ns * 1e-6,
                   std::string(name_of(kCrossbarScheduleNames, e.options.schedule)).c_str())

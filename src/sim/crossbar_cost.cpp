@@ -202,4 +202,11 @@ CrossbarNetworkCost cost_network_on_crossbars(const workload::Network& network, 
     return n;
 }
 
+int worst_adc_deficit(const CrossbarNetworkCost& cost, const CrossbarConfig& config) {
+    int worst = 0;
+    for (const CrossbarLayerCost& l : cost.layer_costs)
+        worst = std::max(worst, adc_deficit(l.mapping, config));
+    return worst;
+}
+
 }  // namespace pimdse::sim

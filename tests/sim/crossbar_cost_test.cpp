@@ -9,18 +9,12 @@
 
 #include <utility>
 
+#include "crossbar_networks.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/sim/crossbar_cost.hpp"
-#include "pimdse/workload/builder.hpp"
 
 namespace pimdse::sim {
 namespace {
-
-using workload::ConvSpec;
-using workload::kNetworkInput;
-using workload::NetworkBuilder;
-using workload::NetworkInfo;
-using workload::TensorShape;
 
 workload::Layer conv(std::int64_t c, std::int64_t k, std::int64_t r, std::int64_t extent = 8) {
     workload::Layer l;
@@ -32,22 +26,7 @@ workload::Layer conv(std::int64_t c, std::int64_t k, std::int64_t r, std::int64_
     return l;
 }
 
-ConvSpec spec(std::int64_t k, std::int64_t stride) {
-    ConvSpec s;
-    s.out_channels = k;
-    s.kernel_h = s.kernel_w = 3;
-    s.stride_h = s.stride_w = stride;
-    s.pad_h = s.pad_w = 1;
-    return s;
-}
-
-/// 3 x 16 x 16 -> conv a (3 filters, 16 x 16 out) -> conv b (64 filters, stride 2, 8 x 8 out).
-workload::Network two_convs() {
-    NetworkBuilder b(NetworkInfo{"two", "", ""}, 1, TensorShape{3, 16, 16});
-    const auto a = b.conv("a", kNetworkInput, spec(3, 1));
-    b.conv("b", a, spec(64, 2));
-    return std::move(b).build();
-}
+using crossbar_fixtures::two_convs;
 
 TEST(CrossbarCost, SixtyFourChannelsByHand) {
     // C = K = 64, 3x3, 8 x 8 out, 128 x 128 crossbars, 1-bit cells and DACs, 8-bit ADC,
@@ -270,10 +249,11 @@ TEST(CrossbarCost, RefusesBadPresetsAndConfigs) {
     EXPECT_THROW((void)cost_layer_on_crossbars(conv(64, 64, 3), c, mnsim2_technology()), ModelError);
     EXPECT_THROW((void)crossbar_tile_area(c, mnsim2_technology()), ModelError);
 
-    NetworkBuilder b(NetworkInfo{"pool_only", "", ""}, 1, TensorShape{3, 16, 16});
+    workload::NetworkBuilder b(workload::NetworkInfo{"pool_only", "", ""}, 1,
+                               workload::TensorShape{3, 16, 16});
     workload::PoolSpec pool;
     pool.kernel_h = pool.kernel_w = pool.stride_h = pool.stride_w = 2;
-    b.pool("p", kNetworkInput, pool);
+    b.pool("p", workload::kNetworkInput, pool);
     const workload::Network net = std::move(b).build();
     EXPECT_THROW((void)cost_network_on_crossbars(net, CrossbarConfig{}, mnsim2_technology()), ModelError);
 }

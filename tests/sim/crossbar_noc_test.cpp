@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "crossbar_networks.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/sim/crossbar_cost.hpp"
 #include "pimdse/sim/crossbar_noc.hpp"
@@ -16,29 +17,13 @@
 namespace pimdse::sim {
 namespace {
 
-using workload::ConvSpec;
 using workload::kNetworkInput;
 using workload::NetworkBuilder;
 using workload::NetworkInfo;
 using workload::TensorShape;
 
-ConvSpec spec(std::int64_t k, std::int64_t stride, std::int64_t kernel = 3) {
-    ConvSpec s;
-    s.out_channels = k;
-    s.kernel_h = s.kernel_w = kernel;
-    s.stride_h = s.stride_w = stride;
-    s.pad_h = s.pad_w = kernel / 2;
-    return s;
-}
-
-/// 3 x 16 x 16 -> conv a (3 filters, 16 x 16 out) -> conv b (64 filters, stride 2, 8 x 8 out):
-/// a on 1 crossbar (1 tile), b on 9 crossbars (2 tiles) of 128 x 128.
-workload::Network two_convs() {
-    NetworkBuilder b(NetworkInfo{"two", "", ""}, 1, TensorShape{3, 16, 16});
-    const auto a = b.conv("a", kNetworkInput, spec(3, 1));
-    b.conv("b", a, spec(64, 2));
-    return std::move(b).build();
-}
+using crossbar_fixtures::spec;
+using crossbar_fixtures::two_convs;
 
 /// A stem, a pooled branch and a residual: c0 -> pool -> c1 -> c2, add(c1, c2) -> c3.
 workload::Network branching() {

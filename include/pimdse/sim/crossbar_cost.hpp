@@ -112,4 +112,8 @@ struct CrossbarNetworkCost {
                                                             const CrossbarTechnology& tech,
                                                             const CrossbarNetworkOptions& options = {});
 
+/// The ADC deficit of the network's worst layer (adc_deficit), bits; 0 when every column
+/// sum is read exactly. Per-layer bits do not change it: they leave the ADC as it is.
+[[nodiscard]] int worst_adc_deficit(const CrossbarNetworkCost& cost, const CrossbarConfig& config);
+
 }  // namespace pimdse::sim

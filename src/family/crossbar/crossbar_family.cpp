@@ -63,14 +63,6 @@ eval::NetworkResult network_result(const sim::CrossbarNetworkCost& nc, const sim
     return r;
 }
 
-// The ADC deficit of a network's worst layer (sim::adc_deficit), bits.
-int worst_adc_deficit(const sim::CrossbarNetworkCost& nc, const sim::CrossbarConfig& config) {
-    int worst = 0;
-    for (const sim::CrossbarLayerCost& l : nc.layer_costs)
-        worst = std::max(worst, sim::adc_deficit(l.mapping, config));
-    return worst;
-}
-
 // The metrics of a crossbar sweep: the proxy always, the table's loss when there is a table.
 std::vector<Metric> metrics_of(const CrossbarOptions& o) {
     std::vector<Metric> m{
@@ -219,7 +211,7 @@ private:
             eval::NetworkResult r = network_result(nc, *tech_, config.size);
             r.cost_term = eval::cost_eq1({&r.cost, 1}, {&w.weight, 1}, ctx.alpha, ctx.beta);
             e.area_mm2 = std::max(e.area_mm2, nc.area.total().value());
-            deficit = std::max(deficit, worst_adc_deficit(nc, config));
+            deficit = std::max(deficit, sim::worst_adc_deficit(nc, config));
             if (accuracy_) {
                 const std::optional<double> l = accuracy_->find(w.network.name(), p.params());
                 loss += l ? w.weight * *l : std::numeric_limits<double>::quiet_NaN();
