@@ -638,20 +638,27 @@ def check_crossbar_metrics(s, out, c):
     check(front and c[c.candidate.isin(front)].accuracy_loss.notna().all(), "no candidate without a loss on the front")
 
 
+def check_resumed(s, full, half_cfg, full_cfg, out, evaluations, batches):
+    """Runs half_cfg into `out` (it stops after `evaluations` in `batches`), resumes it with
+    full_cfg and checks its /candidates and /metrics against the uninterrupted run `full`."""
+    p = s.run(["explore", half_cfg, "-o", out])
+    check(f"budget reached: {evaluations} evaluations in {batches} batches" in p.stdout,
+          f"the first run stops at {evaluations}")
+    p = s.run(["explore", full_cfg, "-o", out, "--resume"])
+    check(f"resuming after {batches} batches, {evaluations} evaluations" in p.stdout, "resume message")
+    problems = [q for q in compare_sweeps.compare(full, out) if q.startswith(("/candidates", "/metrics"))]
+    for q in problems:
+        print(q)
+    check(not problems, f"the resumed /candidates and /metrics differ from an uninterrupted run's in {len(problems)} places")
+
+
 def scenario_crossbar_resume(s):
     full_cfg = variant(s, "crossbar.yaml", "crossbar_full")
     full = s.fresh(f"crossbar_full_np{s.np}.h5")
     s.run(["explore", full_cfg, "-o", full])
     half_cfg = variant(s, "crossbar.yaml", "crossbar_half", budget=12)
     out = s.fresh(f"crossbar_resumed_np{s.np}.h5")
-    p = s.run(["explore", half_cfg, "-o", out])
-    check("budget reached: 12 evaluations in 3 batches" in p.stdout, "the first run stops at 12")
-    p = s.run(["explore", full_cfg, "-o", out, "--resume"])
-    check("resuming after 3 batches, 12 evaluations" in p.stdout, "resume message")
-    problems = [q for q in compare_sweeps.compare(full, out) if q.startswith(("/candidates", "/metrics"))]
-    for q in problems:
-        print(q)
-    check(not problems, f"the resumed /candidates and /metrics differ from an uninterrupted run's in {len(problems)} places")
+    check_resumed(s, full, half_cfg, full_cfg, out, 12, 3)
     with h5py.File(out, "r") as f:
         check(len(f["candidates"]) == 24 and f.attrs["runs"] == 2, "24 candidates in two runs")
 
@@ -675,14 +682,7 @@ def scenario_amosa(s):
     check(len(c) == 40 and not c.duplicated(params).any(), "40 distinct points evaluated")
     half_cfg = config(f"amosa_half_np{s.np}", 20)
     out = s.fresh(f"amosa_resumed_np{s.np}.h5")
-    p = s.run(["explore", half_cfg, "-o", out])
-    check("budget reached: 20 evaluations in 5 batches" in p.stdout, "the first run stops at 20")
-    p = s.run(["explore", full_cfg, "-o", out, "--resume"])
-    check("resuming after 5 batches, 20 evaluations" in p.stdout, "resume message")
-    problems = [q for q in compare_sweeps.compare(full, out) if q.startswith(("/candidates", "/metrics"))]
-    for q in problems:
-        print(q)
-    check(not problems, f"the resumed /candidates and /metrics differ from an uninterrupted run's in {len(problems)} places")
+    check_resumed(s, full, half_cfg, full_cfg, out, 20, 5)
 
 
 def scenario_plots(s):
