@@ -13,7 +13,9 @@ import h5py
 def type_name(dt):
     enum = h5py.check_enum_dtype(dt)
     if enum is not None:
-        return "enum: " + ", ".join(k for k, _ in sorted(enum.items(), key=lambda kv: kv[1]))
+        # A batch table's enums also have -1 = unwritten, the value of rows never written.
+        names = ", ".join(k for k, v in sorted(enum.items(), key=lambda kv: kv[1]) if v >= 0)
+        return "enum: " + names + "".join(f"; {v} {k}" for k, v in sorted(enum.items()) if v < 0)
     if dt.kind == "S":
         return f"string[{dt.itemsize}]"
     return {"i": f"int{dt.itemsize * 8}", "f": f"float{dt.itemsize * 8}"}.get(dt.kind, str(dt))

@@ -57,7 +57,7 @@ std::vector<std::byte> write_pareto(Impl& s, const std::vector<ParetoRow>& rows,
     const std::span<const h5::Table::Run> run(all.data(), root ? 1 : 0);
     const std::span<const std::byte> bytes = std::as_bytes(std::span<const ParetoRow>(rows));
     write_whole_chunks(s.tables[kPareto], kTables[kPareto].chunk, 0, 0, count, run, bytes, {},
-                       rank_of(s.file.comm()) == 0);
+                       s.fills[kPareto], rank_of(s.file.comm()) == 0);
     return {bytes.begin(), bytes.end()};
 }
 
@@ -219,7 +219,7 @@ void Store::write_batch(BatchRows& mine, std::span<const CandidateRecord> layout
         (void)s.grow_for(this_batch, pareto_count);
 
         // Whole chunks from the one holding each table's first new row: rank 0 adds the committed
-        // rows before it (its tail, also in the committed slot) and zeros after the last.
+        // rows before it (its tail, also in the committed slot) and fill rows after the last.
         const auto write = [&](TableIndex t, std::span<const h5::Table::Run> runs,
                                std::span<const std::byte> rows) {
             const auto from = static_cast<hsize_t>(s.commit[1 + t]);
@@ -227,7 +227,7 @@ void Store::write_batch(BatchRows& mine, std::span<const CandidateRecord> layout
             write_whole_chunks(
                 s.tables[t], kTables[t].chunk, stable_rows(t, s.commit[1 + t]), from, this_batch[t], runs,
                 rows, rank == 0 ? std::span<const std::byte>(s.tails[t]) : std::span<const std::byte>(),
-                rank == 0);
+                s.fills[t], rank == 0);
         };
         write(kCandidates, p.runs[0], std::as_bytes(std::span<const CandidateRow>(m.cand_rows)));
         write(kMetrics, p.runs[1], std::as_bytes(std::span<const MetricRow>(m.metric_rows)));

@@ -15,7 +15,7 @@ namespace pimdse::store {
 
 void write_whole_chunks(Table& table, hsize_t chunk, hsize_t first, hsize_t from, hsize_t added,
                         std::span<const Table::Run> runs, std::span<const std::byte> bytes,
-                        std::span<const std::byte> lead, bool root) {
+                        std::span<const std::byte> lead, std::span<const std::byte> fill, bool root) {
     const std::size_t row = table.row_size();
     const hsize_t last = from + added;
     if (last == first) return;
@@ -32,15 +32,16 @@ void write_whole_chunks(Table& table, hsize_t chunk, hsize_t first, hsize_t from
         table.write_at(first, end - first, all, bytes);
         return;
     }
-    // Rank 0 writes the lead, its own rows and the zero rows after the last: one buffer in
+    // Rank 0 writes the lead, its own rows and the fill rows after the last: one buffer in
     // file order (rank 0 of a parallel sweep has no rows of its own, so this copies little).
+    if (fill.size() != row) throw IoError("a fill row of the wrong length (a bug)");
     std::vector<std::byte> mine;
     mine.reserve(lead.size() + bytes.size() + (end - last) * row);
     mine.insert(mine.end(), lead.begin(), lead.end());
     mine.insert(mine.end(), bytes.begin(), bytes.end());
     if (end > last) {
         all.push_back({last - first, end - last});
-        mine.resize(mine.size() + (end - last) * row, std::byte{0});
+        for (hsize_t i = last; i < end; ++i) mine.insert(mine.end(), fill.begin(), fill.end());
     }
     table.write_at(first, end - first, all, mine);
 }
@@ -81,7 +82,7 @@ void Store::Impl::write_tails(const std::array<hsize_t, kTables.size()>& counts,
         (void)slot.reserve(round_up_to_chunk(std::max<hsize_t>(n, 1), chunk));
         const std::span<const std::byte> lead =
             root ? std::span<const std::byte>(tails[t]) : std::span<const std::byte>();
-        write_whole_chunks(slot, chunk, 0, n, 0, {}, {}, lead, root);
+        write_whole_chunks(slot, chunk, 0, n, 0, {}, {}, lead, fills[t], root);
     }
 }
 
@@ -103,7 +104,7 @@ bool Store::Impl::restore_tails() {
         if (same) continue;
         const hsize_t chunk = kTables[t].chunk;
         (void)tables[t].reserve(round_up_to_chunk(stable + n, chunk));
-        write_whole_chunks(tables[t], chunk, stable, stable + n, 0, {}, {}, tails[t], true);
+        write_whole_chunks(tables[t], chunk, stable, stable + n, 0, {}, {}, tails[t], fills[t], true);
         wrote = true;
     }
     return wrote;

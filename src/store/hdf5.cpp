@@ -138,28 +138,31 @@ CompoundType& CompoundType::add_string(const char* name, std::size_t offset, std
 }
 
 CompoundType& CompoundType::add_enum(const char* name, std::size_t offset,
-                                     const std::vector<std::string>& names, hid_t base) {
+                                     const std::vector<std::string>& names, hid_t base,
+                                     const std::string& minus_one) {
     const std::string context = std::string("compound enum field '") + name + "'";
     Handle e(check(H5Tenum_create(base), context, "H5Tenum_create"), H5Tclose);
-    for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto insert = [&](const std::string& member, std::int64_t v) {
         // The value in the base type's own width (native byte order).
         std::array<std::byte, 8> value{};
-        const auto put = [&](auto v) { std::memcpy(value.data(), &v, sizeof v); };
+        const auto put = [&](auto x) { std::memcpy(value.data(), &x, sizeof x); };
         switch (H5Tget_size(base)) {
             case 1:
-                put(static_cast<std::int8_t>(i));
+                put(static_cast<std::int8_t>(v));
                 break;
             case 2:
-                put(static_cast<std::int16_t>(i));
+                put(static_cast<std::int16_t>(v));
                 break;
             case 4:
-                put(static_cast<std::int32_t>(i));
+                put(static_cast<std::int32_t>(v));
                 break;
             default:
-                put(static_cast<std::int64_t>(i));
+                put(v);
         }
-        check(H5Tenum_insert(e.id(), names[i].c_str(), value.data()), context, "H5Tenum_insert");
-    }
+        check(H5Tenum_insert(e.id(), member.c_str(), value.data()), context, "H5Tenum_insert");
+    };
+    if (!minus_one.empty()) insert(minus_one, -1);
+    for (std::size_t i = 0; i < names.size(); ++i) insert(names[i], static_cast<std::int64_t>(i));
     members_.push_back(std::move(e));
     check(H5Tinsert(type_.id(), name, offset, members_.back().id()), context, "H5Tinsert");
     return *this;

@@ -36,7 +36,7 @@ std::span<const std::byte> Table::packed(std::span<const std::byte> bytes,
 }
 
 Table Table::create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows,
-                    int deflate, const RowPacking* packing) {
+                    int deflate, const RowPacking* packing, std::span<const std::byte> fill) {
     const std::string context = file.name() + ":" + path;
     const hsize_t initial = 0;
     const hsize_t unlimited = H5S_UNLIMITED;
@@ -44,10 +44,14 @@ Table Table::create(File& file, const std::string& path, const CompoundType& typ
     Handle dcpl = property_list(H5P_DATASET_CREATE, context);
     const hsize_t chunk = std::max<hsize_t>(chunk_rows, 1);
     check(H5Pset_chunk(dcpl.id(), 1, &chunk), context, "H5Pset_chunk");
-    // Every row is written right after the table grows, so new chunks need no fill value.
-    // HDF5 refuses filters (Fletcher32 is always on) with the fill time "never"; "if set"
-    // writes no fill either, as no fill value is set.
+    // HDF5 refuses filters (Fletcher32 is always on) with the fill time "never". With "if set"
+    // and a fill value, rows never written read as the fill row; the chunks a write covers
+    // whole are not filled first.
     check(H5Pset_fill_time(dcpl.id(), H5D_FILL_TIME_IFSET), context, "H5Pset_fill_time");
+    if (!fill.empty()) {
+        if (fill.size() != H5Tget_size(type.id())) throw IoError(context + ": a fill row of the wrong size");
+        check(H5Pset_fill_value(dcpl.id(), type.id(), fill.data()), context, "H5Pset_fill_value");
+    }
     // Shuffle groups the bytes of each field across rows, which deflate then finds runs in.
     if (deflate > 0) set_compression(dcpl, deflate, context);
     apply_checksum(dcpl.id(), context);

@@ -379,10 +379,24 @@ TableSchema workload_layer_schema() {
 #undef PIMDSE_TEXT
 #undef PIMDSE_ENUM
 
+// The batch tables grow ahead of their rows and pad their last chunk: a row that holds no
+// data reads -1 in its id (the first field: `candidate`, or `batch` in /tuner/batches) and
+// kUnwritten in every enum, so that no viewer takes it for a candidate.
+void mark_unwritten(TableSchema& t) {
+    if (t.id > TableId::pareto) return;
+    for (std::size_t i = 0; i < t.fields.size(); ++i) {
+        Field& f = t.fields[i];
+        f.unwritten = i == 0 || !f.enum_names.empty();
+    }
+}
+
 std::vector<TableSchema> tables_with(const std::shared_ptr<const FamilyColumns>& columns) {
-    return {candidate_schema(columns), metric_schema(columns), layer_schema(),
-            segment_schema(),          schedule_schema(),      batch_schema(),
-            pareto_schema(),           network_schema(),       workload_layer_schema()};
+    std::vector<TableSchema> tables{
+        candidate_schema(columns), metric_schema(columns), layer_schema(),
+        segment_schema(),          schedule_schema(),      batch_schema(),
+        pareto_schema(),           network_schema(),       workload_layer_schema()};
+    for (TableSchema& t : tables) mark_unwritten(t);
+    return tables;
 }
 
 }  // namespace
@@ -425,6 +439,7 @@ std::string Field::type_name() const {
             if (i > 0) out += ", ";
             out += enum_names[i];
         }
+        if (unwritten) out += "; -1 " + std::string(kUnwritten);
         return out;
     }
     switch (kind) {
@@ -442,6 +457,20 @@ std::string Field::type_name() const {
             break;
     }
     return "string[" + std::to_string(length) + "]";
+}
+
+std::vector<std::byte> unwritten_row(const TableSchema& schema) {
+    std::vector<std::byte> row(schema.row_size, std::byte{0});
+    for (const Field& f : schema.fields) {
+        if (!f.unwritten) continue;
+        if (f.kind == FieldKind::text || f.kind == FieldKind::float64) {
+            throw IoError(std::string(schema.path) + ": the field '" + std::string(f.name) +
+                          "' cannot hold -1 (a bug in the schema)");
+        }
+        // -1 in two's complement is all bytes 0xff, whatever the width.
+        std::fill_n(row.begin() + static_cast<std::ptrdiff_t>(f.offset), f.size(), std::byte{0xff});
+    }
+    return row;
 }
 
 std::size_t Field::size() const {

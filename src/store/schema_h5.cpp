@@ -27,6 +27,11 @@ hid_t native(FieldKind kind) {
     return H5T_NATIVE_DOUBLE;
 }
 
+// The name of an enum's value -1: kUnwritten in a batch table (schema.hpp), none elsewhere.
+std::string minus_one(const Field& f) {
+    return f.unwritten ? std::string(kUnwritten) : std::string();
+}
+
 }  // namespace
 
 h5::CompoundType compound_type(const TableSchema& schema) {
@@ -37,7 +42,7 @@ h5::CompoundType compound_type(const TableSchema& schema) {
             type.add_string(name.c_str(), f.offset, f.length);
         } else if (!f.enum_names.empty()) {
             const std::vector<std::string> names(f.enum_names.begin(), f.enum_names.end());
-            type.add_enum(name.c_str(), f.offset, names, native(f.kind));
+            type.add_enum(name.c_str(), f.offset, names, native(f.kind), minus_one(f));
         } else {
             type.add(name.c_str(), f.offset, native(f.kind));
         }
@@ -73,7 +78,7 @@ StoredLayout stored_layout(const TableSchema& schema) {
             out.type.add_string(name.c_str(), at[i], f.length);
         } else if (!f.enum_names.empty()) {
             const std::vector<std::string> names(f.enum_names.begin(), f.enum_names.end());
-            out.type.add_enum(name.c_str(), at[i], names, native(f.kind));
+            out.type.add_enum(name.c_str(), at[i], names, native(f.kind), minus_one(f));
         } else {
             out.type.add(name.c_str(), at[i], native(f.kind));
         }

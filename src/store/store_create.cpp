@@ -150,7 +150,7 @@ Store Store::create(const std::filesystem::path& path, const io::Config& config,
         const TableSpec& spec = kTables[t];
         impl->tables.push_back(Table::create(f, spec.path(), impl->types[t], spec.chunk,
                                              spec.per_candidate ? config.output.compression : 0,
-                                             impl->layouts[t].packing_or_null()));
+                                             impl->layouts[t].packing_or_null(), impl->fills[t]));
         write_docs(f, spec.path(), impl->schema_of(spec));
     }
     // The two slots of the committed rows a later batch rewrites (store_impl.hpp).
@@ -160,7 +160,7 @@ Store Store::create(const std::filesystem::path& path, const io::Config& config,
             const std::string tail = tail_path(slot, spec);
             impl->tail_tables[slot].push_back(Table::create(
                 f, tail, impl->types[t], spec.chunk, spec.per_candidate ? config.output.compression : 0,
-                impl->layouts[t].packing_or_null()));
+                impl->layouts[t].packing_or_null(), impl->fills[t]));
             write_docs(f, tail, impl->schema_of(spec));
             f.set_attribute(tail, "meaning",
                             "a second copy of " + spec.path() +

@@ -85,10 +85,11 @@ inline hsize_t round_up_to_chunk(hsize_t rows, hsize_t chunk) {
 // Collective: rows [from, from + added) of `table`, each rank its `runs` (relative to
 // `from`, bytes in run order), written as whole chunks so that HDF5 never reads a chunk to
 // modify it: rank 0 also writes `lead` (the rows [first, from), first a chunk boundary) and
-// zero rows from the last row to the end of its chunk. The extent must cover that end.
+// copies of `fill` (the table's unwritten_row) from the last row to the end of its chunk. The
+// extent must cover that end.
 void write_whole_chunks(Table& table, hsize_t chunk, hsize_t first, hsize_t from, hsize_t added,
                         std::span<const Table::Run> runs, std::span<const std::byte> bytes,
-                        std::span<const std::byte> lead, bool root);
+                        std::span<const std::byte> lead, std::span<const std::byte> fill, bool root);
 
 // The same text on every rank: rank 0's.
 inline std::string broadcast_text(std::string text, MPI_Comm comm) {
@@ -118,10 +119,11 @@ inline int rank_of(MPI_Comm comm) {
 struct Store::Impl {
     std::filesystem::path path;
     File file;
-    FamilyColumns columns;                // the family's columns of /candidates and /metrics
-    std::vector<TableSchema> schemas;     // every table with them, in TableId order
-    std::vector<h5::CompoundType> types;  // one per table of kTables
-    std::vector<StoredLayout> layouts;    // their layouts in the file (the tables use their types)
+    FamilyColumns columns;                      // the family's columns of /candidates and /metrics
+    std::vector<TableSchema> schemas;           // every table with them, in TableId order
+    std::vector<h5::CompoundType> types;        // one per table of kTables
+    std::vector<StoredLayout> layouts;          // their layouts in the file (the tables use their types)
+    std::vector<std::vector<std::byte>> fills;  // each table's unwritten_row: its fill value
     std::vector<Table> tables;
     std::vector<std::int64_t> commit;  // [batches, rows of each of kTables]
 
@@ -155,6 +157,7 @@ struct Store::Impl {
         for (const TableSpec& spec : kTables) {
             types.push_back(compound_type(schema_of(spec)));
             layouts.push_back(stored_layout(schema_of(spec)));
+            fills.push_back(unwritten_row(schema_of(spec)));
         }
     }
 

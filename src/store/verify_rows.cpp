@@ -75,6 +75,11 @@ public:
             if (f.enum_names.empty()) continue;
             for (std::size_t i = 0; i < n; ++i) {
                 const std::int64_t v = integer_at(rows.data() + i * schema.row_size + f.offset, f.kind);
+                if (f.unwritten && v == -1) {
+                    fail(schema.path, first + i,
+                         std::string(f.name) + " is -1 (" + std::string(kUnwritten) +
+                             "): a row never written among the committed rows");
+                }
                 if (v < 0 || v >= static_cast<std::int64_t>(f.enum_names.size())) {
                     fail(schema.path, first + i,
                          std::string(f.name) + " is " + std::to_string(v) + ", not a value of its enum (" +

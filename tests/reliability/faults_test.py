@@ -262,7 +262,8 @@ def damage_commit(index, value):
 
 
 def damage_resized(path, h5py, np):
-    # A sweep file's datasets allocate their chunks when they grow: 10^7 rows of fill values.
+    # A sweep file's datasets allocate their chunks when they grow: 10^7 rows of fill values,
+    # which read as unwritten rows (candidate -1, enums -1).
     with h5py.File(path, "r+") as f:
         f["candidates"].resize((10**7,))
         commit = f["commit"][()]
@@ -352,7 +353,8 @@ def damage_pareto_count(path, h5py, np):
 
 # (name, damage, message, also refused by summary/export/compare)
 READBACK_CASES = [
-    ("rows_1e7", damage_resized, ":/candidates: row 12: candidate id 0, expected 12", True),
+    ("rows_1e7", damage_resized,
+     ":/candidates: row 12: proposer is -1 (unwritten): a row never written among the committed rows", True),
     ("batches_2e62", damage_commit(0, lambda v: 2**62),
      ":/commit: 4611686018427387904 batches, but 3 committed rows of /tuner/batches", True),
     ("extent_1e9", damage_extent,

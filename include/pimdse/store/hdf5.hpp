@@ -72,9 +72,10 @@ public:
     /// A fixed-length, NUL-padded string field of `length` bytes (char[length] in the row).
     CompoundType& add_string(const char* name, std::size_t offset, std::size_t length);
     /// An HDF5 enum field: names[i] has value i, stored as `base` (a native integer type the
-    /// row's field has: std::int32_t by default, H5T_NATIVE_INT8 for std::int8_t).
+    /// row's field has: std::int32_t by default, H5T_NATIVE_INT8 for std::int8_t); and, when
+    /// `minus_one` is not empty, the member `minus_one` with value -1.
     CompoundType& add_enum(const char* name, std::size_t offset, const std::vector<std::string>& names,
-                           hid_t base = H5T_NATIVE_INT32);
+                           hid_t base = H5T_NATIVE_INT32, const std::string& minus_one = {});
     [[nodiscard]] hid_t id() const noexcept { return type_.id(); }
 
 private:
@@ -178,8 +179,11 @@ public:
     /// them, so a filtered table changes the file's metadata on every write (compressed()).
     /// `packing`: the file's narrower layout of the rows of `type` (kept by the table); null:
     /// the file stores `type` itself.
+    /// `fill`: when not empty, one row of `type` that HDF5 returns for rows never written
+    /// (the dataset's fill value).
     static Table create(File& file, const std::string& path, const CompoundType& type, hsize_t chunk_rows,
-                        int deflate = 0, const RowPacking* packing = nullptr);
+                        int deflate = 0, const RowPacking* packing = nullptr,
+                        std::span<const std::byte> fill = {});
     static Table open(File& file, const std::string& path, const CompoundType& type,
                       const RowPacking* packing = nullptr);
 

@@ -26,6 +26,10 @@ struct Field {
     std::vector<std::string_view> enum_names;
     std::string_view unit;     ///< empty when the field has none
     std::string_view meaning;  ///< without the unit
+    /// The field holds -1 in a row that was never written (the table's fill row,
+    /// unwritten_row): a batch table's id field and its enums, which then have the member
+    /// kUnwritten = -1 besides names[i] = i.
+    bool unwritten = false;
 
     /// The field's attribute in the file and its meaning in docs/output.md: "<meaning> [<unit>]".
     [[nodiscard]] std::string description() const;
@@ -34,6 +38,11 @@ struct Field {
     /// Bytes of the field in the row.
     [[nodiscard]] std::size_t size() const;
 };
+
+/// The enum member, value -1, of a batch table's rows that hold no data: the rows a table
+/// holds ahead of its committed rows, and the padding to a chunk's end (docs/output.md,
+/// "What a commit guarantees").
+inline constexpr std::string_view kUnwritten = "unwritten";
 
 /// The sweep file's tables, in the order of docs/output.md.
 enum class TableId : std::uint8_t {
@@ -85,6 +94,10 @@ struct TableSchema {
 /// Every table of a file with the family columns `columns`, in TableId order. Throws
 /// IoError for more than kMaxFamilyColumns of either kind or an empty or repeated name.
 [[nodiscard]] std::vector<TableSchema> declared_tables(const FamilyColumns& columns);
+/// A row of `schema` that holds no data, in the row struct's layout: -1 in the fields marked
+/// `unwritten` (an enum's kUnwritten), zero elsewhere. A batch table's HDF5 fill value, and
+/// what the store writes after a batch's last row to its chunk's end.
+[[nodiscard]] std::vector<std::byte> unwritten_row(const TableSchema& schema);
 /// One table's path, meaning, row size and fields; /candidates and /metrics without family
 /// columns (a file's own are Store's: declared_tables of its columns).
 [[nodiscard]] const TableSchema& schema(TableId id);
