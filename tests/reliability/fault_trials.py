@@ -22,11 +22,14 @@ a synthetic worker allocates nothing new once running, so a limit would never bi
 A trial "bites" when the run it strikes ends early (a non-zero exit); the summary counts them.
 
 Every trial must end within a minute (no rank may spin or wait forever), never by a
-segmentation fault, and the file it leaves must resume (as many times as it takes) to a
-file equal to the uninterrupted one, timing fields aside.
+segmentation fault; what the file it leaves holds past its commit record must read, with
+h5py alone, as no row (id -1, enums `unwritten`) or as the interrupted batch's; and it must
+resume (as many times as it takes) to a file equal to the uninterrupted one, timing fields
+aside.
 The short version (one trial per kind) runs in ctest; jobs/reliability/fault_trials.sh runs 50 per kind.
 """
 import argparse
+import fcntl
 import os
 import random
 import re
@@ -120,6 +123,63 @@ def end_of(p, timeout=60):
         raise Failure(f"the run did not end within {timeout} s of the fault (a rank spins or waits)")
 
 
+TABLES = ["candidates", "metrics", "mappings/layers", "mappings/segments", "schedules", "tuner/batches", "pareto"]
+
+
+def writer_gone(path, what, timeout=60):
+    """Waits until no process holds the sweep's output lock (<path>.lock, an fcntl lock): a
+    rank that outlives a kill of mpirun may go on writing for a while, and a reader must not
+    take the commit record from one moment and the rows from a later one."""
+    deadline = time.time() + timeout
+    while os.path.exists(path + ".lock"):
+        try:
+            with open(path + ".lock", "r+") as lock:
+                fcntl.lockf(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+        except (BlockingIOError, PermissionError):
+            check(time.time() < deadline, f"{what}: a rank still holds the output lock {timeout} s after the fault")
+            time.sleep(0.05)
+        except FileNotFoundError:
+            return
+
+
+def rows_past_commit(path, what):
+    """What the fault left past each table's commit record reads, with h5py alone, as no row
+    (id -1, every enum -1 = unwritten) or as a row of the one interrupted batch: a candidate
+    of that batch, never a committed one (docs/output.md, "What a commit guarantees"). A
+    chunk that fails its checksum (the tail chunk an interrupted batch was rewriting) is
+    skipped; returns how many rows were checked."""
+    import h5py
+    checked = 0
+    with h5py.File(path, "r") as f:
+        batches, *counts = (int(v) for v in f["commit"][()])
+        candidates = counts[0]
+        for name, n in zip(TABLES, counts):
+            d = f[name]
+            chunk = d.chunks[0]
+            enums = [e for e in d.dtype.names if h5py.check_enum_dtype(d.dtype[e]) is not None]
+            key = "batch" if name == "tuner/batches" else "candidate"
+            for first in range(n // chunk * chunk, len(d), chunk):
+                try:
+                    rows = d[max(first, n):first + chunk]
+                except OSError:
+                    continue
+                checked += len(rows)
+                unwritten = rows[key] == -1
+                for e in enums:
+                    check((rows[e][unwritten] == -1).all(), f"{what}: /{name}: an unwritten row whose {e} is not -1")
+                    check((rows[e][~unwritten] >= 0).all(), f"{what}: /{name}: a written row whose {e} is -1")
+                ids = rows[key][~unwritten]
+                if name == "tuner/batches":
+                    check((ids == batches).all(), f"{what}: /{name}: rows past the commit record of batches {ids}")
+                else:
+                    check((ids >= candidates).all(), f"{what}: /{name}: committed candidates {ids} past the record")
+                if name == "candidates":
+                    check((rows["batch"][~unwritten] == batches).all(), f"{what}: /candidates: a row past the "
+                          "commit record of another batch than the interrupted one")
+    return checked
+
+
 def trial(s, kind, cfg, ref, batches, period, rng, n):
     out = s.fresh(f"trial_{kind}_np{s.np}.h5")
     log = open(out + ".log", "w+")
@@ -154,6 +214,9 @@ def trial(s, kind, cfg, ref, batches, period, rng, n):
     if code in CRASH_CODES or "Segmentation fault" in text or "Signal code" in text:
         print(text)
         raise Failure(f"{kind} trial {n}: a crash (exit {code}) at {delay:.2f} s")
+    if os.path.exists(out):
+        writer_gone(out, f"{kind} trial {n}")
+        rows_past_commit(out, f"{kind} trial {n}")
     resumes = 0
     while True:
         if os.path.exists(out):
