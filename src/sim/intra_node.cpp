@@ -99,17 +99,24 @@ bool fits(const TileFootprint& f, const NodeSpec& node) noexcept {
 
 namespace {
 
-// Everything but the DRAM traffic, which finish() fills in (it depends on the loop order).
-IntraNodeCost order_free_cost(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling) {
-    IntraNodeCost c;
-    c.tiling = tiling;
-    c.footprint = footprint(layer, tiling);
+// The PE-array cycles of a tiling: R x S times each dim's extent, or its lane passes when
+// unrolled.
+std::int64_t tiling_cycles(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling) {
     std::int64_t cycles = layer.R * layer.S;
     for (std::size_t i = 0; i < kLoopDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         const std::int64_t u = unit_of(tiling.unroll, d, node);
         cycles *= u > 1 ? lane_passes(extent(layer, d), tiling.tile[i], u) : extent(layer, d);
     }
+    return cycles;
+}
+
+// Everything but the DRAM traffic, which finish() fills in (it depends on the loop order).
+IntraNodeCost order_free_cost(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling) {
+    IntraNodeCost c;
+    c.tiling = tiling;
+    c.footprint = footprint(layer, tiling);
+    const std::int64_t cycles = tiling_cycles(layer, node, tiling);
     c.compute_cycles = Cycles(static_cast<double>(cycles));
     c.pe_utilisation = static_cast<double>(layer.macs()) /
                        (static_cast<double>(cycles) * static_cast<double>(node.pe_rows) * node.pe_cols);
@@ -199,13 +206,88 @@ bool better(const IntraNodeCost& a, const IntraNodeCost& b) {
 
 }  // namespace
 
+namespace {
+
+// One part-layer's search state: the best cost so far over the unrollings tried.
+struct SearchState {
+    const PartLayer& layer;
+    const NodeSpec& node;
+    DataLayout in;
+    DataLayout out;
+    TileSumsCache sums;  // tilings of this part-layer share most tensors' tile sums
+    IntraNodeCost best;
+    bool found = false;
+};
+
+// Costs a maximal tiling under every loop order and keeps the best. A tiling whose compute
+// cycles alone exceed the best total cannot win (its total is at least its compute, and
+// better() ranks by total first), so its DRAM traffic is not costed.
+void try_tiling(SearchState& s, const Tiling& t) {
+    if (s.found && static_cast<double>(tiling_cycles(s.layer, s.node, t)) > s.best.total_cycles.value())
+        return;
+    const IntraNodeCost base = order_free_cost(s.layer, s.node, t);
+    const auto traffic = dram_traffic_all_orders(s.layer, s.node, t, s.in, s.out, &s.sums);
+    for (LoopOrder o : kOrders) {
+        IntraNodeCost c = base;
+        c.tiling.order = o;
+        finish(c, s.layer, s.node, traffic[static_cast<std::size_t>(o)]);
+        if (!s.found || better(c, s.best)) {
+            s.best = std::move(c);
+            s.found = true;
+        }
+    }
+}
+
+// Enumerates unrolling u's tile combinations and tries the maximal ones that fit (growing
+// any one dim to its next candidate would overflow a buffer).
+void search_unroll(SearchState& s, const SpatialUnroll& u,
+                   const std::array<std::vector<std::int64_t>, kLoopDims>& cand) {
+    std::array<std::size_t, kLoopDims> idx{};
+    const auto tiling_at = [&](const std::array<std::size_t, kLoopDims>& at) {
+        Tiling t;
+        t.unroll = u;
+        for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = cand[i][at[i]];
+        return t;
+    };
+    const auto fits_at = [&](const std::array<std::size_t, kLoopDims>& at) {
+        return fits(footprint(s.layer, tiling_at(at)), s.node);
+    };
+    while (true) {
+        if (!fits_at(idx)) {
+            // Footprints grow with every tile size. With dims 0..z-1 at their first candidate
+            // and dim z not, every combination up to dim z's roll-over (same dims above z, dim
+            // z no smaller, dims below anything) is at least idx in every dim and misfits too:
+            // carry past them at once.
+            std::size_t z = 0;
+            while (z < kLoopDims && idx[z] == 0) ++z;
+            for (std::size_t i = 0; i <= z && i < kLoopDims; ++i) idx[i] = cand[i].size() - 1;
+        } else {
+            bool maximal = true;
+            for (std::size_t i = 0; i < kLoopDims && maximal; ++i) {
+                if (idx[i] + 1 < cand[i].size()) {
+                    auto up = idx;
+                    ++up[i];
+                    if (fits_at(up)) maximal = false;
+                }
+            }
+            if (maximal) try_tiling(s, tiling_at(idx));
+        }
+        std::size_t i = 0;
+        for (; i < kLoopDims; ++i) {
+            if (++idx[i] < cand[i].size()) break;
+            idx[i] = 0;
+        }
+        if (i == kLoopDims) break;
+    }
+}
+
+}  // namespace
+
 IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
                                               DataLayout out) {
     validate(layer);
     validate(node);
-    IntraNodeCost best;
-    bool found = false;
-    TileSumsCache sums;  // tilings of this part-layer share most tensors' tile sums
+    SearchState s{layer, node, in, out, {}, {}, false};
     std::array<std::vector<std::int64_t>, kLoopDims> cand;
     for (const SpatialUnroll& u : kUnrolls) {
         for (std::size_t i = 0; i < kLoopDims; ++i) {
@@ -214,70 +296,21 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
         }
         // Compute cycles depend on the unrolling only (tiles are multiples of the PE extent):
         // skip an unrolling that cannot beat the best total.
-        Tiling probe;
-        probe.unroll = u;
-        for (std::size_t i = 0; i < kLoopDims; ++i) probe.tile[i] = cand[i].back();
         std::int64_t cycles = layer.R * layer.S;
         for (std::size_t i = 0; i < kLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
             const std::int64_t un = unit_of(u, d, node);
             cycles *= un > 1 ? ceil_div(extent(layer, d), un) : extent(layer, d);
         }
-        if (found && static_cast<double>(cycles) > best.total_cycles.value()) continue;
-
-        // Enumerate tile combinations; keep the maximal ones that fit (growing any one dim
-        // to its next candidate would overflow a buffer).
-        std::array<std::size_t, kLoopDims> idx{};
-        const auto fits_at = [&](const std::array<std::size_t, kLoopDims>& at) {
-            Tiling t;
-            t.unroll = u;
-            for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = cand[i][at[i]];
-            return fits(footprint(layer, t), node);
-        };
-        while (true) {
-            // Footprints grow with every tile size: past the first misfit, carry at once.
-            if (!fits_at(idx)) {
-                idx[0] = cand[0].size() - 1;
-            } else {
-                bool maximal = true;
-                for (std::size_t i = 0; i < kLoopDims && maximal; ++i) {
-                    if (idx[i] + 1 < cand[i].size()) {
-                        auto up = idx;
-                        ++up[i];
-                        if (fits_at(up)) maximal = false;
-                    }
-                }
-                if (maximal) {
-                    Tiling t;
-                    t.unroll = u;
-                    for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = cand[i][idx[i]];
-                    const IntraNodeCost base = order_free_cost(layer, node, t);
-                    const auto traffic = dram_traffic_all_orders(layer, node, t, in, out, &sums);
-                    for (LoopOrder o : kOrders) {
-                        IntraNodeCost c = base;
-                        c.tiling.order = o;
-                        finish(c, layer, node, traffic[static_cast<std::size_t>(o)]);
-                        if (!found || better(c, best)) {
-                            best = std::move(c);
-                            found = true;
-                        }
-                    }
-                }
-            }
-            std::size_t i = 0;
-            for (; i < kLoopDims; ++i) {
-                if (++idx[i] < cand[i].size()) break;
-                idx[i] = 0;
-            }
-            if (i == kLoopDims) break;
-        }
+        if (s.found && static_cast<double>(cycles) > s.best.total_cycles.value()) continue;
+        search_unroll(s, u, cand);
     }
-    if (!found) {
-        best = IntraNodeCost{};
-        best.status = MapStatus::infeasible;
-        best.reason = "no tiling fits the buffers even with one PE-row of channels and one pixel per tile";
+    if (!s.found) {
+        s.best = IntraNodeCost{};
+        s.best.status = MapStatus::infeasible;
+        s.best.reason = "no tiling fits the buffers even with one PE-row of channels and one pixel per tile";
     }
-    return best;
+    return s.best;
 }
 
 IntraNodeCost AnalyticIntraNodeMapper::map(const PartLayer& layer, const NodeSpec& node, DataLayout in,
