@@ -93,6 +93,15 @@ SetsKey SetsKey::of(const std::vector<std::vector<sim::NodeId>>& sets) {
     return key;
 }
 
+std::vector<std::vector<sim::NodeId>> SetsKey::sets() const {
+    std::vector<std::vector<sim::NodeId>> out;
+    for (std::size_t i = 0; i < flat.size(); i += static_cast<std::size_t>(flat[i]) + 1) {
+        const auto first = flat.begin() + static_cast<std::ptrdiff_t>(i) + 1;
+        out.emplace_back(first, first + flat[i]);
+    }
+    return out;
+}
+
 std::size_t SetsKey::hash() const noexcept {
     Mixer m;
     for (std::int32_t v : flat) m.add(static_cast<std::uint32_t>(v));

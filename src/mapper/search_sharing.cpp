@@ -46,9 +46,12 @@ std::size_t group_of(SharingKind kind, const std::array<std::int32_t, kPartDims>
 
 }  // namespace
 
-std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std::int32_t rows,
-                                                 std::int32_t cols, const sim::Mesh& mesh, SharingKind kind,
-                                                 std::int32_t shard) {
+namespace {
+
+/// Every node's group in event `kind` (row-major over the region) into scratch.group and
+/// each group's member count into scratch.count; returns the number of groups.
+std::size_t node_groups(const sim::LayerMapping& m, std::int32_t rows, std::int32_t cols, SharingKind kind,
+                        std::int32_t shard, SetsScratch& scratch) {
     Counts n{};
     for (PartDim d : sim::kAllPartDims) n[index_of(d)] = m.part(d).count();
     const std::int32_t n_k = n[index_of(PartDim::k)], n_c = n[index_of(PartDim::c)];
@@ -57,23 +60,72 @@ std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std
     const std::int32_t groups = kind == SharingKind::inputs    ? n_node * n_c
                                 : kind == SharingKind::weights ? n_k * n_c * replicas
                                                                : n_node * n_k;
-    std::vector<std::vector<sim::NodeId>> sets(static_cast<std::size_t>(groups));
-    std::vector<std::int32_t> rank(static_cast<std::size_t>(n_k * n_c), 0);
-    // A part index is (row digit) x Pw + (column digit): the row's and the column's
-    // contributions, computed once each.
-    std::vector<std::array<std::int32_t, kPartDims>> by_row(static_cast<std::size_t>(rows));
-    std::vector<std::array<std::int32_t, kPartDims>> by_col(static_cast<std::size_t>(cols));
-    for (std::int32_t y = 0; y < rows; ++y) by_row[static_cast<std::size_t>(y)] = sim::part_indices(m, y, 0);
-    for (std::int32_t x = 0; x < cols; ++x) by_col[static_cast<std::size_t>(x)] = sim::part_indices(m, 0, x);
+    scratch.rank.assign(static_cast<std::size_t>(n_k * n_c), 0);
+    scratch.count.assign(static_cast<std::size_t>(groups), 0);
+    // A part index is (row digit) x Pw + (column digit) (sim::part_indices): the row's and
+    // the column's contributions, computed once each, only for the loops split that way.
+    auto& by_row = scratch.by_row;
+    auto& by_col = scratch.by_col;
+    by_row.assign(static_cast<std::size_t>(rows), {});
+    by_col.assign(static_cast<std::size_t>(cols), {});
+    auto [row_block, col_block] = m.shape();  // as sim::part_indices divides them
+    for (PartDim d : m.order) {
+        const sim::Partition p = m.part(d);
+        row_block /= p.h;
+        col_block /= p.w;
+        if (p.h > 1)
+            for (std::int32_t y = 0; y < rows; ++y)
+                by_row[static_cast<std::size_t>(y)][index_of(d)] = (y / row_block) % p.h * p.w;
+        if (p.w > 1)
+            for (std::int32_t x = 0; x < cols; ++x)
+                by_col[static_cast<std::size_t>(x)][index_of(d)] = (x / col_block) % p.w;
+    }
+    scratch.group.resize(static_cast<std::size_t>(rows * cols));
+    std::size_t at = 0;
     for (std::int32_t y = 0; y < rows; ++y)
         for (std::int32_t x = 0; x < cols; ++x) {
             std::array<std::int32_t, kPartDims> idx{};
             for (std::size_t d = 0; d < kPartDims; ++d)
                 idx[d] = by_row[static_cast<std::size_t>(y)][d] + by_col[static_cast<std::size_t>(x)][d];
-            sets[group_of(kind, idx, n, replicas, shard, rank)].push_back(mesh.node(y, x));
+            const std::size_t g = group_of(kind, idx, n, replicas, shard, scratch.rank);
+            scratch.group[at++] = static_cast<std::int32_t>(g);
+            ++scratch.count[g];
         }
-    std::erase_if(sets, [](const auto& members) { return members.size() < 2; });
-    return sets;
+    return static_cast<std::size_t>(groups);
+}
+
+}  // namespace
+
+void event_sets_key(const sim::LayerMapping& m, std::int32_t rows, std::int32_t cols, const sim::Mesh& mesh,
+                    SharingKind kind, std::int32_t shard, SetsScratch& scratch, SetsKey& key) {
+    const std::size_t groups = node_groups(m, rows, cols, kind, shard, scratch);
+    // A counting sort: each set of two or more members as [size, members in node order], in
+    // group order; scratch.next holds where a set's next member goes (-1: fewer than two).
+    scratch.next.resize(groups);
+    std::int32_t size = 0;
+    for (std::size_t g = 0; g < groups; ++g) {
+        const std::int32_t members = scratch.count[g];
+        scratch.next[g] = members < 2 ? -1 : size + 1;
+        if (members >= 2) size += members + 1;
+    }
+    key.flat.resize(static_cast<std::size_t>(size));
+    for (std::size_t g = 0; g < groups; ++g)
+        if (scratch.next[g] >= 0) key.flat[static_cast<std::size_t>(scratch.next[g] - 1)] = scratch.count[g];
+    std::size_t at = 0;
+    for (std::int32_t y = 0; y < rows; ++y)
+        for (std::int32_t x = 0; x < cols; ++x) {
+            std::int32_t& next = scratch.next[static_cast<std::size_t>(scratch.group[at++])];
+            if (next >= 0) key.flat[static_cast<std::size_t>(next++)] = mesh.node(y, x);
+        }
+}
+
+std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std::int32_t rows,
+                                                 std::int32_t cols, const sim::Mesh& mesh, SharingKind kind,
+                                                 std::int32_t shard) {
+    SetsScratch scratch;
+    SetsKey key;
+    event_sets_key(m, rows, cols, mesh, kind, shard, scratch, key);
+    return key.sets();
 }
 
 namespace {
@@ -181,11 +233,13 @@ const EventGeometry& LayerSearch::event_geometry(const sim::LayerMapping& m, std
     key.shards = kind == SharingKind::weights ? shard : 0;
     key.kind = kind;
     if (const auto it = geometry_.find(key); it != geometry_.end()) return *it->second;
-    const auto sets = event_sets(m, rows, cols, system_.mesh, kind, shard);
-    SetsKey by_sets = SetsKey::of(sets);
-    if (const auto it = geometry_by_sets_.find(by_sets); it != geometry_by_sets_.end())
+    // The sets' key is built in reused buffers: most arrangements have a known geometry.
+    event_sets_key(m, rows, cols, system_.mesh, kind, shard, sets_scratch_, sets_key_);
+    if (const auto it = geometry_by_sets_.find(sets_key_); it != geometry_by_sets_.end())
         return *geometry_.emplace(key, &it->second).first->second;
     ++stats_.geometries;
+    SetsKey by_sets = sets_key_;
+    const std::vector<std::vector<sim::NodeId>> sets = by_sets.sets();
     EventGeometry eg;
     if (!sets.empty()) {
         eg.present = true;

@@ -122,13 +122,19 @@ std::array<std::int32_t, kPartDims> part_indices(const LayerMapping& m, std::int
     // in P_order (NicePIM Fig. 5: the first loop splits the region into the largest blocks).
     auto [rows, cols] = m.shape();
     std::array<std::int32_t, kPartDims> out{};
+    // A loop not split along a side has digit 0 there: no division.
     for (PartDim d : m.order) {
         const Partition p = m.part(d);
-        rows /= p.h;
-        cols /= p.w;
-        const std::int32_t ih = (y / rows) % p.h;
-        const std::int32_t iw = (x / cols) % p.w;
-        out[static_cast<std::size_t>(d)] = ih * p.w + iw;
+        std::int32_t i = 0;
+        if (p.h > 1) {
+            rows /= p.h;
+            i = (y / rows) % p.h * p.w;
+        }
+        if (p.w > 1) {
+            cols /= p.w;
+            i += (x / cols) % p.w;
+        }
+        out[static_cast<std::size_t>(d)] = i;
     }
     return out;
 }

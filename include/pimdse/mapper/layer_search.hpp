@@ -165,6 +165,8 @@ private:
     // (unordered_map nodes do not move on rehash).
     std::unordered_map<SetsKey, EventGeometry, KeyHash> geometry_by_sets_;
     std::unordered_map<GeometryKey, const EventGeometry*, KeyHash> geometry_;
+    SetsScratch sets_scratch_;  // event_geometry's buffers
+    SetsKey sets_key_;
     std::unordered_map<ComputeKey, double, KeyHash> compute_;
     SearchStats stats_;
     std::int64_t max_arrangements_ = 0;

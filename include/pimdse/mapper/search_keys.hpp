@@ -78,6 +78,8 @@ struct SetsKey {
     std::vector<std::int32_t> flat;
 
     [[nodiscard]] static SetsKey of(const std::vector<std::vector<sim::NodeId>>& sets);
+    /// The member lists back (the inverse of of()).
+    [[nodiscard]] std::vector<std::vector<sim::NodeId>> sets() const;
     [[nodiscard]] std::size_t hash() const noexcept;
     friend bool operator==(const SetsKey&, const SetsKey&) = default;
 };

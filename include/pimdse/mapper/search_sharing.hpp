@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pimdse/mapper/search_keys.hpp"
 #include "pimdse/sim/mapping.hpp"
 #include "pimdse/sim/noc.hpp"
 
@@ -65,5 +66,16 @@ struct EventGeometry {
 [[nodiscard]] std::vector<std::vector<sim::NodeId>> event_sets(const sim::LayerMapping& m, std::int32_t rows,
                                                                std::int32_t cols, const sim::Mesh& mesh,
                                                                sim::SharingKind kind, std::int32_t shard);
+
+/// Reusable buffers of event_sets_key (so that building a key allocates nothing once warm).
+struct SetsScratch {
+    std::vector<std::array<std::int32_t, sim::kPartDims>> by_row, by_col;
+    std::vector<std::int32_t> rank, count, next, group;
+};
+
+/// SetsKey::of(event_sets(m, rows, cols, mesh, kind, shard)) written into `key`, without
+/// building the member lists.
+void event_sets_key(const sim::LayerMapping& m, std::int32_t rows, std::int32_t cols, const sim::Mesh& mesh,
+                    sim::SharingKind kind, std::int32_t shard, SetsScratch& scratch, SetsKey& key);
 
 }  // namespace pimdse::mapper
