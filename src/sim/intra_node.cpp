@@ -240,18 +240,51 @@ void try_tiling(SearchState& s, const Tiling& t) {
 
 // Enumerates unrolling u's tile combinations and tries the maximal ones that fit (growing
 // any one dim to its next candidate would overflow a buffer).
-void search_unroll(SearchState& s, const SpatialUnroll& u,
-                   const std::array<std::vector<std::int64_t>, kLoopDims>& cand) {
-    std::array<std::size_t, kLoopDims> idx{};
-    const auto tiling_at = [&](const std::array<std::size_t, kLoopDims>& at) {
+using Candidates = std::array<std::vector<std::int64_t>, kLoopDims>;
+using Index = std::array<std::size_t, kLoopDims>;
+
+// fits(footprint(layer, t), node) for the tilings of one unrolling's candidates, by
+// footprint()'s arithmetic with the halos of the P and Q candidates computed once: the
+// enumeration asks this several times per tiling it keeps.
+class FitTest {
+public:
+    FitTest(const PartLayer& l, const NodeSpec& n, const Candidates& cand) : l_(l), n_(n), cand_(cand) {
+        for (std::size_t j = 0; j < cand[kP].size(); ++j)
+            halo_h_.push_back(halo_extent(cand[kP][j], l.stride_h, l.R, l.H));
+        for (std::size_t j = 0; j < cand[kQ].size(); ++j)
+            halo_w_.push_back(halo_extent(cand[kQ][j], l.stride_w, l.S, l.W));
+    }
+    bool operator()(const Index& at) const noexcept {
+        const std::int64_t b = cand_[kB][at[kB]], k = cand_[kK][at[kK]], c = cand_[kC][at[kC]];
+        const std::int64_t in = b * (l_.depthwise ? k : c) * halo_h_[at[kP]] * halo_w_[at[kQ]];
+        const std::int64_t wt = l_.has_weights ? k * (l_.depthwise ? 1 : c) * l_.R * l_.S : b * k * c;
+        const std::int64_t out = b * k * cand_[kP][at[kP]] * cand_[kQ][at[kQ]];
+        const std::int64_t db = l_.data_bits;
+        return 2 * ((in * db + 7) / 8) <= n_.ibuf.value() && 2 * ((wt * db + 7) / 8) <= n_.wbuf.value() &&
+               2 * ((out * l_.psum_bits + 7) / 8) <= n_.obuf.value();
+    }
+
+private:
+    static constexpr auto kB = static_cast<std::size_t>(LoopDim::B);
+    static constexpr auto kK = static_cast<std::size_t>(LoopDim::K);
+    static constexpr auto kC = static_cast<std::size_t>(LoopDim::C);
+    static constexpr auto kP = static_cast<std::size_t>(LoopDim::P);
+    static constexpr auto kQ = static_cast<std::size_t>(LoopDim::Q);
+    const PartLayer& l_;
+    const NodeSpec& n_;
+    const Candidates& cand_;
+    std::vector<std::int64_t> halo_h_, halo_w_;
+};
+
+void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& cand) {
+    Index idx{};
+    const auto tiling_at = [&](const Index& at) {
         Tiling t;
         t.unroll = u;
         for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = cand[i][at[i]];
         return t;
     };
-    const auto fits_at = [&](const std::array<std::size_t, kLoopDims>& at) {
-        return fits(footprint(s.layer, tiling_at(at)), s.node);
-    };
+    const FitTest fits_at(s.layer, s.node, cand);
     while (true) {
         if (!fits_at(idx)) {
             // Footprints grow with every tile size. With dims 0..z-1 at their first candidate
@@ -288,7 +321,7 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
     validate(layer);
     validate(node);
     SearchState s{layer, node, in, out, {}, {}, false};
-    std::array<std::vector<std::int64_t>, kLoopDims> cand;
+    Candidates cand;
     for (const SpatialUnroll& u : kUnrolls) {
         for (std::size_t i = 0; i < kLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
