@@ -79,36 +79,6 @@ std::string to_string(const Tiling& t) {
     return s;
 }
 
-std::int64_t extent(const PartLayer& l, LoopDim d) noexcept {
-    switch (d) {
-        case LoopDim::B:
-            return l.B;
-        case LoopDim::K:
-            return l.K;
-        case LoopDim::C:
-            return l.C;
-        case LoopDim::P:
-            return l.P;
-        case LoopDim::Q:
-            break;
-    }
-    return l.Q;
-}
-
-bool relevant(const PartLayer& l, Tensor t, LoopDim d) noexcept {
-    switch (t) {
-        case Tensor::input:
-            return d == LoopDim::B || d == LoopDim::P || d == LoopDim::Q ||
-                   (l.depthwise ? d == LoopDim::K : d == LoopDim::C);
-        case Tensor::weight:
-            return d == LoopDim::K || (d == LoopDim::C && !l.depthwise) ||
-                   (d == LoopDim::B && !l.has_weights);
-        case Tensor::output:
-            break;
-    }
-    return d != LoopDim::C;
-}
-
 TileFootprint footprint(const PartLayer& l, const Tiling& t) noexcept {
     const std::int64_t db = l.data_bits;
     const std::int64_t h = halo_extent(t[LoopDim::P], l.stride_h, l.R, l.H);

@@ -111,8 +111,22 @@ struct Tiling {
 /// "KxC kbpqc B1 K64 C64 P8 Q56" (unrolling rows x cols, order, tiles).
 [[nodiscard]] std::string to_string(const Tiling& t);
 
-/// Loop bound of `d` in `layer`.
-[[nodiscard]] std::int64_t extent(const PartLayer& layer, LoopDim d) noexcept;
+/// Loop bound of `d` in `layer` (inline: the tiling search's inner loops call it).
+[[nodiscard]] inline std::int64_t extent(const PartLayer& l, LoopDim d) noexcept {
+    switch (d) {
+        case LoopDim::B:
+            return l.B;
+        case LoopDim::K:
+            return l.K;
+        case LoopDim::C:
+            return l.C;
+        case LoopDim::P:
+            return l.P;
+        case LoopDim::Q:
+            break;
+    }
+    return l.Q;
+}
 
 /// The three tensors a node moves; the output includes its partial sums.
 enum class Tensor : std::uint8_t { input, weight, output };
@@ -121,7 +135,20 @@ inline constexpr std::size_t kTensors = 3;
 
 /// Whether the tile of `t` changes when loop `d` advances (NicePIM Fig. 2 loop relevance;
 /// depthwise input follows K; the second operand of an activation matmul follows B too).
-[[nodiscard]] bool relevant(const PartLayer& layer, Tensor t, LoopDim d) noexcept;
+/// Inline: the tiling search's inner loops call it.
+[[nodiscard]] inline bool relevant(const PartLayer& l, Tensor t, LoopDim d) noexcept {
+    switch (t) {
+        case Tensor::input:
+            return d == LoopDim::B || d == LoopDim::P || d == LoopDim::Q ||
+                   (l.depthwise ? d == LoopDim::K : d == LoopDim::C);
+        case Tensor::weight:
+            return d == LoopDim::K || (d == LoopDim::C && !l.depthwise) ||
+                   (d == LoopDim::B && !l.has_weights);
+        case Tensor::output:
+            break;
+    }
+    return d != LoopDim::C;
+}
 
 /// Elements of the largest tile of each tensor (input with its halo; output in psums) and
 /// its bytes; the buffers hold two of each (double buffering).
