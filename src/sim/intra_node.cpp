@@ -285,8 +285,12 @@ void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& can
         return t;
     };
     const FitTest fits_at(s.layer, s.node, cand);
+    // Whether idx fits, when the previous step already tested it: -1 unknown, 0 or 1.
+    int known = -1;
     while (true) {
-        if (!fits_at(idx)) {
+        const bool fit = known >= 0 ? known == 1 : fits_at(idx);
+        known = -1;
+        if (!fit) {
             // Footprints grow with every tile size. With dims 0..z-1 at their first candidate
             // and dim z not, every combination up to dim z's roll-over (same dims above z, dim
             // z no smaller, dims below anything) is at least idx in every dim and misfits too:
@@ -296,12 +300,20 @@ void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& can
             for (std::size_t i = 0; i <= z && i < kLoopDims; ++i) idx[i] = cand[i].size() - 1;
         } else {
             bool maximal = true;
+            bool next = true;         // no dim with room yet: the first one is the odometer's next step
+            bool below_first = true;  // every dim below is at its first candidate
             for (std::size_t i = 0; i < kLoopDims && maximal; ++i) {
                 if (idx[i] + 1 < cand[i].size()) {
                     auto up = idx;
                     ++up[i];
-                    if (fits_at(up)) maximal = false;
+                    const bool up_fits = fits_at(up);
+                    // The odometer steps to `up` next when the dims below have nothing to
+                    // reset: remember the answer.
+                    if (next && below_first) known = up_fits ? 1 : 0;
+                    next = false;
+                    if (up_fits) maximal = false;
                 }
+                below_first = below_first && idx[i] == 0;
             }
             if (maximal) try_tiling(s, tiling_at(idx));
         }
