@@ -17,6 +17,7 @@
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/sched/scheduler.hpp"
+#include "pimdse/sim/node_model.hpp"
 
 namespace {
 
@@ -45,22 +46,24 @@ const std::vector<Workload>& workloads() {
 
 struct Hardware {
     sim::System system;
+    ModelOptions model;
     ScheduleOptions schedule;
 };
 
 Hardware hardware_of(const std::string& file) {
     const io::HardwareFile h =
         io::read_hardware_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/hardware/" + file);
-    return Hardware{sim::make_system(h.constraints, h.params, h.technology), h.schedule};
+    return Hardware{sim::make_system(h.constraints, h.params, h.technology), h.model, h.schedule};
 }
 
-// As `pimdse map` runs it: the search costs sharing with the snake ring, the returned
-// mapping with the hardware file's scheduler (default: the ILP under its work limit).
+// As `pimdse map` runs it: the hardware file's node model, the search costing sharing with
+// the snake ring, the returned mapping with the hardware file's scheduler (default: the ILP
+// under its work limit), and map's default options (3 rounds, no fallback).
 double map_one(const Hardware& hw, const Workload& w, bool baseline) {
-    sim::AnalyticIntraNodeMapper intra;
+    const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(hw.model);
     sim::SnakeRingScheduler search;
     const std::unique_ptr<sched::DataScheduler> final = sched::make_scheduler(hw.schedule);
-    mapper::Mapper m(hw.system, mapper::MapperOptions{}, intra, search, *final);
+    mapper::Mapper m(hw.system, mapper::MapperOptions{}, *intra, search, *final);
     const mapper::MapResult r = baseline ? m.baseline(w.network, w.seg) : m.map(w.network, w.seg);
     return r.cost.latency.value();
 }
