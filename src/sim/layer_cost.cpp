@@ -68,6 +68,7 @@ PartLayer part_layer(const Layer& l, const std::array<Range, kPartDims>& r, cons
 struct StreamCost {
     Cycles cycles{0};
     IntraNodeEnergy energy;
+    LayerCounts counts;
 };
 
 StreamCost stream_cost(const Layer& l, const std::array<Range, kPartDims>& r, const System& sys) {
@@ -110,6 +111,15 @@ StreamCost stream_cost(const Layer& l, const std::array<Range, kPartDims>& r, co
     s.energy.dram_activation = Picojoules(static_cast<double>(activations) * k.pj_per_row_activation);
     // The operands pass the PE registers once each way, as in a MAC (no reuse to model).
     s.energy.registers = Picojoules(static_cast<double>(in + out) * sys.data_bits * k.pj_per_register_bit);
+    LayerCounts& c = s.counts;
+    c.dram_read_accesses = ceil_div(in_bytes, port_bytes);
+    c.dram_write_accesses = ceil_div(out_bytes, port_bytes);
+    c.dram_activations = activations;
+    c.ibuf = {in, in};
+    c.obuf = {out, out};
+    c.register_bits = (in + out) * sys.data_bits;
+    c.ibuf_energy = Picojoules(2.0 * static_cast<double>(in) * k.pj_per_ibuf_access);
+    c.obuf_energy = Picojoules(2.0 * static_cast<double>(out) * k.pj_per_obuf_access);
     return s;
 }
 
@@ -135,6 +145,41 @@ struct PartShapes {
         }
     }
 };
+
+/// `c` added to `sum`, `times` over.
+void add_counts(LayerCounts& sum, const LayerCounts& c, std::int64_t times) noexcept {
+    sum.dram_read_accesses += c.dram_read_accesses * times;
+    sum.dram_write_accesses += c.dram_write_accesses * times;
+    sum.dram_activations += c.dram_activations * times;
+    for (auto [to, from] : {std::pair{&sum.ibuf, &c.ibuf}, {&sum.wbuf, &c.wbuf}, {&sum.obuf, &c.obuf}}) {
+        to->reads += from->reads * times;
+        to->writes += from->writes * times;
+    }
+    sum.register_bits += c.register_bits * times;
+    const auto t = static_cast<double>(times);
+    sum.ibuf_energy += c.ibuf_energy * t;
+    sum.wbuf_energy += c.wbuf_energy * t;
+    sum.obuf_energy += c.obuf_energy * t;
+}
+
+/// The counts of one node's intra-node mapping (intra_node_energy_split's, by buffer).
+LayerCounts counts_of(const IntraNodeCost& c, const IntraNodeEnergyCoefficients& k) noexcept {
+    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
+    LayerCounts out;
+    for (const TensorTraffic& t : c.dram.tensor) {
+        out.dram_read_accesses += t.read_accesses;
+        out.dram_write_accesses += t.write_accesses;
+    }
+    out.dram_activations = c.dram.activations();
+    out.ibuf = c.ibuf;
+    out.wbuf = c.wbuf;
+    out.obuf = c.obuf;
+    out.register_bits = c.register_bits;
+    out.ibuf_energy = Picojoules(d(c.ibuf.reads + c.ibuf.writes) * k.pj_per_ibuf_access);
+    out.wbuf_energy = Picojoules(d(c.wbuf.reads + c.wbuf.writes) * k.pj_per_wbuf_access);
+    out.obuf_energy = Picojoules(d(c.obuf.reads + c.obuf.writes) * k.pj_per_obuf_access);
+    return out;
+}
 
 /// Per loop, the distinct part ranges with how many parts have each: distinct in size and,
 /// for P and Q, in input extent (what a part-layer depends on).
@@ -177,6 +222,7 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
                 const StreamCost s = stream_cost(l, part_ranges(l, m, y, x), sys);
                 out.compute = std::max(out.compute, s.cycles);
                 out.energy.add(s.energy);
+                add_counts(out.counts, s.counts, 1);
             }
         return;
     }
@@ -212,6 +258,7 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
     }
     const std::vector<PartLayer>& shapes = parts.shapes;
     const std::vector<std::int64_t>& shape_nodes = parts.nodes;
+    Cycles slowest{0};
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         const IntraNodeCost c = mapper.map(shapes[i], sys.node, m.dl_in, m.dl_out);
         if (c.status != MapStatus::ok) {
@@ -222,10 +269,15 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
             out.reason += c.reason;
             return;
         }
+        if (!out.part.tiled || c.total_cycles > slowest) {
+            out.part = {true, c.tiling, c.dataflow, shape_nodes[i]};
+            slowest = c.total_cycles;
+        }
         out.compute = std::max(out.compute, c.total_cycles);
         const IntraNodeEnergy e = intra_node_energy_split(c, shapes[i].macs(), sys.energy);
         const auto n = static_cast<double>(shape_nodes[i]);
         out.energy.add(e, n);
+        add_counts(out.counts, counts_of(c, sys.energy), shape_nodes[i]);
     }
     const double pes = static_cast<double>(sys.node.pe_rows) * sys.node.pe_cols * rows * cols;
     if (out.compute.value() > 0)
@@ -239,6 +291,7 @@ void add_sharing_cost(const Layer& l, const LayerMapping& m, const Region& regio
         const ShareCost c = scheduler.share(sys.mesh, e.sets, sys.noc, loads);
         out.sharing += c.latency;
         out.energy.noc += c.energy;
+        out.counts.sharing_flit_hops += c.flit_hops;
     }
 }
 

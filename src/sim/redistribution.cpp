@@ -270,6 +270,7 @@ struct LayerCoster::State {
         const TransferCost t = evaluate_transfers(sys.mesh, transfers, sys.noc, loads);
         out.redistribution = t.latency;
         out.energy.noc += t.energy;
+        out.counts.redistribution_flit_hops += t.flit_hops;
     }
 
     void sharing(LayerIndex li, LayerCost& out) {

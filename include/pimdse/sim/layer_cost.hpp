@@ -65,6 +65,32 @@ inline constexpr EnumNames<EvalStatus, 2> kEvalStatusNames{
     {{EvalStatus::ok, "ok"}, {EvalStatus::infeasible, "infeasible"}}};
 [[nodiscard]] std::string_view to_string(EvalStatus s) noexcept;  ///< "ok", "infeasible"
 
+/// What one layer moves, summed over the nodes of its region: the counts its energy is made
+/// of (docs/model.md, "Intra-node cost" and "Energy"), and its SRAM energy by buffer.
+struct LayerCounts {
+    std::int64_t dram_read_accesses = 0;        ///< port-wide DRAM reads, all tensors
+    std::int64_t dram_write_accesses = 0;       ///< port-wide DRAM writes
+    std::int64_t dram_activations = 0;          ///< DRAM row activations (with their precharge)
+    SramCounts ibuf, wbuf, obuf;                ///< element accesses of each buffer
+    std::int64_t register_bits = 0;             ///< bits read from and written into PE registers
+    std::int64_t redistribution_flit_hops = 0;  ///< flits x hops gathering the inputs
+    std::int64_t sharing_flit_hops = 0;         ///< flits x hops of the data-sharing events
+    Picojoules ibuf_energy{0};                  ///< of EnergyBreakdown::sram: the input buffer
+    Picojoules wbuf_energy{0};                  ///< the weight buffer
+    Picojoules obuf_energy{0};                  ///< the output (partial-sum) buffer
+    friend bool operator==(const LayerCounts&, const LayerCounts&) = default;
+};
+
+/// The intra-node mapping of a layer's slowest node: the part-layer whose cycles are the
+/// layer's compute (the first such, in the order the distinct part-layers are met).
+struct PartTiling {
+    bool tiled = false;  ///< false for a layer computed as a stream (pool, add, ...): no tiling
+    Tiling tiling;       ///< unrolling, loop order and tile sizes
+    PeDataflow dataflow = PeDataflow::output_stationary;  ///< the PE registers' reuse
+    std::int64_t nodes = 0;                               ///< nodes of the region that compute it
+    friend bool operator==(const PartTiling&, const PartTiling&) = default;
+};
+
 struct LayerCost {
     Cycles latency{0};         ///< from its start to its end, as the timeline composes it
     Cycles redistribution{0};  ///< gathering the inputs from the producers' nodes
@@ -72,6 +98,8 @@ struct LayerCost {
     Cycles compute{0};         ///< the slowest node of the region
     EnergyBreakdown energy;
     double pe_utilisation = 0;  ///< MACs / (compute x PEs per node x nodes of the region)
+    LayerCounts counts;         ///< accesses and flits behind `energy`
+    PartTiling part;            ///< the slowest node's intra-node mapping
     EvalStatus status = EvalStatus::ok;
     std::string reason;  ///< why, when infeasible
     friend bool operator==(const LayerCost&, const LayerCost&) = default;
@@ -79,9 +107,9 @@ struct LayerCost {
 
 /// The compute part of one layer's cost in isolation (NicePIM III-C): the slowest node of a
 /// rows x cols region running the part-layers of `m`, and their PE, SRAM and DRAM energy,
-/// added to `out` (compute, energy, pe_utilisation; status infeasible when a part-layer
-/// fits no tiling). Depends on the partition counts and layouts only, not on the order,
-/// the (Ph, Pw) split or the region's position.
+/// added to `out` (compute, energy, pe_utilisation, the counts of the region's nodes and the
+/// slowest node's tiling; status infeasible when a part-layer fits no tiling). Depends on the partition
+/// counts and layouts only, not on the order, the (Ph, Pw) split or the region's position.
 void add_compute_cost(const workload::Layer& layer, const LayerMapping& m, std::int32_t rows,
                       std::int32_t cols, const System& system, IntraNodeMapper& mapper, LayerCost& out);
 
