@@ -11,6 +11,41 @@ namespace pimdse::cli {
 
 namespace {
 
+// What the layer moves, summed over its region's nodes (sim::LayerCounts).
+void add_count_cells(Row& row, const sim::LayerCounts& c) {
+    const auto d = [](std::int64_t v) { return Cell(static_cast<double>(v)); };
+    row.insert(row.end(), {{"dram_reads", d(c.dram_read_accesses)},
+                           {"dram_writes", d(c.dram_write_accesses)},
+                           {"dram_activations", d(c.dram_activations)},
+                           {"ibuf_reads", d(c.ibuf.reads)},
+                           {"ibuf_writes", d(c.ibuf.writes)},
+                           {"wbuf_reads", d(c.wbuf.reads)},
+                           {"wbuf_writes", d(c.wbuf.writes)},
+                           {"obuf_reads", d(c.obuf.reads)},
+                           {"obuf_writes", d(c.obuf.writes)},
+                           {"register_bits", d(c.register_bits)},
+                           {"redistribution_flit_hops", d(c.redistribution_flit_hops)},
+                           {"sharing_flit_hops", d(c.sharing_flit_hops)}});
+}
+
+// The slowest node's tiling (sim::PartTiling): "none" and 0 for a layer computed as a stream.
+void add_tiling_cells(Row& row, const sim::PartTiling& p) {
+    const auto d = [&](sim::LoopDim dim) { return Cell(p.tiled ? static_cast<double>(p.tiling[dim]) : 0.0); };
+    const auto name = [&](std::string_view s) {
+        return Cell(p.tiled ? std::string(s) : std::string("none"));
+    };
+    row.insert(row.end(), {{"tile_nodes", Cell(static_cast<double>(p.nodes))},
+                           {"tile_b", d(sim::LoopDim::B)},
+                           {"tile_k", d(sim::LoopDim::K)},
+                           {"tile_c", d(sim::LoopDim::C)},
+                           {"tile_p", d(sim::LoopDim::P)},
+                           {"tile_q", d(sim::LoopDim::Q)},
+                           {"unroll_row", name(sim::to_string(p.tiling.unroll.row))},
+                           {"unroll_col", name(sim::to_string(p.tiling.unroll.col))},
+                           {"loop_order", name(sim::to_string(p.tiling.order))},
+                           {"dataflow", name(sim::to_string(p.dataflow))}});
+}
+
 Row layer_row(const workload::Network& network, const workload::Segmentation& seg,
               const sim::NetworkMapping& mapping, const sim::NetworkCost& cost, workload::LayerIndex i) {
     const workload::Layer& l = network.layer(i);
@@ -19,7 +54,7 @@ Row layer_row(const workload::Network& network, const workload::Segmentation& se
     const sim::Region& r = sim::layer_region(seg, mapping, i);
     const auto d = [](auto v) { return Cell(static_cast<double>(v)); };
     const auto pj = [](Picojoules e) { return Cell(e.value()); };
-    return {{"index", d(i)},
+    Row row{{"index", d(i)},
             {"layer", l.name},
             {"kind", std::string(workload::to_string(l.kind))},
             {"region_row", d(r.row)},
@@ -38,12 +73,18 @@ Row layer_row(const workload::Network& network, const workload::Segmentation& se
             {"energy_pe_pj", pj(c.energy.pe)},
             {"energy_register_pj", pj(c.energy.registers)},
             {"energy_sram_pj", pj(c.energy.sram)},
+            {"energy_sram_ibuf_pj", pj(c.counts.ibuf_energy)},
+            {"energy_sram_wbuf_pj", pj(c.counts.wbuf_energy)},
+            {"energy_sram_obuf_pj", pj(c.counts.obuf_energy)},
             {"energy_dram_access_pj", pj(c.energy.dram_access)},
             {"energy_dram_activation_pj", pj(c.energy.dram_activation)},
             {"energy_noc_pj", pj(c.energy.noc)},
             {"pe_utilisation", Cell(c.pe_utilisation)},
             {"status", std::string(sim::to_string(c.status))},
             {"reason", c.reason}};
+    add_count_cells(row, c.counts);
+    add_tiling_cells(row, c.part);
+    return row;
 }
 
 Row summary_row(const sim::NetworkCost& cost) {

@@ -30,6 +30,11 @@ for i, (r, j) in enumerate(zip(rows, layers)):
         else:
             assert close(float(r[key]), value), (i, key, r[key], value)
     assert close(sum(j[p] for p in parts), j["energy_pj"]), (i, j)
+    bufs = ["energy_sram_ibuf_pj", "energy_sram_wbuf_pj", "energy_sram_obuf_pj"]
+    assert close(sum(j[p] for p in bufs), j["energy_sram_pj"]), (i, j)
+    tiled = j["loop_order"] != "none"
+    assert (j["tile_k"] > 0 and j["tile_nodes"] > 0) == tiled, (i, j)
+    assert j["ibuf_reads"] > 0 and j["dram_reads"] > 0, (i, j)
     assert j["compute_cycles"] <= j["latency_cycles"] + 1e-9 or j["status"] != "ok", j
 s = doc["summary"]
 for p in parts:
