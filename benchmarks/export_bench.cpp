@@ -52,8 +52,8 @@ std::pair<fs::path, std::int64_t> sweep_file(std::int64_t n) {
     eval::Evaluation e =
         fam->evaluate(ctx, 0, hw::to_point(hw::HardwareParams{4, 4, 16, 16, 256, 256, 256}), Deadline());
     const fs::path path = fs::temp_directory_path() / ("pimdse_export_bench_" + std::to_string(n) + ".h5");
-    store::Store store =
-        store::Store::create(path, config, engine::family_columns(*fam), ctx.workloads, MPI_COMM_SELF);
+    store::Store store = store::Store::create(path, config, engine::family_columns(*fam, config),
+                                              ctx.workloads, MPI_COMM_SELF);
     store::BatchRows rows;
     std::vector<store::CandidateRecord> layout;
     std::int64_t total = 0;

@@ -16,6 +16,7 @@
 #include "pimdse/engine/signals.hpp"
 #include "pimdse/engine/write_failure.hpp"
 #include "pimdse/family/family.hpp"
+#include "pimdse/io/objective_units.hpp"
 #include "pimdse/io/workloads.hpp"
 #include "pimdse/tuner/proposers.hpp"
 #include "run_report.hpp"
@@ -48,12 +49,21 @@ eval::EvalContext make_context(const io::Config& config) {
     return ctx;
 }
 
-store::FamilyColumns family_columns(const family::Family& family) {
+store::FamilyColumns family_columns(const family::Family& family, const io::Config& config) {
     store::FamilyColumns c;
     for (const ParamAxis& a : family.space().axes()) c.params.push_back({a.name, a.unit, a.meaning});
     for (const family::EnergyPart& p : family.energy_parts())
-        c.energy_parts.push_back({p.name, "pJ", p.meaning});
+        c.energy_parts.push_back({p.name, "J", p.meaning});
     for (const family::Metric& m : family.metrics()) c.metrics.push_back({m.name, m.unit, m.meaning});
+    c.cost_unit = io::cost_unit(config.cost);
+    for (io::Objective o : config.engine.objectives) {
+        std::string metric_unit;
+        for (const family::Metric& m : family.metrics()) {
+            if (m.name == io::objective_metric(o)) metric_unit = m.unit;
+        }
+        c.objective_units.push_back(io::objective_unit(o, config.cost, metric_unit));
+    }
+    c.hypervolume_unit = store::hypervolume_unit(c.objective_units);
     return c;
 }
 
@@ -100,7 +110,7 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
         for (const eval::Workload& w : s.ctx.workloads) samples += static_cast<double>(w.network.batch());
         const std::vector<double> prior = fam.eval_time_prior();
         s.state = std::make_unique<detail::SweepState>(
-            c, family_columns(fam), std::move(proposer), samples,
+            c, family_columns(fam, c), std::move(proposer), samples,
             EvalTimeModel(Eigen::Map<const EvalTimeModel::Vector>(prior.data(), std::ssize(prior))));
     });
     return s;

@@ -110,7 +110,7 @@ void SweepOutput::open_for_resume(const io::Config& config, const family::Family
     }
     store::Store::repair_for_resume(out_);
     store_.emplace(store::Store::open_for_resume(out_, MPI_COMM_SELF));
-    if (store_->columns() != family_columns(family)) {
+    if (store_->columns() != family_columns(family, config)) {
         throw IoError(out_.string() + ": its /candidates and /metrics columns are not those of the " +
                       std::string(family.name()) + " family as configured (a file of another family)");
     }
@@ -134,7 +134,7 @@ void SweepOutput::create(const ExploreOptions& options, const io::Config& config
     const HoldStopSignals hold;  // no half-made .part: a signal waits for the whole file
     try {
         store_.emplace(
-            store::Store::create(out_, config, family_columns(family), ctx.workloads, MPI_COMM_SELF));
+            store::Store::create(out_, config, family_columns(family, config), ctx.workloads, MPI_COMM_SELF));
     } catch (const IoError& e) {
         // errno is often gone by the time HDF5 gives up: ask the file system.
         throw IoError(explain_write_failure(e.what(), part));

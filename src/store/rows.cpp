@@ -93,10 +93,11 @@ MetricRow metric_row(std::int64_t candidate, std::int32_t network, const eval::N
     m.status = static_cast<std::int32_t>(cost.status);
     m.latency_cycles = cost.latency.value();
     m.latency_s = cost.seconds;
-    m.energy_pj = cost.energy.total().value();
+    m.energy_j = joules(cost.energy.total());
     if (nr.energy_parts_pj.size() > kMaxFamilyColumns)
         throw InternalError("more energy parts than a metric row");
-    std::copy(nr.energy_parts_pj.begin(), nr.energy_parts_pj.end(), m.energy_parts);
+    std::transform(nr.energy_parts_pj.begin(), nr.energy_parts_pj.end(), m.energy_parts,
+                   [](double pj) { return joules(pj); });
     m.pe_utilisation = cost.pe_utilisation;
     m.cost = nr.cost_term;
     m.segments = to_i32(static_cast<std::int64_t>(cost.segments.size()));
@@ -131,14 +132,51 @@ void put_cost(LayerRow& r, const sim::LayerCost& c) {
     r.redistribution_cycles = c.redistribution.value();
     r.sharing_cycles = c.sharing.value();
     r.compute_cycles = c.compute.value();
-    r.energy_pj = c.energy.total().value();
-    r.energy_pe_pj = c.energy.pe.value();
-    r.energy_register_pj = c.energy.registers.value();
-    r.energy_sram_pj = c.energy.sram.value();
-    r.energy_dram_pj = c.energy.dram().value();
-    r.energy_noc_pj = c.energy.noc.value();
+    r.energy_j = joules(c.energy.total());
+    r.energy_pe_j = joules(c.energy.pe);
+    r.energy_register_j = joules(c.energy.registers);
+    r.energy_sram_j = joules(c.energy.sram);
+    r.energy_sram_ibuf_j = joules(c.counts.ibuf_energy);
+    r.energy_sram_wbuf_j = joules(c.counts.wbuf_energy);
+    r.energy_sram_obuf_j = joules(c.counts.obuf_energy);
+    r.energy_dram_j = joules(c.energy.dram());
+    r.energy_dram_access_j = joules(c.energy.dram_access);
+    r.energy_dram_activation_j = joules(c.energy.dram_activation);
+    r.energy_noc_j = joules(c.energy.noc);
     r.pe_utilisation = c.pe_utilisation;
     r.status = static_cast<std::int8_t>(c.status);
+}
+
+// What the layer moves: DRAM, SRAM and register accesses, NoC flit-hops.
+void put_counts(LayerRow& r, const sim::LayerCounts& c) {
+    r.dram_reads = c.dram_read_accesses;
+    r.dram_writes = c.dram_write_accesses;
+    r.dram_activations = c.dram_activations;
+    r.ibuf_reads = c.ibuf.reads, r.ibuf_writes = c.ibuf.writes;
+    r.wbuf_reads = c.wbuf.reads, r.wbuf_writes = c.wbuf.writes;
+    r.obuf_reads = c.obuf.reads, r.obuf_writes = c.obuf.writes;
+    r.register_bits = c.register_bits;
+    r.redistribution_flit_hops = c.redistribution_flit_hops;
+    r.sharing_flit_hops = c.sharing_flit_hops;
+}
+
+// The slowest node's tiling; `none` and 0 for a layer computed as a stream.
+void put_tiling(LayerRow& r, const sim::PartTiling& p) {
+    const auto dim = [&](sim::LoopDim d) { return static_cast<std::int8_t>(static_cast<int>(d) + 1); };
+    if (!p.tiled) {
+        r.unroll_row = r.unroll_col = r.loop_order = r.dataflow = 0;
+        r.tile_nodes = r.tile_b = r.tile_k = r.tile_c = r.tile_p = r.tile_q = 0;
+        return;
+    }
+    const sim::Tiling& t = p.tiling;
+    r.unroll_row = dim(t.unroll.row);
+    r.unroll_col = dim(t.unroll.col);
+    r.loop_order = static_cast<std::int8_t>(static_cast<int>(t.order) + 1);
+    r.dataflow = static_cast<std::int8_t>(static_cast<int>(p.dataflow) + 1);
+    r.tile_nodes = to_i32(p.nodes);
+    r.tile_b = to_i32(t[sim::LoopDim::B]), r.tile_k = to_i32(t[sim::LoopDim::K]);
+    r.tile_c = to_i32(t[sim::LoopDim::C]), r.tile_p = to_i32(t[sim::LoopDim::P]);
+    r.tile_q = to_i32(t[sim::LoopDim::Q]);
 }
 
 void add_layer_rows(std::int64_t candidate, std::int32_t network, const eval::NetworkResult& nr,
@@ -155,6 +193,8 @@ void add_layer_rows(std::int64_t candidate, std::int32_t network, const eval::Ne
         r.branch = w.segmentation.branch_of[li];
         put_mapping(r, nr.mapping.layers[li], sim::layer_region(w.segmentation, nr.mapping, i));
         put_cost(r, nr.cost.layers[li]);
+        put_counts(r, nr.cost.layers[li].counts);
+        put_tiling(r, nr.cost.layers[li].part);
         layers.push_back(r);
     }
 }
@@ -202,7 +242,7 @@ void add_schedule_rows(std::int64_t candidate, std::int32_t network, const eval:
         r.max_hops = rec.cost.max_hops;
         r.flit_hops = rec.cost.flit_hops;
         r.latency_cycles = rec.cost.latency.value();
-        r.energy_pj = rec.cost.energy.value();
+        r.energy_j = joules(rec.cost.energy);
         r.tsp_max_link_flits = rec.tsp_max_link_flits;
         r.shp_max_link_flits = rec.shp_max_link_flits;
         r.bound_flits = rec.bound_flits;

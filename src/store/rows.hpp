@@ -13,7 +13,9 @@
 #include <string>
 #include <string_view>
 
+#include "pimdse/core/enum_names.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/units.hpp"
 #include "pimdse/store/schema.hpp"
 
 namespace pimdse::store {
@@ -49,6 +51,14 @@ inline std::int16_t to_i16(std::int32_t v) {
     return static_cast<std::int16_t>(v);
 }
 
+// Every energy of the file is in joules (docs/output.md, "Units"); the model's are picojoules.
+inline double joules(double picojoules) {
+    return picojoules * 1e-12;
+}
+inline double joules(Picojoules e) {
+    return joules(e.value());
+}
+
 // ---- the tables of a sweep ---------------------------------------------------------------
 
 struct CandidateRow {
@@ -75,14 +85,35 @@ struct MetricRow {
     std::int32_t status;
     double latency_cycles;
     double latency_s;
-    double energy_pj;
-    double energy_parts[kMaxFamilyColumns];  // the family's energy parts; the file has those in use
+    double energy_j;
+    double energy_parts[kMaxFamilyColumns];  // the family's energy parts (J); the file has those in use
     double pe_utilisation;
     double cost;
     std::int32_t segments;
     char network_name[kNameChars];
     char reason[kReasonChars];
 };
+
+// The intra-node tiling of /mappings/layers as enums with a first value `none`, for the
+// layers computed as streams, which have no tiling; the others follow sim's enums, value + 1.
+enum class TileDim : std::int8_t { none, B, K, C, P, Q };
+inline constexpr EnumNames<TileDim, 6> kTileDimNames{{{TileDim::none, "none"},
+                                                      {TileDim::B, "B"},
+                                                      {TileDim::K, "K"},
+                                                      {TileDim::C, "C"},
+                                                      {TileDim::P, "P"},
+                                                      {TileDim::Q, "Q"}}};
+enum class TileOrder : std::int8_t { none, kbpqc, bpqkc, kcbpq, bpqck };
+inline constexpr EnumNames<TileOrder, 5> kTileOrderNames{{{TileOrder::none, "none"},
+                                                          {TileOrder::kbpqc, "kbpqc"},
+                                                          {TileOrder::bpqkc, "bpqkc"},
+                                                          {TileOrder::kcbpq, "kcbpq"},
+                                                          {TileOrder::bpqck, "bpqck"}}};
+enum class TileDataflow : std::int8_t { none, output, weight, input };
+inline constexpr EnumNames<TileDataflow, 4> kTileDataflowNames{{{TileDataflow::none, "none"},
+                                                                {TileDataflow::output, "output"},
+                                                                {TileDataflow::weight, "weight"},
+                                                                {TileDataflow::input, "input"}}};
 
 // The bulk of a sweep file (a row per layer of every network of every candidate), so its
 // small-range fields are narrow: region and partitions are bounded by the node array.
@@ -97,8 +128,14 @@ struct LayerRow {
     std::int8_t dl_in_order, dl_out_order, status;
     char order[5];
     double latency_cycles, redistribution_cycles, sharing_cycles, compute_cycles;
-    double energy_pj, energy_pe_pj, energy_register_pj, energy_sram_pj, energy_dram_pj, energy_noc_pj;
+    double energy_j, energy_pe_j, energy_register_j, energy_sram_j, energy_sram_ibuf_j, energy_sram_wbuf_j,
+        energy_sram_obuf_j, energy_dram_j, energy_dram_access_j, energy_dram_activation_j, energy_noc_j;
     double pe_utilisation;
+    std::int64_t dram_reads, dram_writes, dram_activations;
+    std::int64_t ibuf_reads, ibuf_writes, wbuf_reads, wbuf_writes, obuf_reads, obuf_writes;
+    std::int64_t register_bits, redistribution_flit_hops, sharing_flit_hops;
+    std::int32_t tile_nodes, tile_b, tile_k, tile_c, tile_p, tile_q;
+    std::int8_t unroll_row, unroll_col, loop_order, dataflow;
 };
 
 struct SegmentRow {
@@ -117,7 +154,7 @@ struct ScheduleRow {
     std::int64_t max_link_flits, max_channel_flits;
     std::int32_t steps, max_hops;
     std::int64_t flit_hops;
-    double latency_cycles, energy_pj;
+    double latency_cycles, energy_j;
     std::int64_t tsp_max_link_flits, shp_max_link_flits, bound_flits;
     double gap, solve_seconds;
     char members_text[kMembersChars];

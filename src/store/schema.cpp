@@ -79,6 +79,15 @@ std::vector<Field> inserted(std::vector<Field> fields, std::string_view after, s
     return fields;
 }
 
+// The field `name` of `fields` measured in `unit`, unless `unit` is empty (the default
+// configuration's, as declared, stays).
+void set_unit(std::vector<Field>& fields, std::string_view name, std::string_view unit) {
+    if (unit.empty()) return;
+    for (Field& f : fields) {
+        if (f.name == name) f.unit = unit;
+    }
+}
+
 TableSchema candidate_schema(const std::shared_ptr<const FamilyColumns>& columns) {
     using R = CandidateRow;
     TableSchema t{
@@ -95,7 +104,7 @@ TableSchema candidate_schema(const std::shared_ptr<const FamilyColumns>& columns
             PIMDSE_NUM(area_total_mm2, "mm2", "all nodes with routers and DRAM controllers"),
             PIMDSE_NUM(latency_s, "s", "latency summed over the workloads costed"),
             PIMDSE_NUM(energy_j, "J", "energy summed over the workloads costed"),
-            PIMDSE_NUM(cost, "J^alpha s^beta", "NicePIM Eq. 1 over all workloads; inf unless status is ok"),
+            PIMDSE_NUM(cost, "J s", "NicePIM Eq. 1 over all workloads; inf unless status is ok"),
             PIMDSE_NUM(metric_rows, "", "its rows in /metrics"),
             PIMDSE_NUM(layer_rows, "", "its rows in /mappings/layers"),
             PIMDSE_NUM(segment_rows, "", "its rows in /mappings/segments"),
@@ -113,6 +122,7 @@ TableSchema candidate_schema(const std::shared_ptr<const FamilyColumns>& columns
         t.fields = inserted(
             std::move(t.fields), "cost",
             family_fields(columns->metrics, offsetof(R, metrics), sizeof(double), FieldKind::float64));
+        set_unit(t.fields, "cost", columns->cost_unit);
     }
     return t;
 }
@@ -131,18 +141,19 @@ TableSchema metric_schema(const std::shared_ptr<const FamilyColumns>& columns) {
             PIMDSE_ENUM(status, sim::kEvalStatusNames, "the timeline's status of this network"),
             PIMDSE_NUM(latency_cycles, "node clock cycles", "latency of one inference of the batch"),
             PIMDSE_NUM(latency_s, "s", "the same at the node clock"),
-            PIMDSE_NUM(energy_pj, "pJ", "energy"),
+            PIMDSE_NUM(energy_j, "J", "energy"),
             PIMDSE_NUM(pe_utilisation, "", "network MACs / (latency x PEs of all nodes), 0..1"),
-            PIMDSE_NUM(cost, "J^alpha s^beta", "this network's term of NicePIM Eq. 1; inf when infeasible"),
+            PIMDSE_NUM(cost, "J s", "this network's term of NicePIM Eq. 1; inf when infeasible"),
             PIMDSE_NUM(segments, "", "segments (timesteps) of the network"),
             PIMDSE_TEXT(reason, "why infeasible (at most 160 bytes)"),
         },
         nullptr};
     if (columns) {
         t.columns = columns;
-        t.fields = inserted(std::move(t.fields), "energy_pj",
+        t.fields = inserted(std::move(t.fields), "energy_j",
                             family_fields(columns->energy_parts, offsetof(R, energy_parts), sizeof(double),
                                           FieldKind::float64));
+        set_unit(t.fields, "cost", columns->cost_unit);
     }
     return t;
 }
@@ -164,12 +175,45 @@ void check_columns(const FamilyColumns& c) {
     }
 }
 
-TableSchema layer_schema() {
+// What /mappings/layers' layer moved and how its slowest node was tiled (sim::LayerCounts,
+// sim::PartTiling), after its status.
+std::vector<Field> layer_count_fields() {
     using R = LayerRow;
     return {
+        PIMDSE_NUM(dram_reads, "accesses", "port-wide DRAM reads of the region's nodes"),
+        PIMDSE_NUM(dram_writes, "accesses", "port-wide DRAM writes of the region's nodes"),
+        PIMDSE_NUM(dram_activations, "activations", "DRAM row activations of the region's nodes"),
+        PIMDSE_NUM(ibuf_reads, "elements", "input-buffer reads of the region's nodes"),
+        PIMDSE_NUM(ibuf_writes, "elements", "input-buffer writes (fills)"),
+        PIMDSE_NUM(wbuf_reads, "elements", "weight-buffer reads"),
+        PIMDSE_NUM(wbuf_writes, "elements", "weight-buffer writes (fills)"),
+        PIMDSE_NUM(obuf_reads, "elements", "output-buffer reads (partial sums and write-backs)"),
+        PIMDSE_NUM(obuf_writes, "elements", "output-buffer writes"),
+        PIMDSE_NUM(register_bits, "bits", "bits read from and written into the PEs' operand registers"),
+        PIMDSE_NUM(redistribution_flit_hops, "flit hops", "NoC flits x hops gathering the inputs"),
+        PIMDSE_NUM(sharing_flit_hops, "flit hops", "NoC flits x hops of the data-sharing events"),
+        PIMDSE_NUM(tile_nodes, "nodes", "nodes of the region computing the slowest part-layer, tiled below"),
+        PIMDSE_NUM(tile_b, "", "tile of loop B of that part-layer; 0 for a stream layer (no tiling)"),
+        PIMDSE_NUM(tile_k, "", "tile of loop K"),
+        PIMDSE_NUM(tile_c, "", "tile of loop C"),
+        PIMDSE_NUM(tile_p, "", "tile of loop P"),
+        PIMDSE_NUM(tile_q, "", "tile of loop Q"),
+        PIMDSE_ENUM(unroll_row, kTileDimNames,
+                    "loop unrolled over the PE array's rows; none for a stream layer"),
+        PIMDSE_ENUM(unroll_col, kTileDimNames, "loop unrolled over the PE array's columns"),
+        PIMDSE_ENUM(loop_order, kTileOrderNames, "the tile loops, outermost first"),
+        PIMDSE_ENUM(dataflow, kTileDataflowNames,
+                    "the operand the PE registers keep (its stationary tensor)"),
+    };
+}
+
+TableSchema layer_schema() {
+    using R = LayerRow;
+    TableSchema t{
         TableId::layers,
         "/mappings/layers",
-        "one row per (candidate, network, layer): the layer's region, LM, WR, DL and cost",
+        "one row per (candidate, network, layer): the layer's region, LM, WR, DL, cost, accesses and the "
+        "slowest node's tiling",
         sizeof(R),
         {
             PIMDSE_NUM(candidate, "", "candidate id"),
@@ -194,23 +238,33 @@ TableSchema layer_schema() {
             PIMDSE_TEXT(order, "LM: spatial order of the partitions, outermost first"),
             PIMDSE_NUM(wr, "", "WR: full copies of the layer's weights in the region"),
             PIMDSE_ENUM(dl_in_order, sim::kLayoutOrderNames, "DL of the input: layout order"),
-            PIMDSE_NUM(dl_in_group, "", "DL of the input: channel group n of BCHW[Cn]"),
+            PIMDSE_NUM(
+                dl_in_group, "channels",
+                "DL of the input: channels of a pixel stored together, n of BCHW[Cn]; 1 without groups"),
             PIMDSE_ENUM(dl_out_order, sim::kLayoutOrderNames, "DL of the output: layout order"),
-            PIMDSE_NUM(dl_out_group, "", "DL of the output: channel group"),
+            PIMDSE_NUM(dl_out_group, "channels", "DL of the output: channels of a pixel stored together"),
             PIMDSE_NUM(latency_cycles, "node clock cycles", "redistribution + sharing + compute"),
             PIMDSE_NUM(redistribution_cycles, "cycles", "gathering the inputs from the producers"),
             PIMDSE_NUM(sharing_cycles, "cycles", "the layer's data-sharing events"),
             PIMDSE_NUM(compute_cycles, "cycles", "the slowest node of the region"),
-            PIMDSE_NUM(energy_pj, "pJ", "energy"),
-            PIMDSE_NUM(energy_pe_pj, "pJ", "of which PE arrays"),
-            PIMDSE_NUM(energy_register_pj, "pJ", "of which PE registers"),
-            PIMDSE_NUM(energy_sram_pj, "pJ", "of which SRAM buffers"),
-            PIMDSE_NUM(energy_dram_pj, "pJ", "of which DRAM access and activation (background: /metrics)"),
-            PIMDSE_NUM(energy_noc_pj, "pJ", "of which NoC"),
+            PIMDSE_NUM(energy_j, "J", "energy"),
+            PIMDSE_NUM(energy_pe_j, "J", "of which PE arrays"),
+            PIMDSE_NUM(energy_register_j, "J", "of which PE registers"),
+            PIMDSE_NUM(energy_sram_j, "J", "of which SRAM buffers"),
+            PIMDSE_NUM(energy_sram_ibuf_j, "J", "of the SRAM energy: the input buffers"),
+            PIMDSE_NUM(energy_sram_wbuf_j, "J", "of the SRAM energy: the weight buffers"),
+            PIMDSE_NUM(energy_sram_obuf_j, "J", "of the SRAM energy: the output (partial-sum) buffers"),
+            PIMDSE_NUM(energy_dram_j, "J", "of which DRAM access and activation (background: /metrics)"),
+            PIMDSE_NUM(energy_dram_access_j, "J", "of the DRAM energy: bits through the port"),
+            PIMDSE_NUM(energy_dram_activation_j, "J", "of the DRAM energy: row activations and precharges"),
+            PIMDSE_NUM(energy_noc_j, "J", "of which NoC"),
             PIMDSE_NUM(pe_utilisation, "", "MACs / (compute x PEs per node x region nodes), 0..1"),
             PIMDSE_ENUM(status, sim::kEvalStatusNames, "the layer's status"),
         },
         nullptr};
+    const std::vector<Field> counts = layer_count_fields();
+    t.fields.insert(t.fields.end(), counts.begin(), counts.end());
+    return t;
 }
 
 TableSchema segment_schema() {
@@ -258,9 +312,9 @@ TableSchema schedule_schema() {
             PIMDSE_NUM(max_channel_flits, "flits", "heaviest channel incl. injection/ejection"),
             PIMDSE_NUM(steps, "", "steps of the event"),
             PIMDSE_NUM(max_hops, "hops", "longest route of any transfer"),
-            PIMDSE_NUM(flit_hops, "", "flits x hops over all transfers"),
+            PIMDSE_NUM(flit_hops, "flit hops", "flits x hops over all transfers"),
             PIMDSE_NUM(latency_cycles, "node clock cycles", "latency of the event"),
-            PIMDSE_NUM(energy_pj, "pJ", "NoC energy of the event"),
+            PIMDSE_NUM(energy_j, "J", "NoC energy of the event"),
             PIMDSE_NUM(tsp_max_link_flits, "flits", "heaviest link of the TSP baseline on the event"),
             PIMDSE_NUM(shp_max_link_flits, "flits", "heaviest link of the SHP baseline on the event"),
             PIMDSE_NUM(bound_flits, "flits", "proven lower bound of the heaviest link"),
@@ -272,9 +326,9 @@ TableSchema schedule_schema() {
         nullptr};
 }
 
-TableSchema batch_schema() {
+TableSchema batch_schema(const std::shared_ptr<const FamilyColumns>& columns) {
     using R = BatchRow;
-    return {
+    TableSchema t{
         TableId::batches,
         "/tuner/batches",
         "one row per batch, written by rank 0: proposer, progress, best cost, front size and hypervolume",
@@ -285,14 +339,14 @@ TableSchema batch_schema() {
             PIMDSE_NUM(candidates, "", "candidates in the batch"),
             PIMDSE_NUM(evaluations, "", "evaluations done after the batch"),
             PIMDSE_NUM(ok, "", "candidates of the batch with status ok"),
-            PIMDSE_NUM(best_cost, "J^alpha s^beta", "lowest Eq. 1 cost so far; inf while none is ok"),
+            PIMDSE_NUM(best_cost, "J s", "lowest Eq. 1 cost so far; inf while none is ok"),
             PIMDSE_NUM(best_candidate, "", "its candidate id; -1 while none is ok"),
-            PIMDSE_NUM(hypervolume, "",
-                       "of the front against the reference point (units: product of the objectives' units)"),
+            PIMDSE_NUM(hypervolume, "s J mm2",
+                       "of the front against the reference point, in the product of the objectives' units"),
             PIMDSE_NUM(front_size, "", "candidates on the front after the batch"),
-            PIMDSE_NUM(hv_reference_1, "", "reference point, first objective (root attribute objectives)"),
-            PIMDSE_NUM(hv_reference_2, "", "reference point, second objective"),
-            PIMDSE_NUM(hv_reference_3, "", "reference point, third objective; NaN with two objectives"),
+            PIMDSE_NUM(hv_reference_1, "s", "reference point, first objective (root attribute objectives)"),
+            PIMDSE_NUM(hv_reference_2, "J", "reference point, second objective"),
+            PIMDSE_NUM(hv_reference_3, "mm2", "reference point, third objective; NaN with two objectives"),
             PIMDSE_NUM(samples, "", "points the proposer sampled and scored"),
             PIMDSE_NUM(fit_seconds, "s", "fitting the proposer's model; timing"),
             PIMDSE_NUM(propose_seconds, "s", "proposing the batch, excluding the fit; timing"),
@@ -302,26 +356,48 @@ TableSchema batch_schema() {
             PIMDSE_NUM(wall_seconds, "s", "since the sweep started, over all runs; timing"),
         },
         nullptr};
+    if (columns) {
+        t.columns = columns;
+        set_unit(t.fields, "best_cost", columns->cost_unit);
+        set_unit(t.fields, "hypervolume", columns->hypervolume_unit);
+        const auto& units = columns->objective_units;
+        if (!units.empty()) {
+            // With two objectives the third reference is NaN, of no unit.
+            for (std::size_t i = 0; i < 3; ++i) {
+                const std::string name = "hv_reference_" + std::to_string(i + 1);
+                for (Field& f : t.fields) {
+                    if (f.name == name) f.unit = i < units.size() ? std::string_view(units[i]) : "";
+                }
+            }
+        }
+    }
+    return t;
 }
 
-TableSchema pareto_schema() {
+TableSchema pareto_schema(const std::shared_ptr<const FamilyColumns>& columns) {
     using R = ParetoRow;
-    return {TableId::pareto,
-            "/pareto",
-            "every candidate that joined the Pareto front over the objectives, with the batches it joined "
-            "and left; "
-            "the current front is left_batch == -1",
-            sizeof(R),
-            {
-                PIMDSE_NUM(candidate, "", "candidate id"),
-                PIMDSE_NUM(joined_batch, "", "on the front from the end of this batch"),
-                PIMDSE_NUM(left_batch, "", "dominated from the end of this batch; -1 while on the front"),
-                PIMDSE_NUM(latency_s, "s", "latency over the workloads"),
-                PIMDSE_NUM(energy_j, "J", "energy over the workloads"),
-                PIMDSE_NUM(area_mm2, "mm2", "NN-engine area"),
-                PIMDSE_NUM(cost, "J^alpha s^beta", "NicePIM Eq. 1"),
-            },
-            nullptr};
+    TableSchema t{
+        TableId::pareto,
+        "/pareto",
+        "every candidate that joined the Pareto front over the objectives, with the batches it joined "
+        "and left; "
+        "the current front is left_batch == -1",
+        sizeof(R),
+        {
+            PIMDSE_NUM(candidate, "", "candidate id"),
+            PIMDSE_NUM(joined_batch, "", "on the front from the end of this batch"),
+            PIMDSE_NUM(left_batch, "", "dominated from the end of this batch; -1 while on the front"),
+            PIMDSE_NUM(latency_s, "s", "latency over the workloads"),
+            PIMDSE_NUM(energy_j, "J", "energy over the workloads"),
+            PIMDSE_NUM(area_mm2, "mm2", "NN-engine area"),
+            PIMDSE_NUM(cost, "J s", "NicePIM Eq. 1"),
+        },
+        nullptr};
+    if (columns) {
+        t.columns = columns;
+        set_unit(t.fields, "cost", columns->cost_unit);
+    }
+    return t;
 }
 
 TableSchema network_schema() {
@@ -393,8 +469,8 @@ void mark_unwritten(TableSchema& t) {
 std::vector<TableSchema> tables_with(const std::shared_ptr<const FamilyColumns>& columns) {
     std::vector<TableSchema> tables{
         candidate_schema(columns), metric_schema(columns), layer_schema(),
-        segment_schema(),          schedule_schema(),      batch_schema(),
-        pareto_schema(),           network_schema(),       workload_layer_schema()};
+        segment_schema(),          schedule_schema(),      batch_schema(columns),
+        pareto_schema(columns),    network_schema(),       workload_layer_schema()};
     for (TableSchema& t : tables) mark_unwritten(t);
     return tables;
 }
@@ -420,6 +496,15 @@ std::vector<TableSchema> declared_tables(const FamilyColumns& columns) {
 const TableSchema& schema(TableId id) {
     static const std::vector<TableSchema> tables = tables_with(nullptr);
     return tables.at(static_cast<std::size_t>(id));
+}
+
+std::string hypervolume_unit(const std::vector<std::string>& objective_units) {
+    std::string out;
+    for (const std::string& u : objective_units) {
+        if (!out.empty()) out += ' ';
+        out += u.find(' ') == std::string::npos ? u : "(" + u + ")";
+    }
+    return out;
 }
 
 std::string Field::description() const {

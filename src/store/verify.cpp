@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "hdf5_detail.hpp"
+#include "pimdse/store/store_export.hpp"
 #include "rows.hpp"
 #include "schema_h5.hpp"
 #include "store_impl.hpp"
@@ -196,13 +197,28 @@ std::vector<FamilyColumn> columns_between(const File& file, const std::string& p
     return out;
 }
 
+// The units the configuration gave: the cost's, from /candidates' `cost`, and each
+// objective's (as many as the root attribute `objectives` names), from /tuner/batches'
+// reference point.
+void read_units(const File& file, FamilyColumns& c) {
+    c.cost_unit = unit_of(file.string_attribute("/candidates", "cost"));
+    const std::string objectives = file.string_attribute("/", "objectives");
+    const auto n = objectives.empty() ? 0 : std::count(objectives.begin(), objectives.end(), ',') + 1;
+    for (std::ptrdiff_t i = 0; i < n && i < 3; ++i) {
+        c.objective_units.push_back(
+            unit_of(file.string_attribute("/tuner/batches", "hv_reference_" + std::to_string(i + 1))));
+    }
+    c.hypervolume_unit = unit_of(file.string_attribute("/tuner/batches", "hypervolume"));
+}
+
 }  // namespace
 
 void Store::Impl::read_columns() {
     FamilyColumns c;
     c.params = columns_between(file, "/candidates", "proposer", "status");
-    c.energy_parts = columns_between(file, "/metrics", "energy_pj", "pe_utilisation");
+    c.energy_parts = columns_between(file, "/metrics", "energy_j", "pe_utilisation");
     c.metrics = columns_between(file, "/candidates", "cost", "metric_rows");
+    read_units(file, c);
     try {
         set_columns(std::move(c));
     } catch (const IoError& e) {

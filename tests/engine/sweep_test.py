@@ -285,7 +285,8 @@ def scenario_tables(s):
                 check(f"`{field}`" in docs, f"/{name}.{field} is not in docs/output.md")
                 if h5py.check_enum_dtype(d.dtype[field]) is not None:
                     check(field in ("proposer", "status", "kind", "method", "outcome", "dl_in_order",
-                                    "dl_out_order"), f"unexpected enum {field}")
+                                    "dl_out_order", "unroll_row", "unroll_col", "loop_order", "dataflow"),
+                          f"unexpected enum {field}")
             print(f"/{name}: {len(df)} rows, {len(df.columns)} fields")
         c = pd.DataFrame(f["candidates"][()])
         m = pd.DataFrame(f["metrics"][()])
@@ -314,8 +315,14 @@ def scenario_tables(s):
             for j in range(len(pts)):
                 check(i == j or not (np.all(pts[j] <= pts[i]) and np.any(pts[j] < pts[i])), "dominated front point")
         # Energy breakdowns add up.
-        check(np.allclose(m.energy_pj, m.energy_pe_pj + m.energy_register_pj + m.energy_sram_pj + m.energy_dram_pj + m.energy_noc_pj,
+        check(np.allclose(m.energy_j, m.energy_pe_j + m.energy_register_j + m.energy_sram_j + m.energy_dram_j + m.energy_noc_j,
                           rtol=1e-9), "energy breakdown")
+        # The candidate's energy is its networks' (J in every table), and a layer's parts add up.
+        per_cand = m.groupby("candidate")["energy_j"].sum()
+        ok = c.set_index("candidate").loc[per_cand.index]
+        check(np.allclose(ok["energy_j"], per_cand, rtol=1e-12), "candidate energy = its networks' energies")
+        check(np.allclose(lay.energy_j, lay.energy_pe_j + lay.energy_register_j + lay.energy_sram_j + lay.energy_dram_j
+                          + lay.energy_noc_j, rtol=1e-9, atol=0), "layer energy breakdown")
         nets = pd.DataFrame(f["workloads/networks"][()])
         check(list(nets["name"]) == [b"tiny", b"resnet18"], "workload names")
 
@@ -583,8 +590,8 @@ def scenario_objectives(s):
 
 
 CROSSBAR_PARAMS = ["crossbar_size", "adc_bits", "dac_bits", "cell_bits", "weight_bits", "activation_bits"]
-CROSSBAR_ENERGY = ["energy_crossbar_pj", "energy_adc_pj", "energy_dac_pj", "energy_shift_add_pj", "energy_buffer_pj",
-                   "energy_noc_pj"]
+CROSSBAR_ENERGY = ["energy_crossbar_j", "energy_adc_j", "energy_dac_j", "energy_shift_add_j", "energy_buffer_j",
+                   "energy_noc_j"]
 
 
 def scenario_crossbar(s):
@@ -602,7 +609,7 @@ def scenario_crossbar(s):
     fields = list(c.columns)
     check(fields[fields.index("proposer") + 1:fields.index("status")] == CROSSBAR_PARAMS, f"parameter columns {fields}")
     fields = list(m.columns)
-    check(fields[fields.index("energy_pj") + 1:fields.index("pe_utilisation")] == CROSSBAR_ENERGY,
+    check(fields[fields.index("energy_j") + 1:fields.index("pe_utilisation")] == CROSSBAR_ENERGY,
           f"energy columns {fields}")
     check(len(c) == 24 and len(set(zip(*[c[k] for k in CROSSBAR_PARAMS]))) == 24, "24 distinct designs")
     over = c.area_mm2 > 3000
@@ -610,8 +617,8 @@ def scenario_crossbar(s):
     check((c.status[over] == status["infeasible"]).all() and (c.status[~over] == status["ok"]).all(),
           "infeasible exactly over the area budget")
     check(all(b"crossbar.area_budget_mm2" in msg for msg in c.message[over]), "the infeasible say why")
-    check(np.allclose(m.energy_pj, m[CROSSBAR_ENERGY].sum(axis=1), rtol=1e-12), "energy parts sum to the energy")
-    check((m.energy_pj > 0).all() and (m.latency_s > 0).all(), "every workload costed")
+    check(np.allclose(m.energy_j, m[CROSSBAR_ENERGY].sum(axis=1), rtol=1e-12), "energy parts sum to the energy")
+    check((m.energy_j > 0).all() and (m.latency_s > 0).all(), "every workload costed")
     check_crossbar_metrics(s, out, c)
 
 

@@ -90,8 +90,8 @@ public:
 private:
     std::int64_t unwritable_;
     DesignSpace space_;
-    std::vector<family::EnergyPart> parts_{{"energy_mac_pj", "of which MACs"},
-                                           {"energy_leak_pj", "of which leakage"}};
+    std::vector<family::EnergyPart> parts_{{"energy_mac_j", "of which MACs"},
+                                           {"energy_leak_j", "of which leakage"}};
 };
 
 const FamilyId kToy = family::register_family(
@@ -143,7 +143,7 @@ TEST(ToyFamily, SweepsThroughTheEngineUnchanged) {
     EXPECT_EQ(file.columns().params[1], (store::FamilyColumn{"mhz", "MHz", "clock"}));
     ASSERT_EQ(file.columns().energy_parts.size(), 2u);
     EXPECT_EQ(file.columns().energy_parts[1],
-              (store::FamilyColumn{"energy_leak_pj", "pJ", "of which leakage"}));
+              (store::FamilyColumn{"energy_leak_j", "J", "of which leakage"}));
     const store::StoredSweep s = file.read();
     io::Config c = io::read_config_file(config);
     const std::unique_ptr<family::Family> toy = family::make_family(c);

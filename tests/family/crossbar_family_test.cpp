@@ -70,9 +70,9 @@ TEST(CrossbarFamily, SpaceHasGibbonsAxesAndDefaults) {
     }
     EXPECT_EQ(s.size(), 576.0L);
     ASSERT_EQ(f->energy_parts().size(), 6u);
-    EXPECT_EQ(f->energy_parts()[0].name, "energy_crossbar_pj");
-    EXPECT_EQ(f->energy_parts()[4].name, "energy_buffer_pj");
-    EXPECT_EQ(f->energy_parts()[5].name, "energy_noc_pj");
+    EXPECT_EQ(f->energy_parts()[0].name, "energy_crossbar_j");
+    EXPECT_EQ(f->energy_parts()[4].name, "energy_buffer_j");
+    EXPECT_EQ(f->energy_parts()[5].name, "energy_noc_j");
 }
 
 TEST(CrossbarFamily, SpaceRangesComeFromTheConfigurationByName) {

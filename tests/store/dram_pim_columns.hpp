@@ -12,7 +12,7 @@
 namespace pimdse::store {
 
 [[nodiscard]] inline const FamilyColumns& dram_pim_columns() {
-    static const FamilyColumns c = engine::family_columns(*family::make_family(io::Config{}));
+    static const FamilyColumns c = engine::family_columns(*family::make_family(io::Config{}), io::Config{});
     return c;
 }
 

@@ -5,6 +5,8 @@
 
 #include "pimdse/store/schema.hpp"
 #include "dram_pim_columns.hpp"
+#include "pimdse/sim/intra_node.hpp"
+#include "pimdse/sim/intra_node_tiling.hpp"
 
 #include <gtest/gtest.h>
 
@@ -142,6 +144,64 @@ TEST(Schema, UnitsAreNotPartOfTheMeaning) {
             }
         }
     }
+}
+
+TEST(Schema, EveryEnergyIsInJoules) {
+    for (const TableSchema& t : dram_pim_tables()) {
+        for (const Field& f : t.fields) {
+            if (f.name.starts_with("energy")) {
+                EXPECT_TRUE(f.name.ends_with("_j")) << t.path << "." << f.name;
+                EXPECT_EQ(f.unit, "J") << t.path << "." << f.name;
+            }
+        }
+    }
+}
+
+// The units a configuration decides reach the fields they belong to; the hypervolume's is
+// the product of the objectives'.
+TEST(Schema, ConfiguredUnitsReachTheirFields) {
+    EXPECT_EQ(hypervolume_unit({"s", "J", "mm2"}), "s J mm2");
+    EXPECT_EQ(hypervolume_unit({"J s", "mm2"}), "(J s) mm2");
+    FamilyColumns c = dram_pim_columns();
+    c.cost_unit = "J^2 s";
+    c.objective_units = {"J s", "W"};
+    c.hypervolume_unit = hypervolume_unit(c.objective_units);
+    std::map<std::string, std::string> units;
+    for (const TableSchema& t : declared_tables(c)) {
+        for (const Field& f : t.fields) units[std::string(t.path) + "." + std::string(f.name)] = f.unit;
+    }
+    for (const char* cost :
+         {"/candidates.cost", "/metrics.cost", "/pareto.cost", "/tuner/batches.best_cost"}) {
+        EXPECT_EQ(units[cost], "J^2 s") << cost;
+    }
+    EXPECT_EQ(units["/tuner/batches.hv_reference_1"], "J s");
+    EXPECT_EQ(units["/tuner/batches.hv_reference_2"], "W");
+    EXPECT_EQ(units["/tuner/batches.hv_reference_3"], "") << "no third objective, no unit";
+    EXPECT_EQ(units["/tuner/batches.hypervolume"], "(J s) W");
+    // The default configuration's, as docs/output.md shows them.
+    const FamilyColumns& d = dram_pim_columns();
+    EXPECT_EQ(d.cost_unit, "J s");
+    EXPECT_EQ(d.objective_units, (std::vector<std::string>{"s", "J", "mm2"}));
+    EXPECT_EQ(d.hypervolume_unit, "s J mm2");
+}
+
+// The tiling enums of /mappings/layers are sim's names, shifted by a leading `none`.
+TEST(Schema, TilingEnumsFollowTheModelsNames) {
+    std::map<std::string, std::vector<std::string_view>> names;
+    for (const Field& f : dram_pim_tables()[static_cast<std::size_t>(TableId::layers)].fields) {
+        names[std::string(f.name)] = f.enum_names;
+    }
+    std::vector<std::string_view> dims{"none"}, orders{"none"}, flows{"none"};
+    for (std::size_t d = 0; d < sim::kLoopDims; ++d)
+        dims.push_back(sim::to_string(static_cast<sim::LoopDim>(d)));
+    for (std::size_t o = 0; o < sim::kLoopOrders; ++o)
+        orders.push_back(sim::to_string(static_cast<sim::LoopOrder>(o)));
+    for (std::size_t f = 0; f < sim::kPeDataflows; ++f)
+        flows.push_back(sim::to_string(static_cast<sim::PeDataflow>(f)));
+    EXPECT_EQ(names["unroll_row"], dims);
+    EXPECT_EQ(names["unroll_col"], dims);
+    EXPECT_EQ(names["loop_order"], orders);
+    EXPECT_EQ(names["dataflow"], flows);
 }
 
 }  // namespace

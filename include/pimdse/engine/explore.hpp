@@ -69,9 +69,10 @@ private:
 /// exponents, the fault-injection lists of `engine.fault_injection`.
 [[nodiscard]] eval::EvalContext make_context(const io::Config& config);
 
-/// The columns a family gives a sweep file: its parameters (/candidates) and energy parts
-/// (/metrics, pJ).
-[[nodiscard]] store::FamilyColumns family_columns(const family::Family& family);
+/// The columns a family gives a sweep file: its parameters (/candidates), energy parts
+/// (/metrics, J) and metrics (/candidates), with the units `config` gives the cost fields and
+/// the Pareto objectives.
+[[nodiscard]] store::FamilyColumns family_columns(const family::Family& family, const io::Config& config);
 
 /// Runs (or resumes) a sweep on every rank of `world` (collective). Setup failures are thrown
 /// as CollectiveError on every rank; anything else means the ranks disagree.

@@ -113,7 +113,7 @@ struct NetworkResult {
     double cost_term = 0;                  ///< this network's term of Eq. 1 (+inf when infeasible)
     std::vector<EventSchedule> schedules;  ///< per data-sharing event, when EvalContext::record_schedules
     /// The energy components of `cost`, pJ, in the order of the family's energy parts
-    /// (family::Family::energy_parts): the /metrics columns after energy_pj.
+    /// (family::Family::energy_parts): the /metrics columns after energy_j, written in J.
     std::vector<double> energy_parts_pj;
 };
 

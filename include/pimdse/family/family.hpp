@@ -26,10 +26,11 @@
 
 namespace pimdse::family {
 
-/// One energy component of a workload's result, in pJ: a column of /metrics after
-/// energy_pj, in the order of Family::energy_parts() (eval::NetworkResult::energy_parts_pj).
+/// One energy component of a workload's result: a column of /metrics after energy_j, in J
+/// (the model's pJ, eval::NetworkResult::energy_parts_pj, converted as the file is written),
+/// in the order of Family::energy_parts().
 struct EnergyPart {
-    std::string name;     ///< "energy_sram_pj"
+    std::string name;     ///< "energy_sram_j"
     std::string meaning;  ///< "of which SRAM buffers"
 };
 

@@ -61,24 +61,34 @@ enum class TableId : std::uint8_t {
 /// of /candidates, or an energy part of /metrics.
 struct FamilyColumn {
     std::string name;     ///< a parameter or energy part as the family names it
-    std::string unit;     ///< empty when none; energy parts are "pJ"
+    std::string unit;     ///< empty when none; energy parts are "J"
     std::string meaning;  ///< without the unit
 
     friend bool operator==(const FamilyColumn&, const FamilyColumn&) = default;
 };
 
 /// The family's columns of a sweep file: its parameters (int32, in /candidates after
-/// `proposer`, in the family's order), its energy parts (float64 pJ, in /metrics after
-/// `energy_pj`) and its per-candidate metrics (float64, in /candidates after `cost`). At most
-/// kMaxFamilyColumns of each.
+/// `proposer`, in the family's order), its energy parts (float64 J, in /metrics after
+/// `energy_j`) and its per-candidate metrics (float64, in /candidates after `cost`). At most
+/// kMaxFamilyColumns of each. Beside them, the units the configuration decides: of the cost
+/// fields (cost.alpha and cost.beta) and of the Pareto objectives (/tuner/batches'
+/// hypervolume and reference point); empty, the tables give the units of the default
+/// configuration's.
 struct FamilyColumns {
     std::vector<FamilyColumn> params;
     std::vector<FamilyColumn> energy_parts;
     std::vector<FamilyColumn> metrics;
+    std::string cost_unit;                     ///< NicePIM Eq. 1's cost: "J s"
+    std::vector<std::string> objective_units;  ///< each objective's, in order: "s", "J", "mm2"
+    std::string hypervolume_unit;              ///< their product: "s J mm2"
 
     friend bool operator==(const FamilyColumns&, const FamilyColumns&) = default;
 };
 inline constexpr std::size_t kMaxFamilyColumns = 12;
+
+/// The unit of a hypervolume over objectives of these units: their product, a unit with a
+/// space in parentheses ("s J mm2", "(J s) mm2").
+[[nodiscard]] std::string hypervolume_unit(const std::vector<std::string>& objective_units);
 
 struct TableSchema {
     TableId id = TableId::candidates;

@@ -250,12 +250,12 @@ std::unique_ptr<Family> make_crossbar(const io::Config& config, FamilyId id) {
 
 const std::vector<EnergyPart>& crossbar_energy_parts() {
     static const std::vector<EnergyPart> parts{
-        {"energy_crossbar_pj", "of which memristor cells read"},
-        {"energy_adc_pj", "of which analog-to-digital conversions"},
-        {"energy_dac_pj", "of which digital-to-analog input steps"},
-        {"energy_shift_add_pj", "of which shift registers and adders merging conversions"},
-        {"energy_buffer_pj", "of which PE input and tile output SRAM buffers"},
-        {"energy_noc_pj", "of which the inter-tile network (routers and links)"},
+        {"energy_crossbar_j", "of which memristor cells read"},
+        {"energy_adc_j", "of which analog-to-digital conversions"},
+        {"energy_dac_j", "of which digital-to-analog input steps"},
+        {"energy_shift_add_j", "of which shift registers and adders merging conversions"},
+        {"energy_buffer_j", "of which PE input and tile output SRAM buffers"},
+        {"energy_noc_j", "of which the inter-tile network (routers and links)"},
     };
     return parts;
 }

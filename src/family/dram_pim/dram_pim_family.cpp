@@ -76,14 +76,14 @@ std::unique_ptr<Family> make_dram_pim(const io::Config& config, FamilyId id) {
 
 const std::vector<EnergyPart>& dram_pim_energy_parts() {
     static const std::vector<EnergyPart> parts{
-        {"energy_pe_pj", "of which PE arrays (MACs)"},
-        {"energy_register_pj", "of which the PEs' operand registers"},
-        {"energy_sram_pj", "of which SRAM buffers"},
-        {"energy_dram_pj", "of which DRAM: access + activation + background"},
-        {"energy_dram_access_pj", "DRAM: bits through the port"},
-        {"energy_dram_activation_pj", "DRAM: row activations and precharges"},
-        {"energy_dram_background_pj", "DRAM: background and refresh over the latency"},
-        {"energy_noc_pj", "of which NoC (sharing and redistribution)"},
+        {"energy_pe_j", "of which PE arrays (MACs)"},
+        {"energy_register_j", "of which the PEs' operand registers"},
+        {"energy_sram_j", "of which SRAM buffers"},
+        {"energy_dram_j", "of which DRAM: access + activation + background"},
+        {"energy_dram_access_j", "DRAM: bits through the port"},
+        {"energy_dram_activation_j", "DRAM: row activations and precharges"},
+        {"energy_dram_background_j", "DRAM: background and refresh over the latency"},
+        {"energy_noc_j", "of which NoC (sharing and redistribution)"},
     };
     return parts;
 }
