@@ -180,19 +180,38 @@ class Sweep:
                 df[f] = df[f].map(lambda v: names.get(int(v), f"?{int(v)}"))
             elif d.dtype[f].kind == "S":
                 df[f] = np.char.decode(rows[f], "utf-8", "replace") if len(rows) else np.array([], dtype=str)
-        if "network_name" in df and "network" in df:
-            # Older files gave one network at two batch sizes one name: pivots need unique ones.
-            names = self.networks["name"].tolist()
-            df["network_name"] = df["network"].map(lambda n: names[n] if 0 <= n < len(names) else "?")
+        meanings = self.meanings(name)
+        if "network" in df and not name.startswith("workloads/"):
+            self._join_names(df, meanings)
         if name == "workloads/networks":
             df["name"] = workload_names(df["name"].tolist(), df["batch"].tolist())
         if name == "pareto" and "left_batch" in df:
             # A point dominated in a batch that never committed is still on the front.
             df.loc[df["left_batch"] >= self.batches_committed, "left_batch"] = -1
-        meanings = self.meanings(name)
         df.attrs = {"table": name, "meaning": _text(d.attrs.get("meaning", "")), "meanings": meanings,
                     "units": {f: unit_of(m) for f, m in meanings.items()}}
         return df
+
+    def _join_names(self, df, meanings):
+        """The names a table's `network` and `layer` indices refer to, joined in: `network_name`
+        after `network` (replacing a stored one: older files gave one network at two batch
+        sizes one name, and pivots need unique ones) and `layer_name` after `layer`, from
+        /workloads/networks and /workloads/<group>/layers. `pimdse export` joins the same."""
+        nets = self.networks
+        names = nets["name"].tolist()
+        net = df["network"].to_numpy()
+        col = [names[n] if 0 <= n < len(names) else "?" for n in net]
+        if "network_name" in df:
+            df["network_name"] = col
+        else:
+            df.insert(df.columns.get_loc("network") + 1, "network_name", col)
+            meanings["network_name"] = "the network's name (from /workloads/networks)"
+        if "layer" in df:
+            layers = [self.table(f"workloads/{g}/layers")["name"].tolist() for g in nets["group"]]
+            col = [layers[n][i] if 0 <= n < len(layers) and 0 <= i < len(layers[n]) else "?"
+                   for n, i in zip(net, df["layer"].to_numpy())]
+            df.insert(df.columns.get_loc("layer") + 1, "layer_name", col)
+            meanings["layer_name"] = "the layer's name (from /workloads/<net>/layers)"
 
     candidates = property(lambda self: self.table("candidates"), doc="/candidates: one row per candidate")
     metrics = property(lambda self: self.table("metrics"), doc="/metrics: one row per (candidate, network)")

@@ -41,6 +41,21 @@ const FamilyColumns& Store::columns() const {
     return impl_->columns;
 }
 
+std::vector<std::pair<std::string, std::vector<std::string>>> Store::workload_names() const {
+    const h5::CompoundType net_type = compound_type(schema(TableId::networks));
+    const h5::CompoundType layer_type = compound_type(schema(TableId::workload_layers));
+    const Table networks = Table::open(impl_->file, "/workloads/networks", net_type);
+    std::vector<std::pair<std::string, std::vector<std::string>>> out;
+    for (const NetworkRow& r : networks.read_rows<NetworkRow>(0, networks.rows())) {
+        const Table layers = Table::open(impl_->file, "/workloads/" + get(r.group) + "/layers", layer_type);
+        std::vector<std::string> names;
+        for (const WorkloadLayerRow& l : layers.read_rows<WorkloadLayerRow>(0, layers.rows()))
+            names.push_back(get(l.name));
+        out.emplace_back(get(r.name), std::move(names));
+    }
+    return out;
+}
+
 Store Store::open_read_only(const std::filesystem::path& path, MPI_Comm comm) {
     auto impl = std::make_unique<Impl>(path, File::Mode::read_only, comm);
     impl->check_sweep_file();

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <system_error>
+#include <utility>
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/output_file.hpp"
@@ -199,8 +200,49 @@ void read_blocks(hid_t dataset, hid_t native, std::size_t row_size, hsize_t firs
     }
 }
 
+using WorkloadNames = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+// The names joined into a table whose rows refer to a workload by index (docs/cli.md,
+// "pimdse export"): `network_name` after `network` unless the table has one, `layer_name`
+// after `layer` where it has both. The workloads' own tables are left as they are.
+struct NameJoin {
+    int net_col = -1;  // the column `network`
+    int network = -1;  // the column after which network_name goes
+    int layer = -1;    // the column after which layer_name goes
+    const WorkloadNames* names = nullptr;
+
+    NameJoin(const std::vector<Column>& cols, const std::string& table, const WorkloadNames& n) : names(&n) {
+        if (table.starts_with("workloads/")) return;
+        const auto at = [&](std::string_view name) -> int {
+            for (std::size_t i = 0; i < cols.size(); ++i) {
+                if (cols[i].name == name && cols[i].cls == H5T_INTEGER) return static_cast<int>(i);
+            }
+            return -1;
+        };
+        const bool named =
+            std::any_of(cols.begin(), cols.end(), [](const Column& c) { return c.name == "network_name"; });
+        net_col = at("network");
+        network = named ? -1 : net_col;
+        layer = net_col < 0 ? -1 : at("layer");
+    }
+    // The cells to write after column i of a row whose network and layer are those given.
+    void after(int i, std::int64_t net, std::int64_t lay, std::string& line) const {
+        const bool known = net >= 0 && std::cmp_less(net, names->size());
+        if (i == network) {
+            line += ',';
+            line += csv_field(known ? (*names)[static_cast<std::size_t>(net)].first : "?");
+        }
+        if (i == layer) {
+            const auto* layers = known ? &(*names)[static_cast<std::size_t>(net)].second : nullptr;
+            const bool has = layers && lay >= 0 && std::cmp_less(lay, layers->size());
+            line += ',';
+            line += csv_field(has ? (*layers)[static_cast<std::size_t>(lay)] : "?");
+        }
+    }
+};
+
 ExportedTable export_table(const h5::File& file, const std::string& table, std::int64_t committed,
-                           std::int64_t batches, io::OutputFile& out) {
+                           std::int64_t batches, const WorkloadNames& names, io::OutputFile& out) {
     const std::string context = file.name() + ":/" + table;
     Handle dset(check(H5Dopen2(file.id(), ("/" + table).c_str(), H5P_DEFAULT), context, "H5Dopen2"),
                 H5Dclose);
@@ -209,6 +251,7 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
                   H5Tclose);
     const std::size_t row_size = H5Tget_size(native.id());
     const std::vector<Column> cols = columns_of(native.id(), context);
+    const NameJoin join(cols, table, names);
     Handle space(check(H5Dget_space(dset.id()), context, "H5Dget_space"), H5Sclose);
     hsize_t extent = 0;
     check(H5Sget_simple_extent_dims(space.id(), &extent, nullptr), context, "H5Sget_simple_extent_dims");
@@ -222,18 +265,27 @@ ExportedTable export_table(const h5::File& file, const std::string& table, std::
                                      : "";
         line += i ? "," : "";
         line += csv_field(unit.empty() ? cols[i].name : cols[i].name + " [" + unit + "]");
+        if (std::cmp_equal(i, join.network)) line += ",network_name";
+        if (std::cmp_equal(i, join.layer)) line += ",layer_name";
     }
     line += '\n';
     out.write(line);
     const bool pareto = table == "pareto";
+    const auto index_at = [&](int i, const std::byte* row) {
+        const Column& c = cols[static_cast<std::size_t>(i)];
+        return i < 0 ? -1 : integer_at(row + c.offset, c.size, c.is_signed);
+    };
     const auto write_row = [&](const std::byte* row) {
         line.clear();
+        const std::int64_t net = index_at(join.net_col, row);
+        const std::int64_t lay = index_at(join.layer, row);
         for (std::size_t i = 0; i < cols.size(); ++i) {
             std::string text = cell(cols[i], row + cols[i].offset);
             // A point dominated in a batch that never committed is still on the front.
             if (pareto && cols[i].name == "left_batch" && std::stoll(text) >= batches) text = "-1";
             line += i ? "," : "";
             line += text;
+            join.after(static_cast<int>(i), net, lay, line);
         }
         line += '\n';
         out.write(line);
@@ -264,7 +316,7 @@ std::string unit_of(const std::string& meaning) {
 std::vector<ExportedTable> export_csv(const std::filesystem::path& h5, const std::filesystem::path& dir) {
     // The store checks that this is a sweep file of a version it reads, and that every table
     // holds its committed rows; then the file is walked generically.
-    (void)Store::open_read_only(h5, MPI_COMM_SELF);
+    const WorkloadNames names = Store::open_read_only(h5, MPI_COMM_SELF).workload_names();
     std::error_code ec;
     if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
         throw IoError(dir.string() + ": exists and is not a directory");
@@ -290,8 +342,8 @@ std::vector<ExportedTable> export_csv(const std::filesystem::path& h5, const std
     std::vector<ExportedTable> out;
     for (std::size_t t = 0; t < tables.size(); ++t) {
         const auto it = committed.find(tables[t]);
-        out.push_back(
-            export_table(file, tables[t], it == committed.end() ? -1 : it->second, batches, *files[t]));
+        out.push_back(export_table(file, tables[t], it == committed.end() ? -1 : it->second, batches, names,
+                                   *files[t]));
     }
     for (const auto& f : files) f->commit();
     return out;

@@ -21,6 +21,9 @@ Scenarios:
                    reversal, refusals
   crossbar_reader  a crossbar sweep read by the package: the family's columns and units from
                    the file, status names, front, best, summary
+  layers_evaluate  a sweep file's per-layer rows against `pimdse evaluate --layers` of the same
+                   candidate and mapping: names, cycles, energies (pJ there, J here, converted
+                   exactly), access counts and tiling
 """
 import argparse
 import csv
@@ -126,20 +129,25 @@ def scenario_crossbar_reader():
     s = pimdse.Sweep(path)
     c, m = s.candidates, s.metrics
     params = ["crossbar_size", "adc_bits", "dac_bits", "cell_bits", "weight_bits", "activation_bits"]
-    parts = ["energy_crossbar_pj", "energy_adc_pj", "energy_dac_pj", "energy_shift_add_pj", "energy_buffer_pj",
-             "energy_noc_pj"]
+    parts = ["energy_crossbar_j", "energy_adc_j", "energy_dac_j", "energy_shift_add_j", "energy_buffer_j",
+             "energy_noc_j"]
     cols = list(c.columns)
     check(cols[cols.index("proposer") + 1:cols.index("status")] == params, f"parameter columns {cols}")
-    check("node_rows" not in cols and "energy_pe_pj" not in m.columns, "no dram_pim column")
+    check("node_rows" not in cols and "energy_pe_j" not in m.columns, "no dram_pim column")
     cols = list(m.columns)
-    check(cols[cols.index("energy_pj") + 1:cols.index("pe_utilisation")] == parts, f"energy columns {cols}")
+    check(cols[cols.index("energy_j") + 1:cols.index("pe_utilisation")] == parts, f"energy columns {cols}")
     check(c.attrs["units"]["adc_bits"] == "bit" and c.attrs["units"]["crossbar_size"] == "", "parameter units")
     check(cols and list(c.columns)[list(c.columns).index("cost") + 1:list(c.columns).index("metric_rows")] ==
           ["adc_deficit_bits", "accuracy_loss"], "the family's metric columns after cost")
     check(c.attrs["units"]["adc_deficit_bits"] == "bit" and
           c.attrs["units"]["accuracy_loss"] == "percentage points", "metric units")
     check(s.objectives == ["edp", "area", "accuracy_loss"], f"objectives {s.objectives}")
-    check(all(m.attrs["units"][p] == "pJ" for p in parts), "energy part units")
+    check(all(m.attrs["units"][p] == "J" for p in parts + ["energy_j"]), "energy part units")
+    # Units the configuration decides: EDP's and the objectives' (edp, area, accuracy_loss).
+    check(c.attrs["units"]["cost"] == "J s" and m.attrs["units"]["cost"] == "J s", "cost unit")
+    b = s.batches.attrs["units"]
+    check([b["hv_reference_1"], b["hv_reference_2"], b["hv_reference_3"]] == ["J s", "mm2", "percentage points"]
+          and b["hypervolume"] == "(J s) mm2 (percentage points)", f"hypervolume units {b}")
     check(set(c["status"]) == {"ok", "infeasible"}, f"status names {set(c['status'])}")
     check(len(c) == 24 and len(m) == 48, f"{len(c)} candidates, {len(m)} metric rows")
     front = s.front()
@@ -174,8 +182,34 @@ def scenario_reader_commit():
     units = c.attrs["units"]
     check(units["latency_s"] == "s" and units["area_mm2"] == "mm2" and units["ibuf_kib"] == "KiB",
           f"units: {units}")
-    check(s.layers.attrs["units"]["compute_cycles"] == "cycles", "units of /mappings/layers")
-    check(s.layers.attrs["units"]["dl_in_group"] == "", "BCHW[Cn] in a meaning is not a unit")
+    layers = s.layers
+    lu = layers.attrs["units"]
+    check(lu["compute_cycles"] == "cycles", "units of /mappings/layers")
+    check(lu["dl_in_group"] == "channels", "BCHW[Cn] in a meaning is not a unit; the group counts channels")
+    check(all(lu[f] == "J" for f in layers.columns if f.startswith("energy_")), f"energies in J: {lu}")
+    check(units["energy_j"] == "J" and s.metrics.attrs["units"]["energy_j"] == "J", "energies in J")
+    check(units["cost"] == "J s" and s.pareto.attrs["units"]["cost"] == "J s", "EDP's unit")
+    b = s.batches.attrs["units"]
+    check((b["hv_reference_1"], b["hv_reference_2"], b["hv_reference_3"], b["hypervolume"]) ==
+          ("s", "J", "mm2", "s J mm2"), f"hypervolume units {b}")
+    # The names the indices refer to, joined in from the workloads' tables.
+    cols = list(layers.columns)
+    check(cols[cols.index("network") + 1] == "network_name" and cols[cols.index("layer") + 1] == "layer_name",
+          f"name columns {cols}")
+    for (net, name), rows in layers.groupby(["network", "network_name"]):
+        check(name == s.networks["name"][net], f"network {net} is {name}")
+        ref = s.network_layers(int(net))["name"].tolist()
+        check(list(rows["layer_name"]) == [ref[i] for i in rows["layer"]], f"layer names of {name}")
+    check(set(s.schedules["layer_name"]) <= set(layers["layer_name"]), "schedules name their layers")
+    # Per-buffer SRAM and the DRAM split add up to their totals; the counts are there.
+    check(np.allclose(layers[["energy_sram_ibuf_j", "energy_sram_wbuf_j", "energy_sram_obuf_j"]].sum(axis=1),
+                      layers["energy_sram_j"], rtol=1e-12, atol=0), "SRAM energy by buffer")
+    check(np.allclose(layers["energy_dram_access_j"] + layers["energy_dram_activation_j"], layers["energy_dram_j"],
+                      rtol=1e-12, atol=0), "DRAM split")
+    check((layers["ibuf_reads"] > 0).all() and (layers["dram_reads"] > 0).all(), "access counts")
+    tiled = layers["loop_order"] != "none"
+    check(tiled.any() and (layers.loc[tiled, "tile_k"] > 0).all() and
+          set(layers.loc[tiled, "dataflow"]) <= {"output", "weight", "input"}, "tiling columns")
     check(pimdse.cost_unit(1, 1) == "J s" and pimdse.cost_unit(0, 1) == "s" and pimdse.cost_unit(2, 0.5) ==
           "J^2 s^0.5", "cost_unit")
     ok = c[c["status"] == "ok"]
@@ -268,8 +302,15 @@ def scenario_export():
             want = counts.get(name, len(f[name]))
             check(len(body) == want, f"{csv_path}: {len(body)} rows, committed {want}")
             fields = [h.split(" [")[0] for h in header]
-            check(fields == list(f[name].dtype.names), f"{csv_path}: header {header}")
-            for h, field in zip(header, fields):
+            # The names a table's indices refer to are joined in after them.
+            want_fields = list(f[name].dtype.names)
+            if "network" in want_fields and not name.startswith("workloads/"):
+                if "network_name" not in want_fields:
+                    want_fields.insert(want_fields.index("network") + 1, "network_name")
+                if "layer" in want_fields:
+                    want_fields.insert(want_fields.index("layer") + 1, "layer_name")
+            check(fields == want_fields, f"{csv_path}: header {header}")
+            for h, field in ((h, x) for h, x in zip(header, fields) if x in f[name].dtype.names):
                 unit = re.search(r"\s\[([^\[\]]+)\]\s*$", f[name].attrs[field].decode())
                 check(h == (f"{field} [{unit.group(1)}]" if unit else field), f"{csv_path}: header {h}")
             check(name + ".csv" in p.stdout.replace("/", "_") or csv_path in p.stdout, f"{csv_path} not reported")
@@ -280,7 +321,7 @@ def scenario_export():
         status = {v: k for k, v in h5py.check_enum_dtype(f["candidates"].dtype["status"]).items()}
         for row, ref in zip(c, d):
             check(row["status"] == status[ref["status"]], "status as its name")
-            check(float(row["cost [J^alpha s^beta]"]) == ref["cost"], "cost exact")
+            check(float(row["cost [J s]"]) == ref["cost"], "cost exact")
             check(int(row["candidate"]) == ref["candidate"], "candidate id")
     # The CSV files read back with pandas equal what the Python reader returns, table by table.
     import pandas as pd
@@ -448,6 +489,72 @@ def scenario_postprocess_uses_reader():
             check(re.search(r"^import pimdse$", text, re.M), f"postprocess/{name} reads sweep files without pimdse")
             readers += 1
     check(readers >= 3, "sweep_plots.py, compare.py and fig9.py read sweep files")
+
+
+def mapping_yaml(s, cand, net, layers):
+    """The mapping file (docs/mapping.md) of candidate `cand` on workload `net`, from its rows
+    of /mappings/segments and /mappings/layers."""
+    seg = s.segments
+    seg = seg[(seg["candidate"] == cand) & (seg["network"] == net)]
+    rows, cols = s.candidates.loc[cand, ["node_rows", "node_cols"]]
+    lines = [f"network: {s.networks['name'][net]}", f"node_array: [{rows}, {cols}]", "segments:"]
+    for _, g in seg.groupby("segment"):
+        regions = g.drop_duplicates("region").sort_values("region")
+        check(list(regions["region"]) == list(range(len(regions))), "regions 0, 1, ... of a segment")
+        lines.append("  - regions: [" + ", ".join(f"{{at: [{r.region_row}, {r.region_col}], shape: "
+                                                    f"[{r.region_rows}, {r.region_cols}]}}"
+                                                    for r in regions.itertuples()) + "]")
+        lines.append("    branches: [" + ", ".join(str(b) for b in g.sort_values("branch")["region"]) + "]")
+    lines.append("layers:")
+    for r in layers.itertuples():
+        parts = ", ".join(f"{d.upper()}: [{getattr(r, f'part_{d}_h')}, {getattr(r, f'part_{d}_w')}]"
+                          for d in "bpqkc")
+        dl = [f"{o}[C{g}]" if g > 1 else o for o, g in ((r.dl_in_order, r.dl_in_group),
+                                                         (r.dl_out_order, r.dl_out_group))]
+        lines.append(f"  - {{name: \"{r.layer_name}\", partitions: {{{parts}}}, order: {r.order}, wr: {r.wr}, "
+                     f"dl: {{in: \"{dl[0]}\", out: \"{dl[1]}\"}}}}")
+    return "\n".join(lines) + "\n"
+
+
+def scenario_layers_evaluate():
+    pimdse = import_pimdse()
+    s = pimdse.Sweep(sweep("layers"))
+    lay, c = s.layers, s.candidates.set_index("candidate", drop=False)
+    cand = int(c[c["layer_rows"] > 0]["candidate"].iloc[0])
+    hw = work("layers_hw.yaml")
+    p = c.loc[cand]
+    open(hw, "w").write(f"hardware:\n  node_array: [{p.node_rows}, {p.node_cols}]\n  pe_array: [{p.pe_rows}, "
+                        f"{p.pe_cols}]\n  buffers_kib: {{input: {p.ibuf_kib}, weight: {p.wbuf_kib}, "
+                        f"output: {p.obuf_kib}}}\n")
+    counts = ["dram_reads", "dram_writes", "dram_activations", "ibuf_reads", "ibuf_writes", "wbuf_reads",
+              "wbuf_writes", "obuf_reads", "obuf_writes", "register_bits", "redistribution_flit_hops",
+              "sharing_flit_hops", "tile_nodes", "tile_b", "tile_k", "tile_c", "tile_p", "tile_q"]
+    energies = ["", "_pe", "_register", "_sram", "_sram_ibuf", "_sram_wbuf", "_sram_obuf", "_dram_access",
+                "_dram_activation", "_noc"]
+    for net in sorted(set(lay[lay["candidate"] == cand]["network"])):
+        rows = lay[(lay["candidate"] == cand) & (lay["network"] == net)].sort_values("layer")
+        mapping = work(f"layers_map_{net}.yaml")
+        open(mapping, "w").write(mapping_yaml(s, cand, net, rows))
+        table = work(f"layers_{net}.csv")
+        run([ARGS.pimdse, "evaluate", "--hardware", hw, "--network", s.networks["file"][net], "--mapping",
+             mapping, "--layers", table])
+        cli = list(csv.DictReader(open(table)))
+        check(len(cli) == len(rows), f"network {net}: {len(cli)} layers printed, {len(rows)} in the file")
+        for r, e in zip(rows.to_dict("records"), cli):
+            where = f"candidate {cand}, network {r['network_name']}, layer {r['layer_name']}"
+            check(e["layer"] == r["layer_name"] and e["status"] == r["status"], f"{where}: name and status")
+            for f in ("latency_cycles", "redistribution_cycles", "sharing_cycles", "compute_cycles",
+                      "pe_utilisation"):
+                check(float(e[f]) == r[f], f"{where}: {f} {e[f]} vs {r[f]}")
+            for part in energies:  # the CLI prints pJ; the file holds pJ x 1e-12, bit for bit
+                check(float(e[f"energy{part}_pj"]) * 1e-12 == r[f"energy{part}_j"],
+                      f"{where}: energy{part} {e[f'energy{part}_pj']} pJ vs {r[f'energy{part}_j']} J")
+            for f in counts:
+                check(int(float(e[f])) == r[f], f"{where}: {f} {e[f]} vs {r[f]}")
+            for f in ("unroll_row", "unroll_col", "loop_order", "dataflow"):
+                check(e[f] == r[f], f"{where}: {f} {e[f]} vs {r[f]}")
+        print(f"network {net}: {len(rows)} layers agree")
+    check(lay["sharing_flit_hops"].sum() > 0 and (lay["tile_k"] > 0).any(), "the rows compared are not all zero")
 
 
 def scenario_kendall_tau():

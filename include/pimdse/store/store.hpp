@@ -184,6 +184,9 @@ public:
 
     /// Collective. Everything committed (candidates, tuner rows, Pareto history).
     [[nodiscard]] StoredSweep read() const;
+    /// The names the rows' `network` and `layer` indices refer to: per workload (row of
+    /// /workloads/networks), its name and its layers' names (/workloads/<group>/layers).
+    [[nodiscard]] std::vector<std::pair<std::string, std::vector<std::string>>> workload_names() const;
 
     /// Collective. Writes one batch: `mine` are this rank's rows (sorted by id here), `layout`
     /// every candidate of the batch in id order (the same on every rank); `tuner` and `pareto`
