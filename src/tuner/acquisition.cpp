@@ -6,6 +6,7 @@
 #include <numbers>
 #include <numeric>
 #include <unordered_set>
+#include <utility>
 
 namespace pimdse::tuner {
 
@@ -25,23 +26,28 @@ double acquisition(AcquisitionKind kind, double mean, double sd, double best, do
 
 Scores score_candidates(const GpPosterior& posterior, const Matrix& candidates, double best,
                         const BatchOptions& options) {
-    Scores out;
-    out.mean.resize(candidates.rows());
-    out.variance.resize(candidates.rows());
+    Vector mean(candidates.rows()), variance(candidates.rows());
     // In chunks: L^-1 K(X, xs) for all candidates at once would be n x S doubles.
     constexpr Eigen::Index chunk = 2048;
     for (Eigen::Index at = 0; at < candidates.rows(); at += chunk) {
         const Eigen::Index len = std::min(chunk, candidates.rows() - at);
         Vector m, v;
         posterior.predict(candidates.middleRows(at, len), m, v);
-        out.mean.segment(at, len) = m;
-        out.variance.segment(at, len) = v;
+        mean.segment(at, len) = m;
+        variance.segment(at, len) = v;
     }
-    out.score.resize(static_cast<std::size_t>(candidates.rows()));
-    for (Eigen::Index i = 0; i < candidates.rows(); ++i) {
+    return scores_from(std::move(mean), std::move(variance), best, options);
+}
+
+Scores scores_from(Vector mean, Vector variance, double best, const BatchOptions& options) {
+    Scores out;
+    out.score.resize(static_cast<std::size_t>(mean.size()));
+    for (Eigen::Index i = 0; i < mean.size(); ++i) {
         out.score[static_cast<std::size_t>(i)] =
-            acquisition(options.kind, out.mean(i), std::sqrt(out.variance(i)), best, options.kappa);
+            acquisition(options.kind, mean(i), std::sqrt(variance(i)), best, options.kappa);
     }
+    out.mean = std::move(mean);
+    out.variance = std::move(variance);
     return out;
 }
 

@@ -4,98 +4,17 @@
 // the model is retrained on a geometric schedule of history sizes (docs/tuner.md, "Scale").
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <limits>
-#include <numeric>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 
-#include "bayes.hpp"
 #include "history.hpp"
-#include "mutation.hpp"
-#include "pimdse/tuner/acquisition.hpp"
 #include "pimdse/tuner/model.hpp"
+#include "pimdse/tuner/targets.hpp"
+#include "surrogate.hpp"
 
 namespace pimdse::tuner {
-
-namespace {
-
-class BayesProposer final : public HistoryProposer {
-public:
-    BayesProposer(std::string_view name, const ProposerContext& context, const ProposerOptions& options,
-                  std::uint64_t stream, std::vector<int> hidden)
-        : HistoryProposer(context, options, stream), name_(name), hidden_(std::move(hidden)) {}
-
-    [[nodiscard]] std::string_view name() const override { return name_; }
-    [[nodiscard]] std::int64_t warmup() const override { return options_.initial_random; }
-
-    [[nodiscard]] std::vector<DesignPoint> propose(std::int64_t batch, int count) override {
-        using clock = std::chrono::steady_clock;
-        stats_ = {};
-        Rng rng = batch_rng(batch);
-        const auto ok = std::count_if(history_.begin(), history_.end(),
-                                      [](const Observation& o) { return o.outcome == Outcome::ok; });
-        if (std::ssize(history_) < options_.initial_random || ok < 2) {
-            const auto start = clock::now();
-            auto out = sampler_.sample(rng, count, seen_);
-            stats_.propose_seconds = std::chrono::duration<double>(clock::now() - start).count();
-            stats_.samples = std::ssize(out);
-            return out;
-        }
-        const auto fit_start = clock::now();
-        const FittedModel fitted =
-            fit_model(history_, encoding_, options_, hidden_, context_.seed, stream(), training_);
-        const auto fit_end = clock::now();
-        stats_.fit_seconds = std::chrono::duration<double>(fit_end - fit_start).count();
-
-        // Candidates: uniform legal samples, plus mutants of the best points so that the
-        // acquisition can refine around them (a uniform sample of 10^10 points rarely lands
-        // next to the incumbent).
-        const int total = static_cast<int>(std::min<std::int64_t>(
-            std::max<std::int64_t>(context_.samples_per_round,
-                                   std::int64_t{options_.samples_per_candidate} * count),
-            std::int64_t{1} << 24));
-        const int local = static_cast<int>(std::lround(options_.local_fraction * total));
-        PointSet exclude = seen_;
-        std::vector<DesignPoint> cands = mutants(sampler_, encoding_, fitted.best_points, local, rng,
-                                                 options_.local_step, ParamWeights{}, exclude, 8);
-        std::vector<DesignPoint> uniform = sampler_.sample(rng, total - std::ssize(cands), exclude);
-        cands.insert(cands.end(), uniform.begin(), uniform.end());
-        Matrix x(std::ssize(cands), static_cast<Eigen::Index>(context_.space.dimensions()));
-        for (std::size_t i = 0; i < cands.size(); ++i) {
-            const Unit u = encoding_.encode(cands[i]);
-            for (std::size_t k = 0; k < context_.space.dimensions(); ++k)
-                x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)) = u[k];
-        }
-        BatchOptions b;
-        b.kind = options_.acquisition;
-        b.kappa = options_.ucb_kappa;
-        const Matrix features = fitted.model->features(x);
-        const Scores scores = score_candidates(fitted.model->posterior(), features, fitted.best_target, b);
-        std::vector<std::size_t> picks =
-            kriging_believer(fitted.model->posterior(), features, scores, fitted.best_target,
-                             std::min(count, options_.believer_max), b);
-        if (count > options_.believer_max) {
-            std::vector<DesignSpace::Index> grid;
-            grid.reserve(cands.size());
-            for (const DesignPoint& c : cands) grid.push_back(*context_.space.index_of(c));
-            picks = fill_by_exclusion(std::move(picks), scores.score, grid, context_.space, count);
-        }
-        std::vector<DesignPoint> out;
-        for (std::size_t i : picks) out.push_back(cands[i]);
-        stats_.propose_seconds = std::chrono::duration<double>(clock::now() - fit_end).count();
-        stats_.samples = std::ssize(cands);
-        return out;
-    }
-
-private:
-    std::string_view name_;
-    std::vector<int> hidden_;
-    std::optional<Training> training_;  // the last training: reused until the schedule's next point
-};
-
-}  // namespace
 
 namespace {
 
@@ -141,68 +60,88 @@ std::size_t trained_prefix(std::span<const Observation> history, const ProposerO
     return ok >= 2 ? m : history.size();
 }
 
-}  // namespace
+/// The trained parameters of the last training (network weights and kernel hyperparameters)
+/// and the history prefix they were trained on: a cache that never changes a result, since a
+/// training is a function of (seed, stream, prefix) only.
+struct Training {
+    std::size_t prefix = 0;
+    Vector parameters;
+};
 
-FittedModel fit_model(std::span<const Observation> history, const Encoding& encoding,
-                      const ProposerOptions& options, const std::vector<int>& hidden, std::uint64_t seed,
-                      std::uint64_t stream, std::optional<Training>& cache) {
-    ModelOptions m;
-    m.kernel = options.kernel;
-    m.hidden = hidden;
-    m.steps = hidden.empty() ? options.gp_steps : options.dkl_steps;
-    m.kernel_learning_rate = options.gp_learning_rate;
-    m.network_learning_rate = options.dkl_learning_rate;
-    // The same initial network for every training of a seed: a training depends on the data only.
-    const auto fresh_model = [&] {
-        Rng init(seed, stream ^ kInitStream);
-        return std::make_unique<DeepKernelGp>(static_cast<int>(encoding.space().dimensions()), m, init);
-    };
-    FittedModel out;
-    out.model = fresh_model();
-    const FitData data = fit_data(history, encoding, options, seed, stream);
-    const std::size_t prefix = trained_prefix(history, options);
-    if (!cache || cache->prefix != prefix) {
-        cache.reset();
-        if (prefix == history.size()) {
-            (void)out.model->fit(data.x, data.y);  // trains, then conditions on the same data
-            cache = Training{prefix, out.model->parameters()};
-        } else {
-            const FitData old = fit_data(history.first(prefix), encoding, options, seed, stream);
-            const std::unique_ptr<DeepKernelGp> trained = fresh_model();
-            (void)trained->fit(old.x, old.y);
-            cache = Training{prefix, trained->parameters()};
+// The model of one batch: the parameters trained on the history's training prefix
+// (trained_prefix; trained afresh, from a network initialised from (seed, stream), unless
+// `cache` holds that prefix's), conditioned on the fitted subset of the whole history.
+class GpSurrogate final : public Surrogate {
+public:
+    explicit GpSurrogate(std::vector<int> hidden) : hidden_(std::move(hidden)) {}
+
+    void fit(const FitInput& in) override {
+        ModelOptions m;
+        m.kernel = in.options.kernel;
+        m.hidden = hidden_;
+        m.steps = hidden_.empty() ? in.options.gp_steps : in.options.dkl_steps;
+        m.kernel_learning_rate = in.options.gp_learning_rate;
+        m.network_learning_rate = in.options.dkl_learning_rate;
+        // The same initial network for every training of a seed: a training depends on the data only.
+        const auto fresh_model = [&] {
+            Rng init(in.seed, in.stream ^ kInitStream);
+            return std::make_unique<DeepKernelGp>(static_cast<int>(in.encoding.space().dimensions()), m,
+                                                  init);
+        };
+        model_ = fresh_model();
+        const FitData data = fit_data(in.history, in.encoding, in.options, in.seed, in.stream);
+        const std::size_t prefix = trained_prefix(in.history, in.options);
+        if (!cache_ || cache_->prefix != prefix) {
+            cache_.reset();
+            if (prefix == in.history.size()) {
+                (void)model_->fit(data.x, data.y);  // trains, then conditions on the same data
+                cache_ = Training{prefix, model_->parameters()};
+            } else {
+                const FitData old =
+                    fit_data(in.history.first(prefix), in.encoding, in.options, in.seed, in.stream);
+                const std::unique_ptr<DeepKernelGp> trained = fresh_model();
+                (void)trained->fit(old.x, old.y);
+                cache_ = Training{prefix, trained->parameters()};
+            }
         }
-    }
-    if (!out.model->has_posterior()) {
-        out.model->set_parameters(cache->parameters);
-        try {
-            out.model->condition(data.x, data.y);
-        } catch (const std::runtime_error&) {
-            // The trained parameters do not give a positive-definite K on the new data: train
-            // on it (a function of the history too, so still deterministic).
-            out.model = fresh_model();
-            (void)out.model->fit(data.x, data.y);
+        if (!model_->has_posterior()) {
+            model_->set_parameters(cache_->parameters);
+            try {
+                model_->condition(data.x, data.y);
+            } catch (const std::runtime_error&) {
+                // The trained parameters do not give a positive-definite K on the new data: train
+                // on it (a function of the history too, so still deterministic).
+                model_ = fresh_model();
+                (void)model_->fit(data.x, data.y);
+            }
         }
+        best_target_ = data.y.minCoeff();
     }
-    out.best_target = data.y.minCoeff();
-    // The few best observations seed the local candidates.
-    const std::vector<double> targets = log_cost_targets(history, options.failure_margin);
-    std::vector<std::size_t> order(history.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    const std::size_t top = std::min<std::size_t>(order.size(), 8);
-    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(),
-                      [&](std::size_t a, std::size_t b) {
-                          return targets[a] < targets[b] || (targets[a] == targets[b] && a < b);
-                      });
-    for (std::size_t i = 0; i < top; ++i) out.best_points.push_back(history[order[i]].params);
-    return out;
-}
+
+    [[nodiscard]] Choice choose(const Matrix& x, int q, const BatchOptions& b) const override {
+        Choice c;
+        const Matrix features = model_->features(x);
+        c.scores = score_candidates(model_->posterior(), features, best_target_, b);
+        c.picks = kriging_believer(model_->posterior(), features, c.scores, best_target_, q, b);
+        return c;
+    }
+
+private:
+    std::vector<int> hidden_;
+    std::unique_ptr<DeepKernelGp> model_;
+    double best_target_ = 0;         // lowest standardised target of the fit
+    std::optional<Training> cache_;  // the last training: reused until the schedule's next point
+};
+
+}  // namespace
 
 std::unique_ptr<Proposer> make_bayes(std::string_view name, const ProposerContext& context,
                                      const ProposerOptions& options) {
     if (name == "gp")
-        return std::make_unique<BayesProposer>("gp", context, options, kGpStream, std::vector<int>{});
-    return std::make_unique<BayesProposer>("nicepim", context, options, kNicepimStream, options.hidden);
+        return make_model_proposer("gp", context, options, kGpStream,
+                                   std::make_unique<GpSurrogate>(std::vector<int>{}));
+    return make_model_proposer("nicepim", context, options, kNicepimStream,
+                               std::make_unique<GpSurrogate>(options.hidden));
 }
 
 }  // namespace pimdse::tuner

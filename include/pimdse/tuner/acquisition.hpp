@@ -41,6 +41,10 @@ struct Scores {
     std::vector<double> score;
 };
 
+/// The scores of candidates whose model gives `mean` and `variance` (of the latent target);
+/// `best` is the lowest target observed.
+[[nodiscard]] Scores scores_from(Vector mean, Vector variance, double best, const BatchOptions& options);
+
 /// Scores every row of `candidates` (features) in chunks of 2048 rows (one matrix product
 /// per chunk); `best` is the lowest target observed.
 [[nodiscard]] Scores score_candidates(const GpPosterior& posterior, const Matrix& candidates, double best,

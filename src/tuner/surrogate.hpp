@@ -1,0 +1,58 @@
+#pragma once
+// The seam of the model-based proposers ("gp", "nicepim", "xgboost"; docs/tuner.md): one
+// proposer (model_proposer.cpp) owns the warm-up, the candidates and the batch, and asks a
+// Surrogate, fitted on the history before each model batch, to score the candidates and to
+// make the picks it can make itself (the GP's Kriging believer). Private to src/tuner/.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "pimdse/tuner/acquisition.hpp"
+#include "pimdse/tuner/encoding.hpp"
+#include "pimdse/tuner/gp.hpp"
+#include "pimdse/tuner/proposer.hpp"
+#include "pimdse/tuner/proposers.hpp"
+
+namespace pimdse::tuner {
+
+/// What a surrogate is fitted from: the observations told, in order, and the proposer's
+/// encoding, options, seed and stream.
+struct FitInput {
+    std::span<const Observation> history;
+    const Encoding& encoding;
+    const ProposerOptions& options;
+    std::uint64_t seed = 0;
+    std::uint64_t stream = 0;
+};
+
+/// A batch as the surrogate sees it: every candidate's scores and its own first picks.
+struct Choice {
+    Scores scores;
+    std::vector<std::size_t> picks;  ///< indices of candidates, best first; may be empty
+};
+
+class Surrogate {
+public:
+    virtual ~Surrogate() = default;
+    /// Fits the model of one batch. The model must be a function of the input only: a
+    /// surrogate may keep a cache between fits that never changes a result.
+    virtual void fit(const FitInput& in) = 0;
+    /// Scores every row of `x` (encoded candidates) with the acquisition `b` against the
+    /// lowest standardised target of the fit, and picks up to q of them if the model can make
+    /// a diverse batch itself; the proposer fills the rest by exclusion on the grid.
+    [[nodiscard]] virtual Choice choose(const Matrix& x, int q, const BatchOptions& b) const = 0;
+};
+
+/// The model-based proposer called `name` drawing from `stream`: uniform legal points until
+/// `options.initial_random` observations (two of them successes) exist, then the surrogate's
+/// choice over the sampled and mutated candidates.
+[[nodiscard]] std::unique_ptr<Proposer> make_model_proposer(std::string_view name,
+                                                            const ProposerContext& context,
+                                                            const ProposerOptions& options,
+                                                            std::uint64_t stream,
+                                                            std::unique_ptr<Surrogate> surrogate);
+
+}  // namespace pimdse::tuner
