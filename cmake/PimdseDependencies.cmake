@@ -29,6 +29,10 @@ find_package(ONNX REQUIRED)
 
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(COINCBC REQUIRED IMPORTED_TARGET cbc osi-clp)
+# XGBoost's C API (tuner, proposer "xgboost"), from Debian's libxgboost-dev through its
+# xgboost.pc: the package's CMake config also imports the `xgboost` command-line program,
+# which Debian ships in another package, and refuses to load without it.
+pkg_check_modules(XGBOOST REQUIRED IMPORTED_TARGET xgboost)
 
 if(PIMDSE_BUILD_TESTS)
   find_package(GTest REQUIRED)

@@ -11,7 +11,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   libboost-mpi-dev libboost-serialization-dev
   libhdf5-openmpi-dev hdf5-tools
-  libeigen3-dev
+  libeigen3-dev libxgboost-dev
   coinor-libcbc-dev
   libyaml-cpp-dev
   libcli11-dev
