@@ -71,6 +71,10 @@ const std::vector<Option>& options() {
         {"amosa_hard_limit", IntOption{&P::amosa_hard_limit, 1, 1 << 16}},
         {"amosa_soft_limit", IntOption{&P::amosa_soft_limit, 1, 1 << 16}},
         {"amosa_step", RealOption{&P::amosa_step, 0, true, 10}},
+        {"xgb_trees", IntOption{&P::xgb_trees, 1, 10000}},
+        {"xgb_depth", IntOption{&P::xgb_depth, 1, 20}},
+        {"xgb_eta", RealOption{&P::xgb_eta, 0, true, 1}},
+        {"xgb_ensemble", IntOption{&P::xgb_ensemble, 2, 256}},
     };
     return table;
 }

@@ -81,6 +81,7 @@ inline constexpr std::uint64_t kNicepimStream = 0x4E494345;    // "NICE"
 inline constexpr std::uint64_t kAnnealingStream = 0x414E4E4C;  // "ANNL"
 inline constexpr std::uint64_t kEvolutionStream = 0x45564F4C;  // "EVOL"
 inline constexpr std::uint64_t kAmosaStream = 0x414D4F53;      // "AMOS"
+inline constexpr std::uint64_t kXgboostStream = 0x58474220;    // "XGB "
 
 [[nodiscard]] std::unique_ptr<Proposer> make_random(const ProposerContext& context,
                                                     const ProposerOptions& options);
@@ -95,5 +96,7 @@ inline constexpr std::uint64_t kAmosaStream = 0x414D4F53;      // "AMOS"
                                                        const ProposerOptions& options);
 [[nodiscard]] std::unique_ptr<Proposer> make_amosa(const ProposerContext& context,
                                                    const ProposerOptions& options);
+[[nodiscard]] std::unique_ptr<Proposer> make_xgboost(const ProposerContext& context,
+                                                     const ProposerOptions& options);
 
 }  // namespace pimdse::tuner

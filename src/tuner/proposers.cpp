@@ -10,8 +10,8 @@
 namespace pimdse::tuner {
 
 const std::vector<std::string_view>& proposer_names() {
-    static const std::vector<std::string_view> names{"random",    "grid",      "gp",   "nicepim",
-                                                     "annealing", "evolution", "amosa"};
+    static const std::vector<std::string_view> names{"random",    "grid",      "gp",    "nicepim",
+                                                     "annealing", "evolution", "amosa", "xgboost"};
     return names;
 }
 
@@ -52,6 +52,10 @@ void validate(const ProposerContext& c, const ProposerOptions& o) {
     require(o.amosa_hard_limit >= 1 && o.amosa_hard_limit <= o.amosa_soft_limit,
             "1 <= amosa_hard_limit <= amosa_soft_limit");
     require(o.amosa_step > 0, "amosa_step > 0");
+    require(o.xgb_trees >= 1, "xgb_trees >= 1");
+    require(o.xgb_depth >= 1, "xgb_depth >= 1");
+    require(o.xgb_eta > 0 && o.xgb_eta <= 1, "xgb_eta in (0, 1]");
+    require(o.xgb_ensemble >= 2, "xgb_ensemble >= 2");
 }
 
 }  // namespace
@@ -65,6 +69,7 @@ std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerCon
     if (name == "annealing") return make_annealing(context, options);
     if (name == "evolution") return make_evolution(context, options);
     if (name == "amosa") return make_amosa(context, options);
+    if (name == "xgboost") return make_xgboost(context, options);
     std::string msg = "tuner::make_proposer: unknown proposer '";
     msg += name;
     msg += "' (known: ";

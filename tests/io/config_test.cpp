@@ -292,6 +292,15 @@ TEST_F(ConfigFiles, ProposerOptions) {
     EXPECT_EQ(amosa.sweep.proposer_options.amosa_hard_limit, 5);
     EXPECT_EQ(amosa.sweep.proposer_options.amosa_soft_limit, 8);
     EXPECT_EQ(parse(to_yaml(amosa)), amosa);
+    const Config xgb = parse(head +
+                             "sweep: {budget: 8, proposer: xgboost, proposer_options: {xgb_trees: 40, "
+                             "xgb_depth: 3, xgb_eta: 0.1, xgb_ensemble: 4}}\n");
+    EXPECT_EQ(xgb.sweep.proposer, Proposer::xgboost);
+    EXPECT_EQ(xgb.sweep.proposer_options.xgb_trees, 40);
+    EXPECT_EQ(xgb.sweep.proposer_options.xgb_depth, 3);
+    EXPECT_EQ(xgb.sweep.proposer_options.xgb_eta, 0.1);
+    EXPECT_EQ(xgb.sweep.proposer_options.xgb_ensemble, 4);
+    EXPECT_EQ(parse(to_yaml(xgb)), xgb);
     // The resolved form writes exactly the changed options and reads back equal.
     const std::string text = to_yaml(c);
     EXPECT_NE(text.find("    local_fraction: 0\n"), std::string::npos) << text;
@@ -310,10 +319,12 @@ TEST_F(ConfigFiles, ProposerOptions) {
         EXPECT_NE(e.problem().find("local_fraction"), std::string::npos) << e.problem();
     }
     for (const char* bad :
-         {"local_fraction: 1.5", "fit_max: 1", "kernel: cubic", "hidden: []", "hidden: [16, 0]",
-          "anneal_cooling: 0", "fit_best: 300", "evolution_parents: 1", "amosa_alpha: 0", "amosa_alpha: 1.5",
-          "amosa_t_min: 0", "amosa_t_min: 300", "amosa_hard_limit: 111", "amosa_soft_limit: 0",
-          "amosa_iterations: 0", "amosa_step: 0"}) {
+         {"local_fraction: 1.5",   "fit_max: 1",          "kernel: cubic",       "hidden: []",
+          "hidden: [16, 0]",       "anneal_cooling: 0",   "fit_best: 300",       "evolution_parents: 1",
+          "amosa_alpha: 0",        "amosa_alpha: 1.5",    "amosa_t_min: 0",      "amosa_t_min: 300",
+          "amosa_hard_limit: 111", "amosa_soft_limit: 0", "amosa_iterations: 0", "amosa_step: 0",
+          "xgb_trees: 0",          "xgb_depth: 21",       "xgb_eta: 0",          "xgb_eta: 1.5",
+          "xgb_ensemble: 1"}) {
         try {
             (void)parse(head + "sweep: {budget: 8, proposer_options: {" + bad + "}}\n");
             ADD_FAILURE() << bad << " accepted";

@@ -137,6 +137,12 @@ INSTANTIATE_TEST_SUITE_P(Tuner, LargeBatch,
                                     (std::get<1>(test_info.param) == 1.0 ? "_every_batch" : "_schedule");
                          });
 
+// Boosted trees have no training schedule (every batch refits on every observation): one
+// growth is enough.
+INSTANTIATE_TEST_SUITE_P(Xgboost, LargeBatch,
+                         ::testing::Combine(::testing::Values("xgboost"), ::testing::Values(1.25)),
+                         [](const auto& test_info) { return std::string(std::get<0>(test_info.param)); });
+
 // The schedule changes what is proposed once a batch falls between two training points: from
 // 8 the points are 8, 10, 12, 15, 18, 22, 27, 33, 41, 51, 63, 78, 97, ..., so batch 8 (96
 // observations) uses the model trained on the first 78.

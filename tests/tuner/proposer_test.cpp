@@ -243,7 +243,8 @@ TEST_P(SearchProposer, BeatsRandomOnASmoothCost) {
     EXPECT_LT(other, 0.75 * random);
 }
 
-INSTANTIATE_TEST_SUITE_P(Tuner, SearchProposer, ::testing::Values("gp", "nicepim", "annealing", "evolution"),
+INSTANTIATE_TEST_SUITE_P(Tuner, SearchProposer,
+                         ::testing::Values("gp", "nicepim", "annealing", "evolution", "xgboost"),
                          [](const auto& test_info) { return std::string(test_info.param); });
 
 TEST(MakeProposer, UnknownNameThrows) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 #include <set>
 #include <stdexcept>
@@ -123,6 +124,15 @@ TEST(Options, InvalidOptionsThrow) {
     o = {};
     o.samples_per_candidate = 0;
     EXPECT_THROW((void)make_proposer("gp", ctx, o), pimdse::ModelError);
+    using Change = void (*)(ProposerOptions&);
+    for (Change bad : std::initializer_list<Change>{
+             [](ProposerOptions& x) { x.xgb_trees = 0; }, [](ProposerOptions& x) { x.xgb_depth = 0; },
+             [](ProposerOptions& x) { x.xgb_eta = 0; }, [](ProposerOptions& x) { x.xgb_eta = 1.5; },
+             [](ProposerOptions& x) { x.xgb_ensemble = 1; }}) {
+        o = {};
+        bad(o);
+        EXPECT_THROW((void)make_proposer("xgboost", ctx, o), pimdse::ModelError);
+    }
     EXPECT_NO_THROW((void)make_proposer("evolution", ctx, ProposerOptions{}));
 }
 

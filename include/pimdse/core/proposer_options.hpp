@@ -23,7 +23,7 @@ inline constexpr EnumNames<AcquisitionKind, 2> kAcquisitionKindNames{
 
 /// The options of every proposer; each reads those of its own.
 struct ProposerOptions {
-    // ---- Bayesian proposers ("gp", "nicepim") ---------------------------------------------
+    // ---- Bayesian proposers ("gp", "nicepim"; "xgboost" shares the batch options) -----------
     int initial_random = 16;  ///< uniform random points until this many observations exist
     KernelKind kernel = KernelKind::matern52;
     AcquisitionKind acquisition = AcquisitionKind::expected_improvement;
@@ -65,6 +65,12 @@ struct ProposerOptions {
     int amosa_hard_limit = 100;  ///< HL: the archive's size after clustering
     int amosa_soft_limit = 110;  ///< SL: the archive is clustered when it grows past this
     double amosa_step = 0.15;    ///< a neighbour's Gaussian step (sd) in the encoding
+
+    // ---- "xgboost" (boosted trees as the suggestion model, docs/tuner.md) -----------------
+    int xgb_trees = 100;    ///< boosting rounds of each booster
+    int xgb_depth = 6;      ///< max_depth of a tree (XGBoost's default)
+    double xgb_eta = 0.3;   ///< learning rate (XGBoost's default)
+    int xgb_ensemble = 10;  ///< boosters on bootstrap resamples: their spread is the model's sd
 
     friend bool operator==(const ProposerOptions&, const ProposerOptions&) = default;
 };

@@ -35,16 +35,18 @@ enum class Proposer {
     evolution,  ///< an evolutionary algorithm
     grid,       ///< every legal point once, in index order (small spaces)
     amosa,      ///< archived multi-objective simulated annealing (AMOSA; HuNT's search)
+    xgboost,    ///< the PIM-Tuner with boosted trees as its suggestion model (VIII-C)
 };
 /// `sweep.proposer`'s choices, in enum order (the values are stored in sweep files: append
 /// only); each is a name tuner::make_proposer accepts.
-inline constexpr EnumNames<Proposer, 7> kProposerNames{{{Proposer::nicepim, "nicepim"},
+inline constexpr EnumNames<Proposer, 8> kProposerNames{{{Proposer::nicepim, "nicepim"},
                                                         {Proposer::gp, "gp"},
                                                         {Proposer::random, "random"},
                                                         {Proposer::annealing, "annealing"},
                                                         {Proposer::evolution, "evolution"},
                                                         {Proposer::grid, "grid"},
-                                                        {Proposer::amosa, "amosa"}}};
+                                                        {Proposer::amosa, "amosa"},
+                                                        {Proposer::xgboost, "xgboost"}}};
 
 [[nodiscard]] std::string_view to_string(Proposer p);
 /// Every proposer's name, in enum order.

@@ -62,7 +62,8 @@ class Proposer {
 public:
     virtual ~Proposer() = default;
 
-    /// The config name: "random", "grid", "annealing", "evolution", "gp", "nicepim", "amosa".
+    /// The config name: "random", "grid", "annealing", "evolution", "gp", "nicepim", "amosa",
+    /// "xgboost".
     [[nodiscard]] virtual std::string_view name() const = 0;
 
     /// Up to `count` legal points (the family's legality test passes, area included) for batch `batch`

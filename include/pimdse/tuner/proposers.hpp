@@ -1,7 +1,7 @@
 #pragma once
 // The proposers of the sweep (docs/tuner.md) behind the Proposer seam of proposer.hpp, made
-// by name: "random", "grid", "gp", "nicepim", "annealing", "evolution", "amosa". Every option has a
-// documented default, which the configuration's `sweep.proposer_options:` may override (docs/config.md).
+// by name: "random", "grid", "gp", "nicepim", "annealing", "evolution", "amosa", "xgboost". Every option has
+// a documented default, which the configuration's `sweep.proposer_options:` may override (docs/config.md).
 
 #include <memory>
 #include <string_view>
@@ -18,7 +18,7 @@ using pimdse::KernelKind;
 using pimdse::ProposerOptions;
 
 /// The proposer called `name` ("random", "grid", "gp", "nicepim", "annealing", "evolution",
-/// "amosa"). Throws
+/// "amosa", "xgboost"). Throws
 /// std::invalid_argument for another name or invalid options.
 [[nodiscard]] std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerContext& context,
                                                       const ProposerOptions& options = {});
