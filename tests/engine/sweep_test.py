@@ -42,6 +42,11 @@ Scenarios:
                set) writes the same file on --np ranks as without mpirun, evaluates no point
                twice, and stopped at half its budget and resumed gives the /candidates and
                /metrics of the uninterrupted run
+  xgboost      an `xgboost` sweep of tiny.yaml's space (synthetic evaluator, lag 2, small
+               ensemble) writes the same file on --np ranks as without mpirun, proposes 24 of
+               its 32 candidates from the boosted trees, evaluates no point twice, and stopped
+               at half its budget and resumed gives the uninterrupted run's /candidates and
+               /metrics
 """
 import argparse
 import os
@@ -551,7 +556,7 @@ def scenario_model_share(s):
 
 
 def scenario_small_space(s):
-    for proposer in ("grid", "random", "nicepim", "annealing", "evolution", "gp", "amosa"):
+    for proposer in ("grid", "random", "nicepim", "annealing", "evolution", "gp", "amosa", "xgboost"):
         cfg = variant(s, "small_space.yaml", f"small_{proposer}", proposer=proposer)
         out = s.fresh(f"small_{proposer}.h5")
         p = s.run(["explore", cfg, "-o", out])
@@ -690,6 +695,31 @@ def scenario_amosa(s):
     half_cfg = config(f"amosa_half_np{s.np}", 20)
     out = s.fresh(f"amosa_resumed_np{s.np}.h5")
     check_resumed(s, full, half_cfg, full_cfg, out, 20, 5)
+
+
+def scenario_xgboost(s):
+    def config(name, budget):
+        return variant(s, "tiny.yaml", name, proposer="xgboost", budget=budget, batch_size=4, lag=2,
+                       evaluator="synthetic", synthetic_median_seconds=0.01,
+                       proposer_options="{initial_random: 8, xgb_trees: 20, xgb_ensemble: 4}")
+    full_cfg = config(f"xgboost_full_np{s.np}", 32)
+    ref = s.fresh(f"xgboost_ref_np{s.np}.h5")
+    s.run(["explore", full_cfg, "-o", ref], np_=0)
+    full = s.fresh(f"xgboost_np{s.np}.h5")
+    s.run(["explore", full_cfg, "-o", full])
+    same_files(ref, full)
+    with h5py.File(full, "r") as f:
+        c = pd.DataFrame(f["candidates"][()])
+        b = pd.DataFrame(f["tuner/batches"][()])
+        resolved = f["config/resolved"][0].decode()
+    check("    xgb_ensemble: 4\n" in resolved, "the resolved configuration keeps the options")
+    params = ["node_rows", "node_cols", "pe_rows", "pe_cols", "ibuf_kib", "wbuf_kib", "obuf_kib"]
+    check(len(c) == 32 and not c.duplicated(params).any(), "32 distinct points evaluated")
+    from_model = int(b.candidates[b.fit_seconds > 0].sum())
+    check(from_model == 24, f"{from_model} of 32 candidates from the boosted trees, expected 24")
+    half_cfg = config(f"xgboost_half_np{s.np}", 16)
+    out = s.fresh(f"xgboost_resumed_np{s.np}.h5")
+    check_resumed(s, full, half_cfg, full_cfg, out, 16, 4)
 
 
 def scenario_plots(s):
