@@ -146,6 +146,9 @@ void BM_ProposeAndArchive_gp(benchmark::State& state) {
 void BM_ProposeAndArchive_amosa(benchmark::State& state) {
     propose_and_archive(state, "amosa");
 }
+void BM_ProposeAndArchive_xgboost(benchmark::State& state) {
+    propose_and_archive(state, "xgboost");
+}
 
 // {observations, batch size, consecutive batches, samples_per_round}
 #define PIMDSE_TUNER_ARGS            \
@@ -176,6 +179,15 @@ BENCHMARK(BM_ProposeAndArchive_amosa)
     ->Args({10000, 64, 10, 0})
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3);
+
+// XGBoost (docs/tuner.md, "Boosted trees"): every batch refits the bootstrap ensemble (10
+// boosters of 100 trees) on every observation, then scores 16384 candidates; batches of 64
+// after 10^3 and 10^4 observations.
+BENCHMARK(BM_ProposeAndArchive_xgboost)
+    ->Args({1000, 64, 3, 0})
+    ->Args({10000, 64, 3, 0})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
 
 // The archive alone: `batch` inserts into an archive that holds the front of `observations`.
 void BM_ArchiveInsert(benchmark::State& state) {
