@@ -28,7 +28,7 @@ import numpy as np
 
 import pimdse
 
-ORDER = ["nicepim", "gp", "random", "annealing", "evolution"]
+ORDER = ["nicepim", "gp", "xgboost", "random", "annealing", "evolution"]
 
 
 def quality_curve(cost: np.ndarray) -> np.ndarray:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # NicePIM Fig. 9 (section VIII-C): design quality against evaluations for the PIM-Tuner
-# (nicepim: deep-kernel GP) and the baselines (gp, random, annealing, evolution) on the
+# (nicepim: deep-kernel GP) and the baselines (gp, random, annealing, evolution, xgboost) on the
 # NicePIM design space, the five DNNs at batch 1, alpha = beta = 1 (EDP), equal budgets,
 # several seeds per proposer. One `pimdse explore` per (proposer, seed) from
 # inputs/sweeps/nicepim_fig9.yaml, then postprocess/fig9.py draws OUT/fig9.png and writes
@@ -9,7 +9,7 @@
 #   jobs/paper/fig9/run.sh [OUT_DIR]                       (default: out/paper/fig9)
 #
 # Environment: BUDGET (evaluations per run, default 1024 as the config), BATCH (candidates
-# per batch, default 16), SEEDS (default "1 2 3"), PROPOSERS (default all five), SAMPLES
+# per batch, default 16), SEEDS (default "1 2 3"), PROPOSERS (default all six), SAMPLES
 # (legal points sampled per round by model-based proposers, default 16384 as the paper),
 # NP (MPI ranks, default cores + 1). A full run is thousands of evaluations: submit it to a
 # cluster (jobs/slurm.sbatch shows how); a smoke run on a laptop is
@@ -24,7 +24,7 @@ budget=${BUDGET:-1024}
 batch=${BATCH:-16}
 samples=${SAMPLES:-16384}
 seeds=${SEEDS:-1 2 3}
-proposers=${PROPOSERS:-nicepim gp random annealing evolution}
+proposers=${PROPOSERS:-nicepim gp random annealing evolution xgboost}
 np=${NP:-$(($(nproc) + 1))}
 if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 
