@@ -35,14 +35,10 @@ FitData fit_data(std::span<const Observation> history, const Encoding& encoding,
     const std::vector<std::size_t> subset =
         fit_subset(targets, options.fit_max, options.fit_best, subset_rng);
     const auto n = std::ssize(subset);
-    FitData d{Matrix(n, static_cast<Eigen::Index>(encoding.space().dimensions())), Vector(n)};
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const std::size_t h = subset[static_cast<std::size_t>(i)];
-        const Unit u = encoding.encode(history[h].params);
-        for (std::size_t k = 0; k < encoding.space().dimensions(); ++k)
-            d.x(i, static_cast<Eigen::Index>(k)) = u[k];
-        d.y(i) = targets[h];
-    }
+    FitData d{Matrix(n, 0), Vector(n)};
+    encode_rows(
+        encoding, subset.size(), [&](std::size_t i) { return history[subset[i]].params; }, d.x);
+    for (Eigen::Index i = 0; i < n; ++i) d.y(i) = targets[subset[static_cast<std::size_t>(i)]];
     const double mean = d.y.mean();
     const double sd = std::sqrt((d.y.array() - mean).square().mean());
     d.y = (d.y.array() - mean) / (sd > 0 ? sd : 1.0);
@@ -85,8 +81,7 @@ public:
         // The same initial network for every training of a seed: a training depends on the data only.
         const auto fresh_model = [&] {
             Rng init(in.seed, in.stream ^ kInitStream);
-            return std::make_unique<DeepKernelGp>(static_cast<int>(in.encoding.space().dimensions()), m,
-                                                  init);
+            return std::make_unique<DeepKernelGp>(static_cast<int>(in.encoding.features().size()), m, init);
         };
         model_ = fresh_model();
         const FitData data = fit_data(in.history, in.encoding, in.options, in.seed, in.stream);

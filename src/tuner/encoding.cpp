@@ -10,9 +10,25 @@
 
 namespace pimdse::tuner {
 
+namespace {
+
+// One index per parameter, uniform; a parameter of one value takes it without a draw, so
+// that an axis fixed to one value leaves every random stream as it was without the axis.
+DesignSpace::Index draw_index(const DesignSpace& space, Rng& rng) {
+    DesignSpace::Index index{};
+    for (std::size_t p = 0; p < space.dimensions(); ++p) {
+        const auto n = static_cast<std::int64_t>(space.range(p).size());
+        index[p] = n > 1 ? static_cast<std::size_t>(rng.uniform_int(0, n - 1)) : 0;
+    }
+    return index;
+}
+
+}  // namespace
+
 Encoding::Encoding(DesignSpace space) : space_(std::move(space)) {
     coords_.resize(space_.dimensions());
     for (std::size_t p = 0; p < space_.dimensions(); ++p) {
+        if (space_.range(p).size() > 1) features_.push_back(p);
         const std::vector<int>& values = space_.range(p).values();
         auto& c = coords_[p];
         c.resize(values.size());
@@ -66,12 +82,7 @@ bool LegalSampler::legal(const DesignPoint& p) const {
 
 std::optional<DesignPoint> LegalSampler::draw(Rng& rng, std::int64_t max_attempts) const {
     for (std::int64_t a = 0; a < max_attempts; ++a) {
-        DesignSpace::Index index{};
-        for (std::size_t p = 0; p < space_.dimensions(); ++p) {
-            const auto n = static_cast<std::int64_t>(space_.range(p).size());
-            index[p] = static_cast<std::size_t>(rng.uniform_int(0, n - 1));
-        }
-        const DesignPoint point = space_.at(index);
+        const DesignPoint point = space_.at(draw_index(space_, rng));
         if (legal_(point)) return point;
     }
     return std::nullopt;
@@ -87,13 +98,8 @@ std::vector<DesignPoint> LegalSampler::sample(Rng& rng, int count, const PointSe
     std::int64_t used = 0;
     while (static_cast<int>(out.size()) < count && used < budget) {
         // One attempt per draw of one index per parameter, legal or not, repeated or not.
-        DesignSpace::Index index{};
-        for (std::size_t p = 0; p < space_.dimensions(); ++p) {
-            const auto n = static_cast<std::int64_t>(space_.range(p).size());
-            index[p] = static_cast<std::size_t>(rng.uniform_int(0, n - 1));
-        }
         ++used;
-        const DesignPoint point = space_.at(index);
+        const DesignPoint point = space_.at(draw_index(space_, rng));
         if (exclude.contains(point) || taken.contains(point)) continue;
         if (!legal_(point)) continue;
         taken.insert(point);

@@ -66,6 +66,7 @@ public:
         ParamWeights w{};
         double total = 0;
         for (std::size_t k = 0; k < encoding_.space().dimensions(); ++k) {
+            if (encoding_.space().range(k).size() < 2) continue;  // a fixed parameter cannot move
             w[k] = priority_[k] + 0.1 * top + 1e-12;
             total += w[k];
         }

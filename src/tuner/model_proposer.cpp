@@ -61,12 +61,9 @@ public:
         stats_.fit_seconds = std::chrono::duration<double>(fit_end - fit_start).count();
 
         const std::vector<DesignPoint> cands = candidates(rng, count);
-        Matrix x(std::ssize(cands), static_cast<Eigen::Index>(context_.space.dimensions()));
-        for (std::size_t i = 0; i < cands.size(); ++i) {
-            const Unit u = encoding_.encode(cands[i]);
-            for (std::size_t k = 0; k < context_.space.dimensions(); ++k)
-                x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(k)) = u[k];
-        }
+        Matrix x;
+        encode_rows(
+            encoding_, cands.size(), [&](std::size_t i) { return cands[i]; }, x);
         BatchOptions b;
         b.kind = options_.acquisition;
         b.kappa = options_.ucb_kappa;

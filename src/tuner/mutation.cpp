@@ -25,11 +25,16 @@ DesignPoint mutate(const Encoding& encoding, const DesignPoint& from, Rng& rng, 
     if (total <= 0) return out;  // a space of one point
     const auto index = space.index_of(from);
     DesignSpace::Index idx = index ? *index : DesignSpace::Index{};
+    // The roulette ends at the last parameter that can move: fixed ones after it never catch
+    // a rounding remainder.
+    std::size_t last = 0;
+    for (std::size_t k = 0; k < space.dimensions(); ++k)
+        if (w[k] > 0) last = k;
     do {
         // Roulette over the remaining weights.
         double r = rng.uniform01() * total;
         std::size_t k = 0;
-        while (k + 1 < space.dimensions() && (w[k] <= 0 || r >= w[k])) {
+        while (k < last && (w[k] <= 0 || r >= w[k])) {
             if (w[k] > 0) r -= w[k];
             ++k;
         }

@@ -28,6 +28,21 @@ struct FitInput {
     std::uint64_t stream = 0;
 };
 
+/// Row i of x: the model's inputs of point(i), the encoding's coordinates of its features
+/// (the parameters of more than one value: a constant input would change a network's initial
+/// weights and a kernel's length scales, so an axis fixed to one value leaves every model as
+/// it was).
+template <typename PointAt>
+void encode_rows(const Encoding& encoding, std::size_t n, PointAt point, Matrix& x) {
+    const std::vector<std::size_t>& features = encoding.features();
+    x.resize(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(features.size()));
+    for (std::size_t i = 0; i < n; ++i) {
+        const Unit u = encoding.encode(point(i));
+        for (std::size_t j = 0; j < features.size(); ++j)
+            x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = u[features[j]];
+    }
+}
+
 /// A batch as the surrogate sees it: every candidate's scores and its own first picks.
 struct Choice {
     Scores scores;

@@ -24,15 +24,12 @@ public:
         // The history only grows: a fit of as many observations is a fit of the same ones.
         if (model_ && fitted_ == in.history.size()) return;
         const auto n = std::ssize(in.history);
-        const auto dims = static_cast<Eigen::Index>(in.encoding.space().dimensions());
         const std::vector<double> targets = log_cost_targets(in.history, in.options.failure_margin);
-        Matrix x(n, dims);
+        Matrix x;
+        encode_rows(
+            in.encoding, in.history.size(), [&](std::size_t i) { return in.history[i].params; }, x);
         Vector y(n);
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const Unit u = in.encoding.encode(in.history[static_cast<std::size_t>(i)].params);
-            for (Eigen::Index k = 0; k < dims; ++k) x(i, k) = u[static_cast<std::size_t>(k)];
-            y(i) = targets[static_cast<std::size_t>(i)];
-        }
+        for (Eigen::Index i = 0; i < n; ++i) y(i) = targets[static_cast<std::size_t>(i)];
         const double mean = y.mean();
         const double sd = std::sqrt((y.array() - mean).square().mean());
         y = (y.array() - mean) / (sd > 0 ? sd : 1.0);

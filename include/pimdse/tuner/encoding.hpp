@@ -45,8 +45,14 @@ public:
     /// to the smaller value.
     [[nodiscard]] std::size_t nearest(std::size_t p, double x) const;
 
+    /// The parameters of more than one value, ascending: a model's inputs. A parameter the
+    /// space fixes tells a model nothing, and leaving it out keeps a model of the space
+    /// without that axis unchanged.
+    [[nodiscard]] const std::vector<std::size_t>& features() const { return features_; }
+
 private:
     DesignSpace space_;
+    std::vector<std::size_t> features_;
     std::vector<std::vector<double>> coords_;  // per parameter, per value index
 };
 
@@ -59,7 +65,8 @@ public:
     [[nodiscard]] bool legal(const DesignPoint& p) const;
 
     /// One point drawn uniformly over the legal points of the space (every index uniform,
-    /// then rejection), or nothing after `max_attempts` illegal draws.
+    /// then rejection), or nothing after `max_attempts` illegal draws. A parameter of one
+    /// value takes no random number, here and in sample().
     [[nodiscard]] std::optional<DesignPoint> draw(Rng& rng, std::int64_t max_attempts) const;
 
     /// Up to `count` distinct legal points, none in `exclude`, drawn uniformly by rejection
