@@ -12,7 +12,7 @@ import sys
 
 MODULES = ("engine", "tuner", "store")
 # Table I's seven parameters, their typed struct and the hw module that defines them.
-NAMES = re.compile(r"\b(node_rows|node_cols|pe_rows|pe_cols|ibuf_kib|wbuf_kib|obuf_kib|HardwareParams)\b"
+NAMES = re.compile(r"\b(node_rows|node_cols|pe_rows|pe_cols|ibuf_kib|wbuf_kib|obuf_kib|clock_mhz|data_width_bits|HardwareParams)\b"
                    r"|\bhw::|pimdse/hw/")
 
 

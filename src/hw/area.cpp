@@ -1,5 +1,7 @@
 #include "pimdse/hw/area.hpp"
 
+#include "pimdse/hw/node.hpp"
+
 namespace pimdse::hw {
 
 namespace {
@@ -13,7 +15,8 @@ SquareMillimetres buffer_area(int kib, const Technology& t) {
 
 }  // namespace
 
-AreaBreakdown area(const HardwareParams& p, const Constraints& c, const Technology& t) {
+AreaBreakdown area(const HardwareParams& p, const Constraints& constraints, const Technology& t) {
+    const Constraints c = with_point(constraints, p);  // the point's data width sizes its PEs
     const int nodes = p.node_rows * p.node_cols;
     // III-A: a node's banks are bound into one port; VIII-B: a flit is half that port.
     const double banks_per_node = nodes > 0 ? static_cast<double>(c.bank_count()) / nodes : 0.0;
@@ -24,7 +27,8 @@ AreaBreakdown area(const HardwareParams& p, const Constraints& c, const Technolo
     AreaBreakdown a;
     a.node_count = nodes;
     NodeArea& n = a.node;
-    n.pe_array = SquareMillimetres(static_cast<double>(p.pe_rows) * p.pe_cols * t.pe_area_um2 * kMm2PerUm2);
+    n.pe_array = SquareMillimetres(static_cast<double>(p.pe_rows) * p.pe_cols *
+                                   t.pe_area_um2_at(c.data_width_bits) * kMm2PerUm2);
     n.input_buffer = buffer_area(p.ibuf_kib, t);
     n.weight_buffer = buffer_area(p.wbuf_kib, t);
     n.output_buffer = buffer_area(p.obuf_kib, t);

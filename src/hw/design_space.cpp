@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -26,15 +28,18 @@ constexpr std::array<AxisText, kParamCount> kAxisText{{
     {"KiB", "input buffer of each node"},
     {"KiB", "weight buffer of each node"},
     {"KiB", "output buffer of each node"},
+    {"MHz", "clock of the PIM-nodes"},
+    {"bit", "width of inputs, weights and outputs"},
 }};
 
 }  // namespace
 
-DesignSpace make_space(const std::array<ParamRange, kParamCount>& ranges) {
+DesignSpace make_space(const std::array<ParamRange, kTableIParamCount>& ranges, const Constraints& c) {
     std::vector<ParamAxis> axes;
     for (Param p : kAllParams) {
         const auto i = static_cast<std::size_t>(p);
-        axes.push_back({std::string(param_name(p)), kAxisText[i].unit, kAxisText[i].meaning, ranges[i]});
+        const ParamRange r = i < kTableIParamCount ? ranges[i] : default_range(p, c);
+        axes.push_back({std::string(param_name(p)), kAxisText[i].unit, kAxisText[i].meaning, r});
     }
     return {kDramPimFamily, std::move(axes)};
 }
@@ -72,8 +77,11 @@ const Bounds& bounds_of(Param p, const Constraints& c) {
         case Param::wbuf_kib:
         case Param::obuf_kib:
             return c.buffer_kib;
+        case Param::clock_mhz:
+        case Param::data_width_bits:
+            break;
     }
-    throw InternalError("bounds_of: unknown hw::Param");
+    throw InternalError("bounds_of: no bounds for hw::Param " + std::string(param_name(p)));
 }
 
 namespace {
@@ -97,6 +105,14 @@ bool has_power_of_two(const Bounds& b) {
 }  // namespace
 
 ParamRange default_range(Param p, const Constraints& c) {
+    if (p == Param::clock_mhz) {
+        const double mhz = std::round(c.clock_mhz);
+        if (mhz != c.clock_mhz || mhz < 1 || mhz > std::numeric_limits<int>::max())
+            throw ModelError("hw::default_range: the clock axis holds whole MHz, the constraints' clock is " +
+                             std::to_string(c.clock_mhz) + " MHz");
+        return ParamRange::list({static_cast<int>(mhz)});
+    }
+    if (p == Param::data_width_bits) return ParamRange::list({c.data_width_bits});
     const Bounds& b = bounds_of(p, c);
     switch (p) {
         case Param::node_rows:
@@ -114,6 +130,9 @@ ParamRange default_range(Param p, const Constraints& c) {
             return first <= b.max ? ParamRange::linear(first, b.max, kGridKib)
                                   : ParamRange::linear(b.min, b.max, 1);
         }
+        case Param::clock_mhz:
+        case Param::data_width_bits:
+            break;
     }
     throw InternalError("default_range: unknown hw::Param");
 }
@@ -122,7 +141,8 @@ DesignSpace default_space(const Constraints& c) {
     return make_space({default_range(Param::node_rows, c), default_range(Param::node_cols, c),
                        default_range(Param::pe_rows, c), default_range(Param::pe_cols, c),
                        default_range(Param::ibuf_kib, c), default_range(Param::wbuf_kib, c),
-                       default_range(Param::obuf_kib, c)});
+                       default_range(Param::obuf_kib, c)},
+                      c);
 }
 
 }  // namespace pimdse::hw

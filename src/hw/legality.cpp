@@ -1,6 +1,8 @@
 #include "pimdse/hw/legality.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "pimdse/hw/area.hpp"
 #include "pimdse/hw/design_space.hpp"
@@ -43,13 +45,46 @@ std::string mm2(SquareMillimetres a) {
 
 }  // namespace
 
+int min_clock_mhz(const Technology& t) {
+    if (!(t.dram_tccd_ns > 0)) return 1;
+    // The smallest whole MHz with tCCD_L x clock >= 1000 (ns x MHz = 1e-3 cycles), rounding
+    // guarded: 1000 / 6 is 166.67 -> 167.
+    auto mhz = static_cast<long long>(std::ceil(1000.0 / t.dram_tccd_ns));
+    while (mhz > 1 && t.dram_tccd_ns * static_cast<double>(mhz - 1) >= 1000.0) --mhz;
+    while (t.dram_tccd_ns * static_cast<double>(mhz) < 1000.0) ++mhz;
+    return static_cast<int>(std::min<long long>(std::max<long long>(mhz, 1), kMaxClockMhz + 1LL));
+}
+
 Legality check(const HardwareParams& p, const Constraints& c) {
     return check(p, c, Technology{});
 }
 
+namespace {
+
+// The clock's and the data width's rules, for a point that sets them (0 keeps the constraints').
+void check_clock_and_width(const HardwareParams& p, const Constraints& c, const Technology& t,
+                           std::vector<Violation>& out) {
+    if (p.clock_mhz != 0) {
+        const Bounds b{min_clock_mhz(t), kMaxClockMhz};
+        if (!b.contains(p.clock_mhz)) {
+            out.push_back({Rule::clock, Param::clock_mhz,
+                           interval(b) + " MHz (a DRAM column access, tCCD_L, lasts at least one node cycle)",
+                           std::to_string(p.clock_mhz)});
+        }
+    }
+    const int w = p.data_width_bits;
+    if (w != 0 && (w < 8 || w > c.psum_width_bits || w % 8 != 0)) {
+        out.push_back({Rule::data_width, Param::data_width_bits,
+                       "a multiple of 8 in [8, " + std::to_string(c.psum_width_bits) + "] (psum_width_bits)",
+                       std::to_string(w)});
+    }
+}
+
+}  // namespace
+
 Legality check(const HardwareParams& p, const Constraints& c, const Technology& t) {
     Legality result;
-    for (Param q : kAllParams) {
+    for (Param q : kTableIParams) {
         const int v = p.get(q);
         const auto got = [v] { return std::to_string(v); };  // built only for a violation
         if (v <= 0) {
@@ -72,6 +107,7 @@ Legality check(const HardwareParams& p, const Constraints& c, const Technology& 
                  "a divisor of the bank array's " + std::to_string(c.bank_cols) + " columns", got()});
         }
     }
+    check_clock_and_width(p, c, t, result.violations);
     if (!result.legal()) return result;
     // III-A constraint 1 with VIII-B's budget for the NN engines (hw/area.hpp says why).
     const AreaBreakdown a = area(p, c, t);

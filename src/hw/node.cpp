@@ -9,6 +9,13 @@
 
 namespace pimdse::hw {
 
+Constraints with_point(const Constraints& c, const HardwareParams& p) {
+    Constraints out = c;
+    if (p.clock_mhz != 0) out.clock_mhz = p.clock_mhz;
+    if (p.data_width_bits != 0) out.data_width_bits = p.data_width_bits;
+    return out;
+}
+
 NodeFacts node_facts(const HardwareParams& p, const Constraints& c) {
     if (p.node_rows <= 0 || p.node_cols <= 0 || c.bank_rows % p.node_rows != 0 ||
         c.bank_cols % p.node_cols != 0) {

@@ -24,6 +24,10 @@ std::string_view param_name(Param p) {
             return "wbuf_kib";
         case Param::obuf_kib:
             return "obuf_kib";
+        case Param::clock_mhz:
+            return "clock_mhz";
+        case Param::data_width_bits:
+            return "data_width_bits";
     }
     throw InternalError("param_name: unknown hw::Param");
 }
@@ -44,6 +48,10 @@ int HardwareParams::get(Param p) const {
             return wbuf_kib;
         case Param::obuf_kib:
             return obuf_kib;
+        case Param::clock_mhz:
+            return clock_mhz;
+        case Param::data_width_bits:
+            return data_width_bits;
     }
     throw InternalError("HardwareParams::get: unknown hw::Param");
 }
@@ -71,15 +79,24 @@ void HardwareParams::set(Param p, int value) {
         case Param::obuf_kib:
             obuf_kib = value;
             return;
+        case Param::clock_mhz:
+            clock_mhz = value;
+            return;
+        case Param::data_width_bits:
+            data_width_bits = value;
+            return;
     }
     throw InternalError("HardwareParams::set: unknown hw::Param");
 }
 
 std::string to_string(const HardwareParams& p) {
-    return std::to_string(p.node_rows) + 'x' + std::to_string(p.node_cols) + " nodes, " +
-           std::to_string(p.pe_rows) + 'x' + std::to_string(p.pe_cols) + " PEs, " +
-           std::to_string(p.ibuf_kib) + '/' + std::to_string(p.wbuf_kib) + '/' + std::to_string(p.obuf_kib) +
-           " KiB";
+    std::string out = std::to_string(p.node_rows) + 'x' + std::to_string(p.node_cols) + " nodes, " +
+                      std::to_string(p.pe_rows) + 'x' + std::to_string(p.pe_cols) + " PEs, " +
+                      std::to_string(p.ibuf_kib) + '/' + std::to_string(p.wbuf_kib) + '/' +
+                      std::to_string(p.obuf_kib) + " KiB";
+    if (p.clock_mhz != 0) out += ", " + std::to_string(p.clock_mhz) + " MHz";
+    if (p.data_width_bits != 0) out += ", " + std::to_string(p.data_width_bits) + "-bit data";
+    return out;
 }
 
 std::size_t hash_value(const HardwareParams& p) {

@@ -392,8 +392,9 @@ Config config_from(const Reader& r, const Field& root, std::string_view text, co
     c.technology = read_technology(r, top.get("technology"));
     detail::check_bank_width(r, top.get("constraints"), top.get("technology"), c.constraints, c.technology);
     if (auto f = top.get("family")) c.family = r.string(*f);
-    c.space = c.family == "dram_pim" ? read_space(r, top.get("space"), c.constraints)
-                                     : detail::read_open_space(r, top.get("space"));
+    c.space = c.family == "dram_pim"
+                  ? read_space(r, top.get("space"), top.get("constraints"), c.constraints, c.technology)
+                  : detail::read_open_space(r, top.get("space"));
     std::vector<PendingFile> pending;
     c.workloads = read_workloads(r, top.require("workloads", "a non-empty list of workloads"), dir, pending);
     c.cost = read_cost(r, top.get("cost"));
@@ -423,7 +424,7 @@ HardwareFile hardware_from(const Reader& r, const Field& root, std::string_view 
 
     // Types first; ranges and divisibility come from hw::check, so that a file and the tuner
     // judge a point by the same rules.
-    std::array<Field, hw::kParamCount> fields;
+    std::array<Field, hw::kTableIParamCount> fields;  // the clock and data width: the constraints'
     const auto pair_of = [&](std::string_view key, hw::Param first, hw::Param second) {
         const Field f = hw_map.require(key, "a list of two integers [rows, columns]");
         std::vector<Field> items = r.list(f, "a list of two integers [rows, columns]");
@@ -442,7 +443,7 @@ HardwareFile hardware_from(const Reader& r, const Field& root, std::string_view 
     fields[static_cast<std::size_t>(hw::Param::wbuf_kib)] = buffers.require("weight", "an integer (KiB)");
     fields[static_cast<std::size_t>(hw::Param::obuf_kib)] = buffers.require("output", "an integer (KiB)");
 
-    for (hw::Param p : hw::kAllParams) {
+    for (hw::Param p : hw::kTableIParams) {
         const Field& f = fields[static_cast<std::size_t>(p)];
         h.params.set(p, to_int(r.integer(f, std::numeric_limits<int>::min(), kIntMax, "an integer")));
     }

@@ -2,7 +2,10 @@
 // technology and design space, checked against each other (src/io/config_sections.hpp).
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -327,16 +330,93 @@ void check_bank_width(const Reader& r, const std::optional<Field>& constraints,
                   std::to_string(c.bank_width_bits));
 }
 
+namespace {
+
+// The values of a clock or data-width range, one by one: `ok` says whether a value may be
+// used, `expected` what it must be; the error names the list item or, for a min/max range, the key.
+template <typename Ok>
+void check_values(const Reader& r, const Field& f, const ParamRange& range, Ok ok,
+                  const std::string& expected) {
+    const std::optional<Field> values = Map::unchecked(r, f, "").get("values");
+    std::vector<Field> items = values ? r.list(*values, "a list") : std::vector<Field>{};
+    for (std::size_t i = 0; i < range.values().size(); ++i) {
+        const int v = range.values()[i];
+        if (ok(v)) continue;
+        if (values) {
+            for (const Field& item : items)
+                if (item.node.as<long long>() == v) r.value_error(item, expected, std::to_string(v));
+        }
+        r.value_error(f, "only values that are " + expected, std::to_string(v) + " in " + range.str());
+    }
+}
+
+// `clock_mhz:` (docs/config.md): whole MHz from min_clock_mhz up, or the constraints' clock.
+ParamRange read_clock_axis(const Reader& r, const std::optional<Field>& f,
+                           const std::optional<Field>& constraints, const hw::Constraints& c,
+                           const hw::Technology& t) {
+    const int lowest = hw::min_clock_mhz(t);
+    std::ostringstream why;
+    why << "at least " << lowest << " MHz (a DRAM column access, technology.dram_tccd_ns = " << t.dram_tccd_ns
+        << " ns, lasts at least one node cycle)";
+    if (f) {
+        const RangeRule any{{1, hw::kMaxClockMhz}, std::nullopt, {}};
+        ParamRange range = read_range(r, *f, any);
+        check_values(
+            r, *f, range, [&](int v) { return v >= lowest; }, why.str());
+        return range;
+    }
+    // The default axis: the constraints' one clock.
+    const std::optional<Field> at =
+        constraints ? Map::unchecked(r, *constraints, "").get("clock_mhz") : std::nullopt;
+    const auto refuse = [&](const std::string& expected) {
+        std::ostringstream got;
+        got << c.clock_mhz;
+        r.value_error(at ? at->line : 0, "constraints.clock_mhz", expected,
+                      got.str() + (at ? "" : " (the default)"));
+    };
+    if (c.clock_mhz != std::round(c.clock_mhz))
+        refuse("a whole number of MHz (the clock is an axis of the space, space.clock_mhz)");
+    if (c.clock_mhz < lowest) refuse(why.str());
+    return hw::default_range(hw::Param::clock_mhz, c);
+}
+
+// `data_width_bits:` (docs/config.md): multiples of 8 up to the partial sums' width.
+ParamRange read_width_axis(const Reader& r, const Field& f, const hw::Constraints& c) {
+    const RangeRule any{{1, 64}, std::nullopt, {}};
+    ParamRange range = read_range(r, f, any);
+    check_values(
+        r, f, range, [&](int v) { return v % 8 == 0 && v <= c.psum_width_bits; },
+        "multiples of 8 (whole bytes per element) of at most constraints.psum_width_bits (" +
+            std::to_string(c.psum_width_bits) + ")");
+    return range;
+}
+
+}  // namespace
+
 // Node extents must tile the bank array (III-A constraint 2); a space value that never can
 // is a mistake in the file, not something for the tuner to discover.
-DesignSpace read_space(const Reader& r, const std::optional<Field>& f, const hw::Constraints& c) {
-    DesignSpace space = hw::default_space(c);
-    if (!f) return space;
-    std::vector<std::string_view> keys;
-    for (hw::Param p : hw::kAllParams) keys.push_back(hw::param_name(p));
-    Map m(r, *f, keys);
-    for (hw::Param p : hw::kAllParams) {
-        if (auto v = m.get(hw::param_name(p)))
+DesignSpace read_space(const Reader& r, const std::optional<Field>& f,
+                       const std::optional<Field>& constraints, const hw::Constraints& c,
+                       const hw::Technology& t) {
+    std::optional<Field> clock, width;
+    std::optional<Map> m;
+    if (f) {
+        std::vector<std::string_view> keys;
+        for (hw::Param p : hw::kAllParams) keys.push_back(hw::param_name(p));
+        m.emplace(r, *f, keys);
+        clock = m->get("clock_mhz");
+        width = m->get("data_width_bits");
+    }
+    const ParamRange clock_range = read_clock_axis(r, clock, constraints, c, t);
+    hw::Constraints whole = c;  // the default space of a whole clock; the axis replaces it
+    whole.clock_mhz = clock_range.values().front();
+    DesignSpace space = hw::default_space(whole);
+    space.set_range(static_cast<std::size_t>(hw::Param::clock_mhz), clock_range);
+    if (width)
+        space.set_range(static_cast<std::size_t>(hw::Param::data_width_bits), read_width_axis(r, *width, c));
+    if (!m) return space;
+    for (hw::Param p : hw::kTableIParams) {
+        if (auto v = m->get(hw::param_name(p)))
             space.set_range(static_cast<std::size_t>(p), read_range(r, *v, dram_pim_rule(p, c)));
     }
     return space;

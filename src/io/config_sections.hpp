@@ -44,9 +44,11 @@ inline int to_int(std::int64_t v) {
 void check_bank_width(const yaml::Reader& r, const std::optional<yaml::Field>& constraints,
                       const std::optional<yaml::Field>& technology, const hw::Constraints& c,
                       const hw::Technology& t);
-/// `space:`, each range checked against the constraints `c`.
+/// `space:`, each range checked against the constraints `c` and, for the clock, the
+/// technology `t`; `constraints` is the section, named when a default axis is refused.
 [[nodiscard]] DesignSpace read_space(const yaml::Reader& r, const std::optional<yaml::Field>& f,
-                                     const hw::Constraints& c);
+                                     const std::optional<yaml::Field>& constraints, const hw::Constraints& c,
+                                     const hw::Technology& t);
 /// `space:` of a family other than dram_pim: every key a parameter, each range of positive
 /// integers; the family checks the names (family::make_family).
 [[nodiscard]] DesignSpace read_open_space(const yaml::Reader& r, const std::optional<yaml::Field>& f);

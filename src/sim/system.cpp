@@ -7,7 +7,9 @@
 
 namespace pimdse::sim {
 
-System make_system(const hw::Constraints& c, const hw::HardwareParams& p, const hw::Technology& t) {
+System make_system(const hw::Constraints& constraints, const hw::HardwareParams& p, const hw::Technology& t) {
+    // The point's clock and data width, where it sets them (docs/model.md, "Clock and data width").
+    const hw::Constraints c = hw::with_point(constraints, p);
     const hw::NodeFacts f = hw::node_facts(p, c);
     System s;
     s.mesh = Mesh(p.node_rows, p.node_cols);
@@ -45,7 +47,7 @@ System make_system(const hw::Constraints& c, const hw::HardwareParams& p, const 
             0.5 * (t.sram_read_energy_per_bit(kib).value() + t.sram_write_energy_per_bit(kib).value());
         return per_bit * bits;
     };
-    s.energy.pj_per_mac = t.mac_energy.value();
+    s.energy.pj_per_mac = t.mac_energy_at(c.data_width_bits).value();
     s.energy.pj_per_ibuf_access = sram(p.ibuf_kib, c.data_width_bits);
     s.energy.pj_per_wbuf_access = sram(p.wbuf_kib, c.data_width_bits);
     s.energy.pj_per_obuf_access = sram(p.obuf_kib, c.psum_width_bits);  // the obuf holds partial sums

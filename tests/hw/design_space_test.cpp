@@ -104,7 +104,11 @@ TEST(DesignSpace, DefaultReproducesTableII) {
     for (Param p : {Param::ibuf_kib, Param::wbuf_kib, Param::obuf_kib}) {
         EXPECT_EQ(range_of(s, p), ParamRange::linear(8, 2048, 8));
     }
-    // 4 * 4 * 9 * 9 * 256^3 = 21 743 271 936, exact in a long double.
+    // The clock and the data width: the constraints' one value each.
+    EXPECT_EQ(range_of(s, Param::clock_mhz).values(), (std::vector<int>{400}));
+    EXPECT_EQ(range_of(s, Param::data_width_bits).values(), (std::vector<int>{16}));
+    EXPECT_EQ(s.axis(static_cast<std::size_t>(Param::clock_mhz)).unit, "MHz");
+    // 4 * 4 * 9 * 9 * 256^3 * 1 * 1 = 21 743 271 936, exact in a long double.
     EXPECT_EQ(s.size(), 21743271936.0L);
     // Table II: "about 10^10".
     EXPECT_GT(s.size(), 1e9L);
@@ -113,16 +117,19 @@ TEST(DesignSpace, DefaultReproducesTableII) {
 
 TEST(DesignSpace, DefaultContainsTheThreeNicePimSystems) {
     const DesignSpace s = default_space(Constraints{});
-    for (const HardwareParams& p : {HardwareParams{4, 4, 32, 32, 128, 128, 128},   // VIII-D
-                                    HardwareParams{16, 16, 8, 8, 8, 8, 8},         // VIII-D
-                                    HardwareParams{4, 8, 128, 8, 16, 144, 32}}) {  // VIII-C
+    // A point of the space carries its clock and data width: 400 MHz and 16 bits (VIII-B).
+    for (const HardwareParams& p : {HardwareParams{4, 4, 32, 32, 128, 128, 128, 400, 16},   // VIII-D
+                                    HardwareParams{16, 16, 8, 8, 8, 8, 8, 400, 16},         // VIII-D
+                                    HardwareParams{4, 8, 128, 8, 16, 144, 32, 400, 16}}) {  // VIII-C
         EXPECT_TRUE(s.contains(to_point(p))) << to_string(p);
         const auto index = s.index_of(to_point(p));
         ASSERT_TRUE(index.has_value());
         EXPECT_EQ(from_point(s.at(*index)), p);
     }
-    EXPECT_FALSE(s.contains(to_point(HardwareParams{4, 4, 32, 32, 128, 128, 129})));
-    EXPECT_FALSE(s.contains(to_point(HardwareParams{4, 4, 24, 32, 128, 128, 128})));
+    EXPECT_FALSE(s.contains(to_point(HardwareParams{4, 4, 32, 32, 128, 128, 129, 400, 16})));
+    EXPECT_FALSE(s.contains(to_point(HardwareParams{4, 4, 24, 32, 128, 128, 128, 400, 16})));
+    EXPECT_FALSE(s.contains(to_point(HardwareParams{4, 4, 32, 32, 128, 128, 128, 800, 16})));
+    EXPECT_FALSE(s.contains(to_point(HardwareParams{4, 4, 32, 32, 128, 128, 128})));  // unset: not a point
 }
 
 TEST(DesignSpace, EveryDefaultNodeArrayIsLegal) {
@@ -162,7 +169,7 @@ TEST(DesignSpace, SizeBeyondSixtyFourBits) {
     const ParamRange wide = ParamRange::linear(1, 1 << 20, 1);
     DesignSpace s = default_space(Constraints{});
     for (std::size_t k = 0; k < s.dimensions(); ++k) s.set_range(k, wide);
-    EXPECT_NEAR(static_cast<double>(std::log2(s.size())), 140.0, 1e-9);  // 2^140 points
+    EXPECT_NEAR(static_cast<double>(std::log2(s.size())), 180.0, 1e-9);  // 2^(9 x 20) points
 }
 
 TEST(DesignSpace, DefaultFollowsTheConstraints) {
@@ -177,6 +184,24 @@ TEST(DesignSpace, DefaultFollowsTheConstraints) {
     EXPECT_EQ(range_of(s, Param::ibuf_kib).values(), (std::vector<int>{1, 2, 3, 4, 5, 6}));
     c.buffer_kib = {20, 50};
     EXPECT_EQ(default_range(Param::obuf_kib, c).values(), (std::vector<int>{24, 32, 40, 48}));
+    c.clock_mhz = 800;
+    c.data_width_bits = 8;
+    EXPECT_EQ(default_range(Param::clock_mhz, c).values(), (std::vector<int>{800}));
+    EXPECT_EQ(default_range(Param::data_width_bits, c).values(), (std::vector<int>{8}));
+    c.clock_mhz = 333.5;  // the clock axis holds whole MHz
+    EXPECT_THROW((void)default_space(c), pimdse::ModelError);
+}
+
+TEST(DesignSpace, PointsRoundTripWithClockAndWidth) {
+    const HardwareParams p{4, 4, 32, 32, 128, 128, 128, 800, 8};
+    const DesignPoint d = to_point(p);
+    EXPECT_EQ(d.size, kParamCount);
+    EXPECT_EQ(d[7], 800);
+    EXPECT_EQ(d[8], 8);
+    EXPECT_EQ(from_point(d), p);
+    DesignPoint seven = d;
+    seven.size = 7;  // a point of the seven-parameter space of format version 4
+    EXPECT_THROW((void)from_point(seven), pimdse::ModelError);
 }
 
 }  // namespace

@@ -44,13 +44,19 @@ TEST(Constraints, DefaultsAreNicePimTableII) {
 TEST(HardwareParams, ShortStringForm) {
     EXPECT_EQ(to_string(kNicePim4x4), "4x4 nodes, 32x32 PEs, 128/128/128 KiB");
     EXPECT_EQ(to_string(kNicePimFinal), "4x8 nodes, 128x8 PEs, 16/144/32 KiB");
+    HardwareParams p = kNicePim4x4;
+    p.clock_mhz = 800;
+    p.data_width_bits = 8;
+    EXPECT_EQ(to_string(p), "4x4 nodes, 32x32 PEs, 128/128/128 KiB, 800 MHz, 8-bit data");
 }
 
 TEST(HardwareParams, GetAndSetFollowParamOrder) {
     HardwareParams p;
     int v = 1;
     for (Param q : kAllParams) p.set(q, v++);
-    EXPECT_EQ(p, (HardwareParams{1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(p, (HardwareParams{1, 2, 3, 4, 5, 6, 7, 8, 9}));
+    EXPECT_EQ(p.get(Param::clock_mhz), 8);
+    EXPECT_EQ(param_name(Param::data_width_bits), "data_width_bits");
     EXPECT_EQ(p.get(Param::wbuf_kib), 6);
     EXPECT_EQ(param_name(Param::obuf_kib), "obuf_kib");
 }
@@ -168,8 +174,62 @@ TEST(Legality, ValuesMustBePositive) {
 }
 
 TEST(Legality, DefaultParamsAreIllegal) {
-    // A default-constructed point is all zeros: illegal in every parameter, never silently used.
-    EXPECT_EQ(check(HardwareParams{}, Constraints{}).violations.size(), kParamCount);
+    // A default-constructed point is all zeros: illegal in every Table I parameter, never
+    // silently used; its clock and data width are the constraints'.
+    EXPECT_EQ(check(HardwareParams{}, Constraints{}).violations.size(), kTableIParamCount);
+}
+
+TEST(Legality, ClockLetsAColumnAccessLastOneCycle) {
+    // tCCD_L 6 ns: 1000 / 6 = 166.7 -> 167 MHz, the first clock with 6 ns >= one cycle.
+    Technology t;
+    EXPECT_EQ(min_clock_mhz(t), 167);
+    t.dram_tccd_ns = 5.0;
+    EXPECT_EQ(min_clock_mhz(t), 200);  // exactly one cycle at 200 MHz
+    t.dram_tccd_ns = 0.0;
+    EXPECT_EQ(min_clock_mhz(t), 1);
+    HardwareParams p = kNicePim4x4;
+    for (int mhz : {167, 200, 400, 800, kMaxClockMhz}) {
+        p.clock_mhz = mhz;
+        EXPECT_TRUE(check(p, Constraints{}).legal()) << mhz;
+    }
+    p.clock_mhz = 166;
+    const Legality l = check(p, Constraints{});
+    ASSERT_EQ(l.violations.size(), 1u);
+    EXPECT_EQ(l.violations[0].rule, Rule::clock);
+    EXPECT_EQ(l.violations[0].str(),
+              "clock_mhz: expected an integer in [167, 100000] MHz (a DRAM column access, tCCD_L, lasts at "
+              "least one node cycle), got 166");
+    p.clock_mhz = kMaxClockMhz + 1;
+    EXPECT_FALSE(check(p, Constraints{}).legal());
+}
+
+TEST(Legality, DataWidthIsWholeBytesUpToThePartialSums) {
+    HardwareParams p{4, 4, 8, 8, 8, 8, 8};  // small enough for 32-bit PEs
+    for (int w : {8, 16, 24, 32}) {
+        p.data_width_bits = w;
+        EXPECT_TRUE(check(p, Constraints{}).legal()) << w;
+    }
+    for (int w : {-8, 4, 12, 40}) {
+        p.data_width_bits = w;
+        const Legality l = check(p, Constraints{});
+        ASSERT_EQ(l.violations.size(), 1u) << w;
+        EXPECT_EQ(l.violations[0].rule, Rule::data_width);
+        EXPECT_EQ(l.violations[0].str(),
+                  "data_width_bits: expected a multiple of 8 in [8, 32] (psum_width_bits), got " +
+                      std::to_string(w));
+    }
+}
+
+TEST(Legality, DataWidthDecidesTheAreaRule) {
+    // The final 4x8 system uses 95 % of the budget at 16 bits; at 32 bits its 32 x 1024 PEs of
+    // 3529 µm² alone are 115.6 mm², and at 8 bits it is far inside.
+    HardwareParams p = kNicePimFinal;
+    p.data_width_bits = 32;
+    const Legality l = check(p, Constraints{});
+    ASSERT_EQ(l.violations.size(), 1u);
+    EXPECT_EQ(l.violations[0].rule, Rule::area);
+    p.data_width_bits = 8;
+    EXPECT_TRUE(check(p, Constraints{}).legal());
 }
 
 TEST(Legality, FollowsConstraintOverrides) {

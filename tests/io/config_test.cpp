@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/hw/node.hpp"
 #include "pimdse/io/config.hpp"
@@ -195,7 +196,7 @@ TEST_F(ConfigFiles, TechnologyOverrides) {
                            "  dram_activation_energy_pj: 1200\n"
                            "  dram_trcd_ns: 15\n"
                            "  dram_trp_ns: 13.5\n"
-                           "  dram_tccd_ns: 2\n"
+                           "  dram_tccd_ns: 2.5\n"  // one cycle at 400 MHz: the slowest clock allowed
                            "  dram_row_buffer_bytes: 2048\n"
                            "  noc_hop_cycles: 3\n");
     const hw::Technology& t = c.technology;
@@ -212,7 +213,7 @@ TEST_F(ConfigFiles, TechnologyOverrides) {
     EXPECT_EQ(t.dram_activation_energy, Picojoules(1200.0));
     EXPECT_EQ(t.dram_trcd_ns, 15.0);
     EXPECT_EQ(t.dram_trp_ns, 13.5);
-    EXPECT_EQ(t.dram_tccd_ns, 2.0);
+    EXPECT_EQ(t.dram_tccd_ns, 2.5);
     EXPECT_EQ(t.dram_row_buffer, Bytes(2048));
     EXPECT_EQ(t.noc_hop_cycles, 3);
     EXPECT_EQ(parse(to_yaml(c)), c);
@@ -481,6 +482,70 @@ TEST_F(ConfigFiles, BoundsErrorsPointAtTheWrittenKey) {
                  ConfigError);
 }
 
+TEST_F(ConfigFiles, ClockAndDataWidthAxes) {
+    const std::string tail =
+        "workloads: [{network: nets/a.yaml}]\nsweep: {budget: 1}\noutput: {path: o.h5}\n";
+    const auto axis = [](const Config& c, hw::Param p) {
+        return c.space.range(static_cast<std::size_t>(p)).values();
+    };
+    // Left out: the constraints' one value, so the space is the seven-parameter one's.
+    const Config plain = parse(tail);
+    EXPECT_EQ(plain.space.dimensions(), hw::kParamCount);
+    EXPECT_EQ(axis(plain, hw::Param::clock_mhz), (std::vector<int>{400}));
+    EXPECT_EQ(axis(plain, hw::Param::data_width_bits), (std::vector<int>{16}));
+    EXPECT_EQ(plain.space.size(), hw::default_space(hw::Constraints{}).size());
+    const Config moved = parse("constraints: {clock_mhz: 500, data_width_bits: 8}\n" + tail);
+    EXPECT_EQ(axis(moved, hw::Param::clock_mhz), (std::vector<int>{500}));
+    EXPECT_EQ(axis(moved, hw::Param::data_width_bits), (std::vector<int>{8}));
+    // Lists and ranges.
+    const Config listed = parse(
+        "space:\n  clock_mhz: {values: [800, 200, 400]}\n  data_width_bits: {min: 8, max: 32, spacing: "
+        "linear, "
+        "step: 8}\n" +
+        tail);
+    EXPECT_EQ(axis(listed, hw::Param::clock_mhz), (std::vector<int>{200, 400, 800}));
+    EXPECT_EQ(axis(listed, hw::Param::data_width_bits), (std::vector<int>{8, 16, 24, 32}));
+    const auto problem = [&](const std::string& text, const std::string& key) {
+        try {
+            (void)parse(text + tail);
+        } catch (const ConfigError& e) {
+            EXPECT_EQ(e.key(), key);
+            return e.problem();
+        }
+        ADD_FAILURE() << "accepted: " << text;
+        return std::string();
+    };
+    const std::string slow =
+        "expected at least 167 MHz (a DRAM column access, technology.dram_tccd_ns = 6 ns, lasts at least one "
+        "node cycle)";
+    EXPECT_EQ(problem("space:\n  clock_mhz: {values: [400, 100]}\n", "space.clock_mhz.values[1]"),
+              slow + ", got 100");
+    EXPECT_EQ(
+        problem("space:\n  clock_mhz: {min: 100, max: 400, spacing: log2}\n", "space.clock_mhz"),
+        "expected only values that are at least 167 MHz (a DRAM column access, technology.dram_tccd_ns = 6 "
+        "ns, lasts at least one node cycle), got 128 in log2 100..400");
+    EXPECT_EQ(problem("constraints: {clock_mhz: 100}\n", "constraints.clock_mhz"), slow + ", got 100");
+    // A faster DRAM column access lowers the bound: 5 ns -> 200 MHz.
+    EXPECT_EQ(axis(parse("technology: {dram_tccd_ns: 5}\nspace:\n  clock_mhz: {values: [200]}\n" + tail),
+                   hw::Param::clock_mhz),
+              (std::vector<int>{200}));
+    EXPECT_EQ(
+        problem("constraints: {clock_mhz: 333.5}\n", "constraints.clock_mhz"),
+        "expected a whole number of MHz (the clock is an axis of the space, space.clock_mhz), got 333.5");
+    // A fractional clock is fine when the space lists whole ones.
+    EXPECT_EQ(axis(parse("constraints: {clock_mhz: 333.5}\nspace:\n  clock_mhz: {values: [333]}\n" + tail),
+                   hw::Param::clock_mhz),
+              (std::vector<int>{333}));
+    const std::string bytes =
+        "expected multiples of 8 (whole bytes per element) of at most constraints.psum_width_bits (32)";
+    EXPECT_EQ(problem("space:\n  data_width_bits: {values: [8, 12]}\n", "space.data_width_bits.values[1]"),
+              bytes + ", got 12");
+    EXPECT_EQ(problem("space:\n  data_width_bits: {values: [64]}\n", "space.data_width_bits.values[0]"),
+              bytes + ", got 64");
+    EXPECT_EQ(problem("space:\n  clock_mhz: {values: [0]}\n", "space.clock_mhz.values[0]"),
+              "expected an integer in [1, 100000], got 0");
+}
+
 TEST(HardwareFiles, NicePimSystems) {
     struct Case {
         const char* file;
@@ -495,7 +560,13 @@ TEST(HardwareFiles, NicePimSystems) {
         EXPECT_EQ(h.params, k.params) << k.file;
         EXPECT_TRUE(hw::check(h.params, h.constraints).legal()) << k.file;
         EXPECT_EQ(hw::node_facts(h.params, h.constraints).banks_per_node, k.banks) << k.file;
-        EXPECT_TRUE(hw::default_space(h.constraints).contains(hw::to_point(h.params))) << k.file;
+        // A hardware file's point takes the constraints' clock and data width; the space's
+        // points carry them.
+        EXPECT_EQ(h.params.clock_mhz, 0) << k.file;
+        hw::HardwareParams in_space = h.params;
+        in_space.clock_mhz = 400;
+        in_space.data_width_bits = 16;
+        EXPECT_TRUE(hw::default_space(h.constraints).contains(hw::to_point(in_space))) << k.file;
         EXPECT_EQ(parse_hardware(to_yaml(h), h.source_file), h) << k.file;
     }
 }

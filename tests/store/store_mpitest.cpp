@@ -53,8 +53,8 @@ Fixture load() {
 
 // Candidate i's evaluation; candidate 1 carries a schedule entry, candidate 3 is illegal.
 eval::Evaluation evaluation(const eval::EvalContext& ctx, std::int64_t id) {
-    hw::HardwareParams p{2, 2, 8, 8, 16, 16, 16};
-    if (id == 3) p.pe_rows = p.pe_cols = 256;  // far over the area budget: infeasible
+    hw::HardwareParams p{2, 2, 8, 8, 16, 16, 16, 400, 16};  // a point of the space: clock and width set
+    if (id == 3) p.pe_rows = p.pe_cols = 256;               // far over the area budget: infeasible
     p.ibuf_kib += static_cast<int>(8 * id);
     eval::Evaluation e = family::make_family(io::Config{})->evaluate(ctx, id, hw::to_point(p), Deadline());
     if (id == 1) {

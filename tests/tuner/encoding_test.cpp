@@ -21,7 +21,7 @@ using hw::HardwareParams;
 TEST(Encoding, HandComputedCoordinates) {
     const hw::Constraints c;
     const Encoding e(hw::default_space(c));
-    const Unit u = e.encode(pt(HardwareParams{4, 16, 1, 16, 8, 128, 2048}));
+    const Unit u = e.encode(pt(HardwareParams{4, 16, 1, 16, 8, 128, 2048, 400, 16}));
     EXPECT_DOUBLE_EQ(u[0], 1.0 / 3.0);  // {2, 4, 8, 16}
     EXPECT_DOUBLE_EQ(u[1], 1.0);
     EXPECT_DOUBLE_EQ(u[2], 0.0);  // {1, ..., 256}
@@ -29,6 +29,8 @@ TEST(Encoding, HandComputedCoordinates) {
     EXPECT_DOUBLE_EQ(u[4], 0.0);                                 // 8..2048 KiB
     EXPECT_NEAR(u[5], std::log(16.0) / std::log(256.0), 1e-15);  // 128 KiB = 8 * 16
     EXPECT_DOUBLE_EQ(u[6], 1.0);
+    EXPECT_EQ(u[7], 0.0);  // the one clock and data width
+    EXPECT_EQ(u[8], 0.0);
     EXPECT_THROW((void)e.encode(pt(HardwareParams{3, 4, 1, 1, 8, 8, 8})), pimdse::ModelError);
 }
 

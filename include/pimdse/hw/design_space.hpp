@@ -1,7 +1,8 @@
 #pragma once
-// The DRAM-PIM design space (NicePIM Table I): the generic DesignSpace of core with one axis
-// per hw::Param, in Param order, and the conversions between a DesignPoint of that space and
-// the typed HardwareParams the model works with. The default ranges follow Table II.
+// The DRAM-PIM design space (NicePIM Table I, with the clock and the data width): the generic
+// DesignSpace of core with one axis per hw::Param, in Param order, and the conversions between
+// a DesignPoint of that space and the typed HardwareParams the model works with. The default
+// ranges follow Table II; the clock and the data width default to the constraints' one value.
 
 #include <cstddef>
 
@@ -14,8 +15,10 @@ namespace pimdse::hw {
 /// The dram_pim family's id: the first family of the registry (family/registry.cpp).
 inline constexpr FamilyId kDramPimFamily = 0;
 
-/// The space of the given ranges, one per Param in Param order, with the Table I names.
-[[nodiscard]] DesignSpace make_space(const std::array<ParamRange, kParamCount>& ranges);
+/// The space of the given ranges, one per Table I parameter in Param order, and the one
+/// clock and data width of `c`; every axis is named for its Param.
+[[nodiscard]] DesignSpace make_space(const std::array<ParamRange, kTableIParamCount>& ranges,
+                                     const Constraints& c = Constraints{});
 
 /// The range of `p` in a space made by make_space or default_space.
 [[nodiscard]] inline const ParamRange& range_of(const DesignSpace& s, Param p) {
@@ -39,10 +42,12 @@ inline constexpr FamilyId kDramPimFamily = 0;
 ///   sizes (8, 16, 32, 128, 144 KiB; VIII-C, VIII-D).
 [[nodiscard]] DesignSpace default_space(const Constraints& c);
 
-/// The default range of one parameter under `c` (see default_space).
+/// The default range of one parameter under `c` (see default_space); for the clock and the
+/// data width, the constraints' one value (ModelError for a clock that is not a whole MHz).
 [[nodiscard]] ParamRange default_range(Param p, const Constraints& c);
 
-/// The constraint bounds of one parameter (node_rows -> c.node_rows, ibuf_kib -> c.buffer_kib, ...).
+/// The constraint bounds of one Table I parameter (node_rows -> c.node_rows, ibuf_kib ->
+/// c.buffer_kib, ...); InternalError for the clock and the data width, which have none.
 [[nodiscard]] const Bounds& bounds_of(Param p, const Constraints& c);
 
 }  // namespace pimdse::hw

@@ -1,6 +1,7 @@
 #pragma once
 // Facts about one PIM-node that follow from the parameters and the constraints alone,
-// without an area model (NicePIM III-A and VIII-B).
+// without an area model (NicePIM III-A and VIII-B), and the constraints a point's clock and
+// data width override.
 
 #include "pimdse/core/units.hpp"
 #include "pimdse/hw/constraints.hpp"
@@ -17,6 +18,10 @@ struct NodeFacts {
 
     friend bool operator==(const NodeFacts&, const NodeFacts&) = default;
 };
+
+/// The constraints a point is costed under: `c` with the point's clock and data width where
+/// it sets them (HardwareParams::clock_mhz, data_width_bits; 0 keeps the constraints').
+[[nodiscard]] Constraints with_point(const Constraints& c, const HardwareParams& p);
 
 /// The node facts of `p`. Precondition: the node array divides the bank array (check()
 /// reports that); otherwise throws ModelError, since nodes would not be equal.

@@ -16,6 +16,11 @@
 // Not here, because they are constraints of the substrate that NicePIM states itself
 // (hw::Constraints): DRAM access energy 0.88 pJ/bit (UniC [10]), NoC energy 1.1 pJ/bit/hop
 // ([47]), the 8 virtual channels of the routers, the 400 MHz clock and the 48 mm² budget.
+//
+// The MAC energy and the PE area are for 16-bit data; mac_energy_at and pe_area_um2_at scale
+// them to another width by the rules stated with them. Energies do not depend on the clock:
+// the supply is fixed (no voltage scaling is modelled), so a faster clock spends the same
+// energy per operation in less time.
 
 #include <cmath>
 
@@ -117,6 +122,35 @@ struct Technology {
 
     /// Cycles per NoC hop (router pipeline + link), kDefaultNocHopCycles.
     int noc_hop_cycles = kDefaultNocHopCycles;
+
+    // ---- Data width (docs/model.md, "Clock and data width") --------------------------------
+
+    /// The data width the MAC energy and the PE area above are for: 16-bit operands, with a
+    /// 32-bit partial sum.
+    static constexpr int kReferenceDataBits = 16;
+    /// Of mac_energy, the multiplier's share: Horowitz's 16x16 multiply (0.775 pJ) over the MAC
+    /// (0.875 pJ). It scales with the square of the operand width (a multiplier's energy ~ the
+    /// product of its operand widths: Horowitz's 8-bit multiply, 0.2 pJ, is 3.1 pJ x (8/32)²
+    /// within 3 %); the 32-bit accumulate stays at the partial-sum width.
+    static constexpr double kMacMultiplierShare = 0.775 / 0.875;
+    /// Of pe_area_um2, the multiplier's share (Aladdin, 40 nm: 1587.5 of 2248.2 µm²), square in
+    /// the operand width as above, and the two operand registers' (2 x 16 bits x 5.98 µm²),
+    /// linear in it; the 32-bit adder and partial-sum register stay.
+    static constexpr double kPeMultiplierShare = 1587.5 / 2248.2;
+    static constexpr double kPeOperandRegisterShare = 2.0 * 16.0 * 5.98 / 2248.2;
+
+    /// One MAC on `data_bits`-bit operands, pJ: mac_energy with its multiplier scaled by
+    /// (data_bits / 16)²; exactly mac_energy at 16 bits.
+    [[nodiscard]] Picojoules mac_energy_at(int data_bits) const {
+        const double r = static_cast<double>(data_bits) / kReferenceDataBits;
+        return mac_energy * (1.0 + kMacMultiplierShare * (r * r - 1.0));
+    }
+    /// One PE for `data_bits`-bit operands, µm²: pe_area_um2 with its multiplier scaled by
+    /// (data_bits / 16)² and its operand registers by data_bits / 16; exact at 16 bits.
+    [[nodiscard]] double pe_area_um2_at(int data_bits) const {
+        const double r = static_cast<double>(data_bits) / kReferenceDataBits;
+        return pe_area_um2 * (1.0 + kPeMultiplierShare * (r * r - 1.0) + kPeOperandRegisterShare * (r - 1.0));
+    }
 
     /// Read energy per bit of a buffer of `kib` KiB (Horowitz's square-root rule above).
     [[nodiscard]] Picojoules sram_read_energy_per_bit(double kib) const {

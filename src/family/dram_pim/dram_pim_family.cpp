@@ -48,7 +48,8 @@ public:
     // Fitted to the default sweep's (inputs/sweeps/default.yaml) first 96 evaluations on the
     // 2-core development machine, rounded. More nodes: more partitions, regions and sharing
     // events to search; larger PE arrays: fewer compute-bound tilings survive the pruning;
-    // buffers matter little.
+    // buffers matter little. The slopes cover Table I's seven; the clock and the data width
+    // (the last two parameters) change no search, so the model leaves them out.
     [[nodiscard]] std::vector<double> eval_time_prior() const override {
         return {1.2, 0.4, 0.4, -0.15, -0.15, -0.05, -0.05, -0.05};
     }

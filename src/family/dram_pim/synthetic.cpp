@@ -13,6 +13,7 @@
 #include "pimdse/eval/cost.hpp"
 #include "pimdse/hw/area.hpp"
 #include "pimdse/hw/design_space.hpp"
+#include "pimdse/hw/node.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 
 namespace pimdse::family {
@@ -68,7 +69,7 @@ eval::Evaluation synthetic_evaluate(const eval::EvalContext& ctx, const eval::Ca
     e.area_mm2 = area.nn_engines.value();
     e.area_total_mm2 = area.total.value();
     Rng rng = Rng(seed, kNoiseStream).split(static_cast<std::uint64_t>(candidate.id));
-    const double seconds_per_cycle = 1e-6 / ctx.constraints.clock_mhz;
+    const double seconds_per_cycle = 1e-6 / hw::with_point(ctx.constraints, candidate.params).clock_mhz;
     std::vector<sim::NetworkCost> costs;
     std::vector<double> gammas;
     for (const eval::Workload& w : ctx.workloads) {
