@@ -570,6 +570,50 @@ def scenario_small_space(s):
         check("4 evaluations" in p.stdout, f"{proposer}: resuming an exhausted space adds nothing")
 
 
+def scenario_clock_width(s):
+    """clock.yaml: three clocks x two data widths of one hardware point. The same file as
+    without mpirun; each (clock, width) once; the PE energy follows the MAC's width rule and
+    not the clock; a faster clock is never slower in seconds, and its DRAM background energy
+    is the banks' power times the seconds (docs/model.md, "Clock and data width")."""
+    cfg = variant(s, "clock.yaml", f"clock_np{s.np}")
+    ref = s.fresh(f"clock_ref_np{s.np}.h5")
+    s.run(["explore", cfg, "-o", ref], np_=0)
+    out = s.fresh(f"clock_np{s.np}.h5")
+    p = s.run(["explore", cfg, "-o", out])
+    check("the space has no legal unseen point left: 6 evaluations" in p.stdout, "six points, then exhausted")
+    same_files(ref, out)
+    with h5py.File(out, "r") as f:
+        c = pd.DataFrame(f["candidates"][()])
+        m = pd.DataFrame(f["metrics"][()])
+        units = {k: f["candidates"].attrs.get(k) for k in ("clock_mhz", "data_width_bits")}
+        ok_value = h5py.check_enum_dtype(f["candidates"].dtype["status"])["ok"]
+    check(sorted(zip(c.clock_mhz, c.data_width_bits)) == [(f, w) for f in (200, 400, 800) for w in (8, 16)],
+          f"points {sorted(zip(c.clock_mhz, c.data_width_bits))}")
+    check(set(c.node_rows) == {2} and set(c.ibuf_kib) == {32}, "the fixed parameters")
+    check((c.status == ok_value).all(), "every point costed")
+    print("units", units)
+    row = {(int(r.clock_mhz), int(r.data_width_bits)): r for r in c.itertuples()}
+    pe = {k: float(m.energy_pe_pj[m.candidate == r.candidate].sum()) for k, r in row.items()}
+    background = {k: float(m.energy_dram_background_pj[m.candidate == r.candidate].sum()) for k, r in row.items()}
+    # MAC energy at 8 bits: 1 + (0.775 / 0.875) ((8/16)^2 - 1) of the 16-bit one, at every clock.
+    ratio = 1 - 0.75 * 0.775 / 0.875
+    for f in (200, 400, 800):
+        check(abs(pe[(f, 8)] / pe[(f, 16)] - ratio) < 1e-9, f"{f} MHz: PE energy ratio {pe[(f, 8)] / pe[(f, 16)]}")
+        check(abs(pe[(f, 16)] / pe[(400, 16)] - 1) < 1e-12, f"{f} MHz: PE energy depends on the clock")
+    # 256 banks x 4.26 mW: background energy = power x seconds, whatever the clock.
+    for k, r in row.items():
+        want = 256 * 4.26e-3 * r.latency_s * 1e12
+        check(abs(background[k] / want - 1) < 1e-9, f"{k}: background {background[k]} pJ, expected {want}")
+    for w in (8, 16):
+        lat = [row[(f, w)].latency_s for f in (200, 400, 800)]
+        check(lat[0] >= lat[1] >= lat[2], f"{w} bits: seconds {lat} do not fall with the clock")
+        check(row[(800, w)].energy_j < row[(200, w)].energy_j, f"{w} bits: a faster clock saves background energy")
+    for f in (200, 400, 800):
+        check(row[(f, 8)].energy_j < row[(f, 16)].energy_j, f"{f} MHz: 8-bit data costs more than 16-bit")
+        check(row[(f, 8)].area_mm2 < row[(f, 16)].area_mm2, f"{f} MHz: 8-bit PEs are not smaller")
+        check(row[(f, 16)].area_mm2 == row[(400, 16)].area_mm2, "the area does not depend on the clock")
+
+
 def scenario_objectives(s):
     cfg = variant(s, "tiny.yaml", "objectives", budget=24, evaluator="synthetic", synthetic_median_seconds=0.01)
     open(cfg, "a").write("engine:\n  objectives: [power, throughput]\n")

@@ -8,7 +8,8 @@ usage: outputs_test.py SCENARIO --pimdse EXE --source DIR --work DIR
 Scenarios:
   reader_examples  the Python examples of docs/output.md ("Reading it") run on a fresh sweep
   reader_commit    the package returns only committed rows, decodes enums, reads units and
-                   takes tables and fields it has never heard of
+                   takes tables and fields it has never heard of; dram_pim's nine parameter
+                   columns, the clock and the data width last
   export           `pimdse export --csv`: one CSV per table, its committed rows, unit headers
   compare          `pimdse compare`: a file against itself and against another sweep
   compare_plot     postprocess/compare.py draws best cost against evaluations of two sweeps,
@@ -35,6 +36,8 @@ import sys
 
 import h5py
 import numpy as np
+
+import layer_columns
 
 ARGS = None
 
@@ -182,34 +185,15 @@ def scenario_reader_commit():
     units = c.attrs["units"]
     check(units["latency_s"] == "s" and units["area_mm2"] == "mm2" and units["ibuf_kib"] == "KiB",
           f"units: {units}")
-    layers = s.layers
-    lu = layers.attrs["units"]
-    check(lu["compute_cycles"] == "cycles", "units of /mappings/layers")
-    check(lu["dl_in_group"] == "channels", "BCHW[Cn] in a meaning is not a unit; the group counts channels")
-    check(all(lu[f] == "J" for f in layers.columns if f.startswith("energy_")), f"energies in J: {lu}")
-    check(units["energy_j"] == "J" and s.metrics.attrs["units"]["energy_j"] == "J", "energies in J")
-    check(units["cost"] == "J s" and s.pareto.attrs["units"]["cost"] == "J s", "EDP's unit")
-    b = s.batches.attrs["units"]
-    check((b["hv_reference_1"], b["hv_reference_2"], b["hv_reference_3"], b["hypervolume"]) ==
-          ("s", "J", "mm2", "s J mm2"), f"hypervolume units {b}")
-    # The names the indices refer to, joined in from the workloads' tables.
-    cols = list(layers.columns)
-    check(cols[cols.index("network") + 1] == "network_name" and cols[cols.index("layer") + 1] == "layer_name",
-          f"name columns {cols}")
-    for (net, name), rows in layers.groupby(["network", "network_name"]):
-        check(name == s.networks["name"][net], f"network {net} is {name}")
-        ref = s.network_layers(int(net))["name"].tolist()
-        check(list(rows["layer_name"]) == [ref[i] for i in rows["layer"]], f"layer names of {name}")
-    check(set(s.schedules["layer_name"]) <= set(layers["layer_name"]), "schedules name their layers")
-    # Per-buffer SRAM and the DRAM split add up to their totals; the counts are there.
-    check(np.allclose(layers[["energy_sram_ibuf_j", "energy_sram_wbuf_j", "energy_sram_obuf_j"]].sum(axis=1),
-                      layers["energy_sram_j"], rtol=1e-12, atol=0), "SRAM energy by buffer")
-    check(np.allclose(layers["energy_dram_access_j"] + layers["energy_dram_activation_j"], layers["energy_dram_j"],
-                      rtol=1e-12, atol=0), "DRAM split")
-    check((layers["ibuf_reads"] > 0).all() and (layers["dram_reads"] > 0).all(), "access counts")
-    tiled = layers["loop_order"] != "none"
-    check(tiled.any() and (layers.loc[tiled, "tile_k"] > 0).all() and
-          set(layers.loc[tiled, "dataflow"]) <= {"output", "weight", "input"}, "tiling columns")
+    # dram_pim's nine parameters: Table I's seven, then the clock and the data width, one value
+    # each in tiny.yaml (the constraints').
+    cols = list(c.columns)
+    params = ["node_rows", "node_cols", "pe_rows", "pe_cols", "ibuf_kib", "wbuf_kib", "obuf_kib", "clock_mhz",
+              "data_width_bits"]
+    check(cols[cols.index("proposer") + 1:cols.index("status")] == params, f"parameter columns {cols}")
+    check(units["clock_mhz"] == "MHz" and units["data_width_bits"] == "bit", f"units: {units}")
+    check(set(c["clock_mhz"]) == {400} and set(c["data_width_bits"]) == {16}, "the constraints' clock and width")
+    layer_columns.check_layer_table(s, units, check)
     check(pimdse.cost_unit(1, 1) == "J s" and pimdse.cost_unit(0, 1) == "s" and pimdse.cost_unit(2, 0.5) ==
           "J^2 s^0.5", "cost_unit")
     ok = c[c["status"] == "ok"]
