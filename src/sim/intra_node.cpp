@@ -221,16 +221,26 @@ struct SearchState {
 
 // Costs a maximal tiling under every loop order and keeps the best. A tiling whose compute
 // cycles alone exceed the best total cannot win (its total is at least its compute, and
-// better() ranks by total first), so its DRAM traffic is not costed.
+// better() ranks by total first), so its DRAM traffic is not costed; likewise an order whose
+// total (the same max of compute and DRAM cycles finish() takes) exceeds the best total is
+// passed over before its full cost is built, and the order-free cost (PE dataflow, buffer
+// reads) is built only for a tiling with an order that may win.
 void try_tiling(SearchState& s, const Tiling& t) {
-    if (s.found && static_cast<double>(tiling_cycles(s.layer, s.node, t)) > s.best.total_cycles.value())
-        return;
-    const IntraNodeCost base = order_free_cost(s.layer, s.node, t);
+    const double compute = static_cast<double>(tiling_cycles(s.layer, s.node, t));
+    if (s.found && compute > s.best.total_cycles.value()) return;
     const auto traffic = dram_traffic_all_orders(s.layer, s.node, t, s.in, s.out, &s.sums);
+    IntraNodeCost base;
+    bool have_base = false;
     for (LoopOrder o : kOrders) {
+        const DramTraffic& dram = traffic[static_cast<std::size_t>(o)];
+        if (s.found && std::max(compute, dram.cycles(s.node).value()) > s.best.total_cycles.value()) continue;
+        if (!have_base) {
+            base = order_free_cost(s.layer, s.node, t);
+            have_base = true;
+        }
         IntraNodeCost c = base;
         c.tiling.order = o;
-        finish(c, s.layer, s.node, traffic[static_cast<std::size_t>(o)]);
+        finish(c, s.layer, s.node, dram);
         if (!s.found || better(c, s.best)) {
             s.best = std::move(c);
             s.found = true;
