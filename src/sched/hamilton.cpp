@@ -8,6 +8,18 @@ namespace pimdse::sched::detail {
 
 namespace {
 
+template <class T>
+struct HeldKarpTables {
+    std::vector<T> into, best;
+    std::vector<std::int8_t> parent;
+};
+
+template <class T>
+HeldKarpTables<T>& held_karp_tables() {
+    thread_local HeldKarpTables<T> tables;
+    return tables;
+}
+
 // Held-Karp: best[mask][j] = cheapest path from point 0 through the points of `mask`
 // (over points 1..n-1) ending at j. Computed by pulling from mask without j, whose row is
 // contiguous (the push form scatters writes over a table of several MiB). Predecessors are
@@ -17,12 +29,23 @@ HeldKarpResult<T> held_karp_impl(std::span<const T> d, std::size_t n) {
     const std::size_t m = n - 1;  // points 1..n-1 are bits 0..m-1
     const std::size_t full = std::size_t{1} << m;
     const T inf = std::numeric_limits<T>::max() / 4;
-    std::vector<T> into(m * m);  // into[k*m + j] = d(j+1 -> k+1)
+    // The tables live in per-thread buffers kept across calls: at 16 points they take about
+    // 4.5 MiB, which a fresh allocation would fill and fault in on every pricing call. No
+    // entry is read before this call writes it: best[mask][j] and parent[mask][j] are read
+    // only for j in mask, and those are set below (single points) or in the DP (the rest).
+    HeldKarpTables<T>& tables = held_karp_tables<T>();
+    std::vector<T>& into = tables.into;  // into[k*m + j] = d(j+1 -> k+1)
+    std::vector<T>& best = tables.best;
+    std::vector<std::int8_t>& parent = tables.parent;
+    if (into.size() < m * m) into.resize(m * m);
+    if (best.size() < full * m) best.resize(full * m);
+    if (parent.size() < full * m) parent.resize(full * m);
     for (std::size_t k = 0; k < m; ++k)
         for (std::size_t j = 0; j < m; ++j) into[k * m + j] = d[(j + 1) * n + k + 1];
-    std::vector<T> best(full * m, inf);
-    std::vector<std::int8_t> parent(full * m, -1);
-    for (std::size_t j = 0; j < m; ++j) best[(std::size_t{1} << j) * m + j] = d[j + 1];
+    for (std::size_t j = 0; j < m; ++j) {
+        best[(std::size_t{1} << j) * m + j] = d[j + 1];
+        parent[(std::size_t{1} << j) * m + j] = -1;
+    }
     for (std::size_t mask = 1; mask < full; ++mask) {
         if ((mask & (mask - 1)) == 0) continue;  // single points: set above
         for (std::size_t rest = mask; rest != 0; rest &= rest - 1) {
