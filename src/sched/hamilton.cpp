@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <utility>
 
 namespace pimdse::sched::detail {
 
@@ -18,6 +19,36 @@ template <class T>
 HeldKarpTables<T>& held_karp_tables() {
     thread_local HeldKarpTables<T> tables;
     return tables;
+}
+
+// The j in `prev` minimising from[j] + cost[j] (the smallest such j on a tie), and that
+// sum; {inf, -1} when no sum is below inf. The members alternate between two running
+// minima, so the two compare-and-select chains overlap; each keeps its first minimum, and
+// the merge takes the smaller sum or, on a tie, the smaller index: the same pair as one
+// ascending scan with a strict <.
+template <class T>
+std::pair<T, std::int8_t> cheapest_predecessor(const T* from, const T* cost, std::size_t prev, T inf) {
+    T top0 = inf, top1 = inf;
+    std::int8_t arg0 = -1, arg1 = -1;
+    for (std::size_t bits = prev; bits != 0;) {
+        const auto j0 = static_cast<std::size_t>(std::countr_zero(bits));
+        bits &= bits - 1;
+        const T cand0 = from[j0] + cost[j0];
+        if (cand0 < top0) {
+            top0 = cand0;
+            arg0 = static_cast<std::int8_t>(j0);
+        }
+        if (bits == 0) break;
+        const auto j1 = static_cast<std::size_t>(std::countr_zero(bits));
+        bits &= bits - 1;
+        const T cand1 = from[j1] + cost[j1];
+        if (cand1 < top1) {
+            top1 = cand1;
+            arg1 = static_cast<std::int8_t>(j1);
+        }
+    }
+    if (top1 < top0 || (top1 == top0 && arg1 < arg0)) return {top1, arg1};
+    return {top0, arg0};
 }
 
 // Held-Karp: best[mask][j] = cheapest path from point 0 through the points of `mask`
@@ -53,16 +84,7 @@ HeldKarpResult<T> held_karp_impl(std::span<const T> d, std::size_t n) {
             const std::size_t prev = mask & ~(std::size_t{1} << k);
             const T* from = best.data() + prev * m;
             const T* cost = into.data() + k * m;
-            T top = inf;
-            std::int8_t arg = -1;
-            for (std::size_t bits = prev; bits != 0; bits &= bits - 1) {
-                const auto j = static_cast<std::size_t>(std::countr_zero(bits));
-                const T cand = from[j] + cost[j];
-                if (cand < top) {
-                    top = cand;
-                    arg = static_cast<std::int8_t>(j);
-                }
-            }
+            const auto [top, arg] = cheapest_predecessor(from, cost, prev, inf);
             best[mask * m + k] = top;
             parent[mask * m + k] = arg;
         }
