@@ -53,7 +53,9 @@ double best_two_way(const std::vector<double>& times) {
     return best;
 }
 
-// A hidden law, ln t = c . (1, log2 params), and a random point of the default space.
+// A hidden law, ln t = c . (1, log2 params), and a random point of the default space. The
+// model has a slope for each of Table I's seven parameters (the clock and the data width
+// take the constraints' values in this space), so the law has those seven.
 const EvalTimeModel::Vector& law() {
     static const EvalTimeModel::Vector c = [] {
         EvalTimeModel::Vector v(8);
@@ -65,8 +67,8 @@ const EvalTimeModel::Vector& law() {
 
 double law_seconds(const DesignPoint& p) {
     double l = law()(0);
-    for (std::size_t i = 0; i < p.size; ++i)
-        l += law()(static_cast<int>(i) + 1) * std::log2(static_cast<double>(p[i]));
+    for (int i = 0; i + 1 < law().size(); ++i)
+        l += law()(i + 1) * std::log2(static_cast<double>(p[static_cast<std::size_t>(i)]));
     return std::exp(l);
 }
 

@@ -378,7 +378,7 @@ READBACK_CASES = [
     ("wrong_type", damage_type,
      ":/pareto: a dataset of the wrong type: expected a 1-D table of 7 fields, got a float", True),
     ("field_name", damage_area_name,
-     ":/candidates: field 11 is named 'area_mn2', expected 'area_mm2'", True),
+     ":/candidates: field 13 is named 'area_mn2', expected 'area_mm2'", True),
     ("root_attribute", damage_proposer_attribute,
      ":/: the attribute 'proposer' is missing", True),
     ("pareto_incomplete", damage_pareto_count,
