@@ -14,6 +14,7 @@
 #include "pimdse/tuner/acquisition.hpp"
 #include "pimdse/tuner/encoding.hpp"
 #include "pimdse/tuner/proposers.hpp"
+#include "proposer_setup.hpp"
 
 namespace pimdse::tuner {
 namespace {
@@ -45,22 +46,11 @@ TEST(FillByExclusion, ByHand) {
 }
 
 ProposerContext context() {
-    ProposerContext ctx;
-    ctx.space = hw::default_space(hw::Constraints{});
-    ctx.legal = dram_pim_legality(hw::Constraints{});
-    ctx.seed = 5;
-    ctx.samples_per_round = 512;
-    return ctx;
+    return dram_pim_context(5, 512);
 }
 
 ProposerOptions small(double retrain_growth) {
-    ProposerOptions o;
-    o.initial_random = 8;
-    o.hidden = {16, 4};
-    o.fit_max = 48;
-    o.fit_best = 24;
-    o.gp_steps = 15;
-    o.dkl_steps = 15;
+    ProposerOptions o = small_options(8, {16, 4}, 48, 15);
     o.believer_max = 6;  // batches of 12 take 6 picks by the grid rule
     o.retrain_growth = retrain_growth;
     return o;

@@ -10,6 +10,7 @@
 
 #include "pimdse/tuner/encoding.hpp"
 #include "pimdse/tuner/proposers.hpp"
+#include "proposer_setup.hpp"
 
 namespace pimdse::tuner {
 namespace {
@@ -26,23 +27,9 @@ DesignSpace space(bool with_fixed) {
 }
 
 ProposerContext context(bool with_fixed) {
-    ProposerContext ctx;
-    ctx.space = space(with_fixed);
-    ctx.legal = [](const DesignPoint& p) { return p[0] * p[1] <= 4096; };  // a budget that bites
-    ctx.seed = 11;
-    ctx.samples_per_round = 512;
-    return ctx;
-}
-
-ProposerOptions options() {
-    ProposerOptions o;
-    o.initial_random = 6;
-    o.hidden = {16, 4};
-    o.fit_max = 64;
-    o.fit_best = 32;
-    o.gp_steps = 20;
-    o.dkl_steps = 20;
-    return o;
+    // A budget that bites.
+    return test_context(
+        space(with_fixed), [](const DesignPoint& p) { return p[0] * p[1] <= 4096; }, 11, 512);
 }
 
 // A cost of the first three values only, and a second objective for AMOSA.
@@ -58,7 +45,7 @@ Observation observe(std::int64_t id, const DesignPoint& p) {
 
 // The first three values of every point of every batch.
 std::vector<std::vector<int>> run(const std::string& name, bool with_fixed) {
-    auto proposer = make_proposer(name, context(with_fixed), options());
+    auto proposer = make_proposer(name, context(with_fixed), small_options(6, {16, 4}, 64, 20));
     std::vector<std::vector<int>> out;
     std::int64_t id = 0;
     for (int b = 0; b < 5; ++b) {

@@ -17,29 +17,17 @@
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/tuner/encoding.hpp"
 #include "pimdse/tuner/proposers.hpp"
+#include "proposer_setup.hpp"
 
 namespace pimdse::tuner {
 namespace {
 
 ProposerContext context(std::uint64_t seed) {
-    ProposerContext ctx;
-    ctx.space = hw::default_space(hw::Constraints{});
-    ctx.legal = dram_pim_legality(hw::Constraints{});
-    ctx.seed = seed;
-    ctx.samples_per_round = 1024;  // smaller than the default: the tests stay fast
-    return ctx;
+    return dram_pim_context(seed, 1024);
 }
 
-// Small, fast options for the model-based proposers.
 ProposerOptions options() {
-    ProposerOptions o;
-    o.initial_random = 8;
-    o.hidden = {32, 8};
-    o.fit_max = 128;
-    o.fit_best = 64;
-    o.gp_steps = 40;
-    o.dkl_steps = 40;
-    return o;
+    return small_options(8, {32, 8}, 128, 40);
 }
 
 // A smooth synthetic cost of the encoding, minimal inside the cube at an interior point;
