@@ -719,51 +719,46 @@ def scenario_crossbar_resume(s):
         check(len(f["candidates"]) == 24 and f.attrs["runs"] == 2, "24 candidates in two runs")
 
 
-def scenario_amosa(s):
-    def config(name, budget):
-        return variant(s, "tiny.yaml", name, proposer="amosa", budget=budget, batch_size=4, lag=2,
-                       evaluator="synthetic", synthetic_median_seconds=0.01,
-                       proposer_options="{amosa_iterations: 8, amosa_hard_limit: 4, amosa_soft_limit: 6}")
-    full_cfg = config(f"amosa_full_np{s.np}", 40)
-    ref = s.fresh(f"amosa_ref_np{s.np}.h5")
-    s.run(["explore", full_cfg, "-o", ref], np_=0)
-    full = s.fresh(f"amosa_np{s.np}.h5")
-    s.run(["explore", full_cfg, "-o", full])
-    same_files(ref, full)
-    with h5py.File(full, "r") as f:
-        c = pd.DataFrame(f["candidates"][()])
-        resolved = f["config/resolved"][0].decode()
-    check("    amosa_soft_limit: 6\n" in resolved, "the resolved configuration keeps the options")
-    params = ["node_rows", "node_cols", "pe_rows", "pe_cols", "ibuf_kib", "wbuf_kib", "obuf_kib"]
-    check(len(c) == 40 and not c.duplicated(params).any(), "40 distinct points evaluated")
-    half_cfg = config(f"amosa_half_np{s.np}", 20)
-    out = s.fresh(f"amosa_resumed_np{s.np}.h5")
-    check_resumed(s, full, half_cfg, full_cfg, out, 20, 5)
+TINY_PARAMS = ["node_rows", "node_cols", "pe_rows", "pe_cols", "ibuf_kib", "wbuf_kib", "obuf_kib"]
 
 
-def scenario_xgboost(s):
-    def config(name, budget):
-        return variant(s, "tiny.yaml", name, proposer="xgboost", budget=budget, batch_size=4, lag=2,
-                       evaluator="synthetic", synthetic_median_seconds=0.01,
-                       proposer_options="{initial_random: 8, xgb_trees: 20, xgb_ensemble: 4}")
-    full_cfg = config(f"xgboost_full_np{s.np}", 32)
-    ref = s.fresh(f"xgboost_ref_np{s.np}.h5")
+def proposer_sweep(s, proposer, budget, options):
+    """tiny.yaml's space explored by `proposer` with the proposer_options `options` (a dict),
+    `budget` synthetic evaluations in batches of 4 with lag 2. Checks that the run is the same
+    file without and with mpirun, that the resolved configuration keeps every option, that it
+    evaluates `budget` distinct points, and that a run stopped at half the budget and resumed
+    matches the uninterrupted one. Returns the run's /candidates and /tuner/batches."""
+    def config(name, evaluations):
+        text = "{" + ", ".join(f"{k}: {v}" for k, v in options.items()) + "}"
+        return variant(s, "tiny.yaml", name, proposer=proposer, budget=evaluations, batch_size=4, lag=2,
+                       evaluator="synthetic", synthetic_median_seconds=0.01, proposer_options=text)
+    full_cfg = config(f"{proposer}_full_np{s.np}", budget)
+    ref = s.fresh(f"{proposer}_ref_np{s.np}.h5")
     s.run(["explore", full_cfg, "-o", ref], np_=0)
-    full = s.fresh(f"xgboost_np{s.np}.h5")
+    full = s.fresh(f"{proposer}_np{s.np}.h5")
     s.run(["explore", full_cfg, "-o", full])
     same_files(ref, full)
     with h5py.File(full, "r") as f:
         c = pd.DataFrame(f["candidates"][()])
         b = pd.DataFrame(f["tuner/batches"][()])
         resolved = f["config/resolved"][0].decode()
-    check("    xgb_ensemble: 4\n" in resolved, "the resolved configuration keeps the options")
-    params = ["node_rows", "node_cols", "pe_rows", "pe_cols", "ibuf_kib", "wbuf_kib", "obuf_kib"]
-    check(len(c) == 32 and not c.duplicated(params).any(), "32 distinct points evaluated")
+    for key, value in options.items():
+        check(f"    {key}: {value}\n" in resolved, f"the resolved configuration keeps {key}")
+    check(len(c) == budget and not c.duplicated(TINY_PARAMS).any(), f"{budget} distinct points evaluated")
+    half_cfg = config(f"{proposer}_half_np{s.np}", budget // 2)
+    out = s.fresh(f"{proposer}_resumed_np{s.np}.h5")
+    check_resumed(s, full, half_cfg, full_cfg, out, budget // 2, budget // 8)
+    return c, b
+
+
+def scenario_amosa(s):
+    proposer_sweep(s, "amosa", 40, {"amosa_iterations": 8, "amosa_hard_limit": 4, "amosa_soft_limit": 6})
+
+
+def scenario_xgboost(s):
+    c, b = proposer_sweep(s, "xgboost", 32, {"initial_random": 8, "xgb_trees": 20, "xgb_ensemble": 4})
     from_model = int(b.candidates[b.fit_seconds > 0].sum())
     check(from_model == 24, f"{from_model} of 32 candidates from the boosted trees, expected 24")
-    half_cfg = config(f"xgboost_half_np{s.np}", 16)
-    out = s.fresh(f"xgboost_resumed_np{s.np}.h5")
-    check_resumed(s, full, half_cfg, full_cfg, out, 16, 4)
 
 
 def scenario_plots(s):
