@@ -18,7 +18,7 @@ std::vector<EventSchedule> schedule_events(const workload::Network& network,
         if (li >= cost.layers.size() || cost.layers[li].status != sim::EvalStatus::ok) continue;
         const std::vector<sim::SharingEvent> events =
             sim::sharing_events(network.layer(i), mapping.layers[li], sim::layer_region(seg, mapping, i),
-                                system.mesh, system.data_bytes(), system.psum_bytes());
+                                system.mesh, system.data_bits, system.psum_bits);
         for (std::size_t k = 0; k < events.size(); ++k) {
             EventSchedule e;
             e.layer = i;

@@ -142,8 +142,8 @@ const std::vector<LayerOption>& LayerSearch::fastest_compute(const workload::Lay
                     const double latency = best + sharing_latency(l, m);
                     if (result.empty() || latency < result.front().latency) {
                         result.assign(
-                            1, LayerOption{latency, sim::stored_weights_per_node(l, m) * system_.data_bytes(),
-                                           m});
+                            1,
+                            LayerOption{latency, system_.data_bytes(sim::stored_weights_per_node(l, m)), m});
                     }
                     if (result.front().latency <= best) return;
                 }
@@ -177,7 +177,7 @@ const std::vector<LayerOption>& LayerSearch::fastest_compute_blind(const workloa
         m.wr = l.has_weights() ? sim::nodes_sharing_weights(m) : 1;
         // The latency is reported for the mapper's use; it took no part in the choice.
         result.push_back(LayerOption{best + sharing_latency(l, m),
-                                     sim::stored_weights_per_node(l, m) * system_.data_bytes(), m});
+                                     system_.data_bytes(sim::stored_weights_per_node(l, m)), m});
     }
     return compute_blind_.emplace(key, std::move(result)).first->second;
 }
@@ -222,7 +222,7 @@ void LayerSearch::search_vector(const Request& r, const RegionSplits& splits, co
     sim::LayerMapping m = with_layouts(r.in, r.out);
     splits.apply(pairs[0].first, pairs[0].second, m);
     m.wr = wrs.back();
-    const std::int64_t min_bytes = sim::stored_weights_per_node(l, m) * system_.data_bytes();
+    const std::int64_t min_bytes = system_.data_bytes(sim::stored_weights_per_node(l, m));
     // Every option of the vector shares its inputs and partial sums whatever its WR (only the
     // weights event depends on WR, and it vanishes at the largest): that part of the sharing
     // bound (pruning 4) adds to both compute bounds below.
@@ -271,7 +271,7 @@ void LayerSearch::search_vector(const Request& r, const RegionSplits& splits, co
             m.order = order;
             for (std::size_t w = 0; w < wrs.size(); ++w) {
                 m.wr = wrs[w];
-                const std::int64_t bytes = sim::stored_weights_per_node(l, m) * system_.data_bytes();
+                const std::int64_t bytes = system_.data_bytes(sim::stored_weights_per_node(l, m));
                 if (r.prune && dominated(front, c + share_bound[w], bytes)) continue;
                 ++stats_.options_costed;
                 LayerOption o{c + sharing_latency(l, m), bytes, m};

@@ -444,9 +444,8 @@ void Mapper::reduce_replication(const workload::Network& network, sim::NetworkMa
     const auto stored = [&] {
         std::int64_t sum = 0;
         for (LayerIndex l : layers)
-            sum +=
-                sim::stored_weights_per_node(network.layer(l), mapping.layers[static_cast<std::size_t>(l)]) *
-                system_.data_bytes();
+            sum += system_.data_bytes(
+                sim::stored_weights_per_node(network.layer(l), mapping.layers[static_cast<std::size_t>(l)]));
         return sum;
     };
     while (stored() > system_.dram_capacity.value()) {

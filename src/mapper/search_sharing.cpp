@@ -273,10 +273,9 @@ PerSharingKind<std::int64_t> LayerSearch::largest_chunks(const workload::Layer& 
     const std::int64_t k = largest(PartDim::k);
     const std::int64_t c = largest(PartDim::c);
     PerSharingKind<std::int64_t> bytes;
-    bytes[SharingKind::inputs] = b * c * extent(PartDim::p) * extent(PartDim::q) * system_.data_bytes();
-    bytes[SharingKind::weights] = (l.has_weights() ? k * c * l.R * l.S : k * c * b) * system_.data_bytes();
-    bytes[SharingKind::partial_sums] =
-        b * k * largest(PartDim::p) * largest(PartDim::q) * system_.psum_bytes();
+    bytes[SharingKind::inputs] = system_.data_bytes(b * c * extent(PartDim::p) * extent(PartDim::q));
+    bytes[SharingKind::weights] = system_.data_bytes(l.has_weights() ? k * c * l.R * l.S : k * c * b);
+    bytes[SharingKind::partial_sums] = system_.psum_bytes(b * k * largest(PartDim::p) * largest(PartDim::q));
     return bytes;
 }
 

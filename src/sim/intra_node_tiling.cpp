@@ -88,7 +88,7 @@ TileFootprint footprint(const PartLayer& l, const Tiling& t) noexcept {
     std::int64_t wt = t[LoopDim::K] * (l.depthwise ? 1 : t[LoopDim::C]) * l.R * l.S;
     if (!l.has_weights) wt = t[LoopDim::B] * t[LoopDim::K] * t[LoopDim::C];
     const std::int64_t out = t[LoopDim::B] * t[LoopDim::K] * t[LoopDim::P] * t[LoopDim::Q];
-    return {Bytes((in * db + 7) / 8), Bytes((wt * db + 7) / 8), Bytes((out * l.psum_bits + 7) / 8)};
+    return {Bytes(packed_bytes(in, db)), Bytes(packed_bytes(wt, db)), Bytes(packed_bytes(out, l.psum_bits))};
 }
 
 namespace {

@@ -91,8 +91,8 @@ StreamCost stream_cost(const Layer& l, const std::array<Range, kPartDims>& r, co
         static_cast<double>(l.ops()) * static_cast<double>(out) / static_cast<double>(l.output_elements());
     const NodeSpec& n = sys.node;
     const std::int64_t port_bytes = n.dram_port_bits / 8;
-    const std::int64_t in_bytes = in * sys.data_bytes();
-    const std::int64_t out_bytes = out * sys.data_bytes();
+    const std::int64_t in_bytes = sys.data_bytes(in);
+    const std::int64_t out_bytes = sys.data_bytes(out);
     const std::int64_t accesses = ceil_div(in_bytes, port_bytes) + ceil_div(out_bytes, port_bytes);
     const std::int64_t activations =
         ceil_div(in_bytes, n.row_buffer.value()) + ceil_div(out_bytes, n.row_buffer.value());
@@ -287,7 +287,7 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
 void add_sharing_cost(const Layer& l, const LayerMapping& m, const Region& region, const System& sys,
                       SharingScheduler& scheduler, ChannelLoads& loads, LayerCost& out) {
     // Events run one after another: inputs and weights before compute, partial sums after.
-    for (const SharingEvent& e : sharing_events(l, m, region, sys.mesh, sys.data_bytes(), sys.psum_bytes())) {
+    for (const SharingEvent& e : sharing_events(l, m, region, sys.mesh, sys.data_bits, sys.psum_bits)) {
         const ShareCost c = scheduler.share(sys.mesh, e.sets, sys.noc, loads);
         out.sharing += c.latency;
         out.energy.noc += c.energy;

@@ -345,7 +345,7 @@ Range range(const NodePart& n, PartDim d) {
 
 /// Inputs (VII): nodes that differ only in their K part read the same input slice when
 /// the slice does not depend on K, which holds unless the layer is grouped or elementwise.
-SharingEvent input_event(const Layer& layer, const std::vector<NodePart>& nodes, std::int64_t data_bytes) {
+SharingEvent input_event(const Layer& layer, const std::vector<NodePart>& nodes, std::int32_t data_bits) {
     using Key = std::array<std::int64_t, 6>;  // B, P, Q, C parts and the channel range
     std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>> groups;
     for (const NodePart& n : nodes) {
@@ -356,7 +356,7 @@ SharingEvent input_event(const Layer& layer, const std::vector<NodePart>& nodes,
         const auto [c0, c1] = layer.input_rows(range(n, PartDim::q).begin, range(n, PartDim::q).end, true);
         auto& g = groups[key];
         g.first.push_back(n.node);
-        g.second = range(n, PartDim::b).size() * ch.size() * (r1 - r0) * (c1 - c0) * data_bytes;
+        g.second = packed_bytes(range(n, PartDim::b).size() * ch.size() * (r1 - r0) * (c1 - c0), data_bits);
     }
     SharingEvent e{SharingKind::inputs, {}};
     add_sets(groups, e);
@@ -368,7 +368,7 @@ SharingEvent input_event(const Layer& layer, const std::vector<NodePart>& nodes,
 /// the parts each member stores. Activation x activation matmuls store no weights: their
 /// second operand is spread over the same nodes and gathered the same way (WR = 1).
 SharingEvent weight_event(const Layer& layer, const std::vector<NodePart>& nodes, std::int32_t shard,
-                          std::int64_t data_bytes) {
+                          std::int32_t data_bits) {
     const bool weighted = layer.has_weights();
     using Key = std::array<std::int64_t, 3>;  // K part, C part, replica
     std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>> groups;
@@ -383,7 +383,8 @@ SharingEvent weight_event(const Layer& layer, const std::vector<NodePart>& nodes
         auto& g = groups[key];
         g.first.push_back(n.node);
         // The second operand of an activation matmul is C x (its rows): K here.
-        g.second = (weighted ? k * c * layer.R * layer.S : k * c * range(n, PartDim::b).size()) * data_bytes;
+        g.second = packed_bytes(weighted ? k * c * layer.R * layer.S : k * c * range(n, PartDim::b).size(),
+                                data_bits);
     }
     SharingEvent e{SharingKind::weights, {}};
     add_sets(groups, e);
@@ -392,15 +393,16 @@ SharingEvent weight_event(const Layer& layer, const std::vector<NodePart>& nodes
 
 /// Partial sums (VII): nodes that differ only in their C part hold partial sums of the
 /// same outputs, reduced around the cycle (a reduce-scatter: N-1 steps of 1/N each).
-SharingEvent psum_event(const std::vector<NodePart>& nodes, std::int64_t psum_bytes) {
+SharingEvent psum_event(const std::vector<NodePart>& nodes, std::int32_t psum_bits) {
     using Key = std::array<std::int64_t, 4>;  // B, P, Q, K parts
     std::map<Key, std::pair<std::vector<NodeId>, std::int64_t>> groups;
     for (const NodePart& n : nodes) {
         const Key key{at(n, PartDim::b), at(n, PartDim::p), at(n, PartDim::q), at(n, PartDim::k)};
         auto& g = groups[key];
         g.first.push_back(n.node);
-        g.second = range(n, PartDim::b).size() * range(n, PartDim::k).size() * range(n, PartDim::p).size() *
-                   range(n, PartDim::q).size() * psum_bytes;
+        g.second = packed_bytes(range(n, PartDim::b).size() * range(n, PartDim::k).size() *
+                                    range(n, PartDim::p).size() * range(n, PartDim::q).size(),
+                                psum_bits);
     }
     SharingEvent e{SharingKind::partial_sums, {}};
     add_sets(groups, e);
@@ -410,7 +412,7 @@ SharingEvent psum_event(const std::vector<NodePart>& nodes, std::int64_t psum_by
 }  // namespace
 
 std::vector<SharingEvent> sharing_events(const Layer& layer, const LayerMapping& m, const Region& region,
-                                         const Mesh& mesh, std::int64_t data_bytes, std::int64_t psum_bytes) {
+                                         const Mesh& mesh, std::int32_t data_bits, std::int32_t psum_bits) {
     std::vector<NodePart> nodes;
     nodes.reserve(static_cast<std::size_t>(region.nodes()));
     for (std::int32_t y = 0; y < region.rows; ++y)
@@ -421,13 +423,13 @@ std::vector<SharingEvent> sharing_events(const Layer& layer, const LayerMapping&
     const auto keep = [&](SharingEvent e) {
         if (!e.sets.empty()) events.push_back(std::move(e));
     };
-    if (m.part(PartDim::k).count() > 1) keep(input_event(layer, nodes, data_bytes));
+    if (m.part(PartDim::k).count() > 1) keep(input_event(layer, nodes, data_bits));
     const std::int32_t n_node = nodes_sharing_weights(m);
     const bool activation_operand = layer.kind == LayerKind::matmul && layer.weights_are_activations;
     const std::int32_t wr = layer.has_weights() ? m.wr : 1;
     if ((layer.has_weights() || activation_operand) && n_node > 1 && wr < n_node)
-        keep(weight_event(layer, nodes, static_cast<std::int32_t>(ceil_div(n_node, wr)), data_bytes));
-    if (layer.is_compute() && m.part(PartDim::c).count() > 1) keep(psum_event(nodes, psum_bytes));
+        keep(weight_event(layer, nodes, static_cast<std::int32_t>(ceil_div(n_node, wr)), data_bits));
+    if (layer.is_compute() && m.part(PartDim::c).count() > 1) keep(psum_event(nodes, psum_bits));
     return events;
 }
 

@@ -261,7 +261,7 @@ struct LayerCoster::State {
                         std::int64_t elems = 1;
                         for (std::size_t d = 0; d < 4; ++d)
                             elems *= intersect(want[d], split(len[d], o.n[d], idx[d])).size();
-                        const std::int64_t bytes = ceil_div(elems * sys.data_bytes(), divisor);
+                        const std::int64_t bytes = ceil_div(elems * sys.data_bits, 8 * divisor);
                         if (bytes > 0) transfers.push_back({src, dst, Bytes(bytes)});
                     }
                 }

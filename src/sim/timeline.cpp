@@ -55,9 +55,8 @@ void check_capacity(const workload::Network& net, const workload::Segmentation& 
                     const NetworkMapping& mapping, const System& sys, NetworkCost& cost) {
     std::vector<std::int64_t> stored(static_cast<std::size_t>(sys.mesh.node_count()), 0);
     for (LayerIndex li = 0; li < net.size(); ++li) {
-        const std::int64_t bytes =
-            stored_weights_per_node(net.layer(li), mapping.layers[static_cast<std::size_t>(li)]) *
-            sys.data_bytes();
+        const std::int64_t bytes = sys.data_bytes(
+            stored_weights_per_node(net.layer(li), mapping.layers[static_cast<std::size_t>(li)]));
         if (bytes == 0) continue;
         const Region& region = layer_region(seg, mapping, li);
         for (std::int32_t y = 0; y < region.rows; ++y)

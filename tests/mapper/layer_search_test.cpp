@@ -279,7 +279,7 @@ TEST(LayerSearch, SearchSharingSetsAreTheTimelinesSets) {
             for (const LayerOption& o : search.enumerate_all(l, rows, cols, {}, {})) {
                 const sim::Region region{0, 0, rows, cols};
                 const std::vector<sim::SharingEvent> events =
-                    sim::sharing_events(l, o.mapping, region, sys.mesh, sys.data_bytes(), sys.psum_bytes());
+                    sim::sharing_events(l, o.mapping, region, sys.mesh, sys.data_bits, sys.psum_bits);
                 const std::int32_t n_node = sim::nodes_sharing_weights(o.mapping);
                 const std::int32_t wr = l.has_weights() ? o.mapping.wr : 1;
                 for (sim::SharingKind kind : kSharingKinds) {

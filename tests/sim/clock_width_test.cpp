@@ -111,7 +111,7 @@ TEST(ClockAndWidth, HalvingTheDataWidth) {
     const System w16 = system_at(400, 16);
     const System w8 = system_at(400, 8);
     EXPECT_EQ(w8.data_bits, 8);
-    EXPECT_EQ(w8.data_bytes(), 1);
+    EXPECT_EQ(w8.data_bytes(3), 3);
     EXPECT_EQ(w8.psum_bits, 32);
     // SRAM per element: bits x the per-bit energy; the output buffer keeps 32-bit partial sums.
     EXPECT_DOUBLE_EQ(w8.energy.pj_per_ibuf_access, 8 * t.sram_read_energy_per_bit(64).value());
@@ -139,6 +139,37 @@ TEST(ClockAndWidth, HalvingTheDataWidth) {
     EXPECT_EQ(footprint(l8, doubled).input, footprint(l16, small).input);
     EXPECT_EQ(footprint(l8, doubled).weight, footprint(l16, small).weight);
     EXPECT_EQ(footprint(l16, small).input, Bytes(4 * 8 * 8 * 2));
+}
+
+TEST(ClockAndWidth, DataOfAnyWidthIsBitPacked) {
+    // Bytes of n values of w bits: ceil(n w / 8), by hand.
+    EXPECT_EQ(packed_bytes(0, 12), 0);
+    EXPECT_EQ(packed_bytes(1, 12), 2);   // 12 bits
+    EXPECT_EQ(packed_bytes(2, 12), 3);   // 24 bits
+    EXPECT_EQ(packed_bytes(3, 12), 5);   // 36 bits
+    EXPECT_EQ(packed_bytes(9, 1), 2);    // 9 bits
+    EXPECT_EQ(packed_bytes(5, 16), 10);  // a multiple of 8: n w / 8 exactly
+    // A hardware file's 12-bit data (its point takes the constraints' width).
+    hw::Constraints c;
+    c.data_width_bits = 12;
+    const System w12 = make_system(c, point(0, 0), hw::Technology{});
+    EXPECT_EQ(w12.data_bits, 12);
+    EXPECT_EQ(w12.data_bytes(1), 2);
+    EXPECT_EQ(w12.data_bytes(1024), 1536);
+    EXPECT_EQ(w12.psum_bytes(3), 12);  // 32-bit partial sums
+    // The NoC moves the same bytes the buffers hold: a 12-bit input tile of 5 x 5 values is
+    // 300 bits, 38 bytes, in both.
+    const Network n = io::parse_network(kOneConv, "one.yaml");
+    std::array<Range, kPartDims> r{};
+    r[index_of(PartDim::b)] = {0, 1};
+    r[index_of(PartDim::k)] = {0, 8};
+    r[index_of(PartDim::c)] = {0, 8};
+    r[index_of(PartDim::p)] = {0, 32};
+    r[index_of(PartDim::q)] = {0, 32};
+    Tiling t;
+    t.tile = {1, 1, 1, 5, 5};  // B, K, C, P, Q
+    EXPECT_EQ(footprint(part_layer_of(n.layer(0), r, w12), t).input, Bytes(38));
+    EXPECT_EQ(w12.data_bytes(25), 38);
 }
 
 TEST(ClockAndWidth, DataWidthScalesThePeArea) {

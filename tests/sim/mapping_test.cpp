@@ -180,7 +180,7 @@ TEST(SharingEvents, HandComputedInputAndWeightSets) {
     const Mesh mesh(4, 4);
     const Region region{1, 1, 2, 2};
     LayerMapping m = lm({{PartDim::p, {2, 1}}, {PartDim::k, {1, 2}}});
-    const auto events = sharing_events(l, m, region, mesh, 2, 4);
+    const auto events = sharing_events(l, m, region, mesh, 16, 32);
     ASSERT_EQ(events.size(), 2u);
     // Inputs: the two nodes of a row hold the same 64 x 4 x 8 input rows (4096 B), half each.
     EXPECT_EQ(events[0].kind, SharingKind::inputs);
@@ -197,17 +197,34 @@ TEST(SharingEvents, HandComputedInputAndWeightSets) {
     EXPECT_EQ(stored_weights_per_node(l, m), 32 * 64 / 2);
     // WR = 2: a full copy per node, no weight sharing, twice the storage.
     m.wr = 2;
-    const auto replicated = sharing_events(l, m, region, mesh, 2, 4);
+    const auto replicated = sharing_events(l, m, region, mesh, 16, 32);
     ASSERT_EQ(replicated.size(), 1u);
     EXPECT_EQ(replicated[0].kind, SharingKind::inputs);
     EXPECT_EQ(stored_weights_per_node(l, m), 32 * 64);
+}
+
+TEST(SharingEvents, DataNotAMultipleOfEightBitsIsPacked) {
+    // HandComputedInputAndWeightSets with 12-bit data and 24-bit partial sums: the 2048 input
+    // values of a row's pair and the 2048 weights of a K part are 24576 bits, 3072 B (not the
+    // 2048 B of one byte per value), 1536 B per member.
+    const Mesh mesh(4, 4);
+    const LayerMapping m = lm({{PartDim::p, {2, 1}}, {PartDim::k, {1, 2}}});
+    const auto events = sharing_events(conv(64, 64, 8), m, Region{1, 1, 2, 2}, mesh, 12, 24);
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[0].sets[0].bytes_per_node.value(), 1536);
+    EXPECT_EQ(events[1].sets[0].bytes_per_node.value(), 1536);
+    // 16 x 8 x 8 partial sums of 24 bits over 4 nodes: 3072 B, 768 each.
+    const auto psum =
+        sharing_events(conv(16, 64, 8), lm({{PartDim::c, {2, 2}}}), Region{0, 0, 2, 2}, Mesh(2, 2), 16, 24);
+    ASSERT_EQ(psum.size(), 1u);
+    EXPECT_EQ(psum[0].sets[0].bytes_per_node.value(), 768);
 }
 
 TEST(SharingEvents, PartialSumsAndGroupedConvolutions) {
     const Mesh mesh(2, 2);
     // C split in 4: the four nodes reduce 16 x 8 x 8 partial sums of 4 bytes (4096 B, 1024 each).
     const auto psum =
-        sharing_events(conv(16, 64, 8), lm({{PartDim::c, {2, 2}}}), Region{0, 0, 2, 2}, mesh, 2, 4);
+        sharing_events(conv(16, 64, 8), lm({{PartDim::c, {2, 2}}}), Region{0, 0, 2, 2}, mesh, 16, 32);
     ASSERT_EQ(psum.size(), 1u);
     EXPECT_EQ(psum[0].kind, SharingKind::partial_sums);
     ASSERT_EQ(psum[0].sets.size(), 1u);
@@ -215,7 +232,7 @@ TEST(SharingEvents, PartialSumsAndGroupedConvolutions) {
     EXPECT_EQ(psum[0].sets[0].bytes_per_node.value(), 16 * 8 * 8 * 4 / 4);
     // A depthwise convolution split on K: each node reads only its own channels, nothing shared.
     const auto dw =
-        sharing_events(conv(32, 32, 8, 3, 32), lm({{PartDim::k, {2, 2}}}), Region{0, 0, 2, 2}, mesh, 2, 4);
+        sharing_events(conv(32, 32, 8, 3, 32), lm({{PartDim::k, {2, 2}}}), Region{0, 0, 2, 2}, mesh, 16, 32);
     EXPECT_TRUE(dw.empty());
 }
 

@@ -116,7 +116,7 @@ layers:
     EXPECT_EQ(l.redistribution, Cycles(0));  // the network input is in place
     // Only the inputs are shared: the four K parts gather the 8 x 32 x 32 input.
     const std::vector<SharingEvent> events =
-        sharing_events(n.layer(0), m.layers[0], Region{0, 0, 2, 2}, sys.mesh, 2, 4);
+        sharing_events(n.layer(0), m.layers[0], Region{0, 0, 2, 2}, sys.mesh, 16, 32);
     ASSERT_EQ(events.size(), 1u);
     EXPECT_EQ(events[0].kind, SharingKind::inputs);
     SnakeRingScheduler sched;

@@ -67,4 +67,11 @@ inline constexpr std::int64_t kMiB = 1024 * kKiB;
     return (a + b - 1) / b;
 }
 
+/// Bytes that `elements` values of `bits` bits each occupy, packed without padding:
+/// ceil(elements x bits / 8), as the DRAM and the buffers hold them (docs/model.md, "Clock
+/// and data width"). A 12-bit value alone takes 2 bytes, three of them 5.
+[[nodiscard]] constexpr std::int64_t packed_bytes(std::int64_t elements, std::int64_t bits) noexcept {
+    return ceil_div(elements * bits, 8);
+}
+
 }  // namespace pimdse

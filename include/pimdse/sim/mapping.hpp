@@ -192,9 +192,10 @@ struct SharingEvent {
 
 /// The data-sharing events of `layer` mapped by `m` on `region` of `mesh`. Members of a set
 /// are in node order; bytes_per_node is the share of the common data each member holds
-/// (ceil(data / members)). data_bytes and psum_bytes are the element sizes.
+/// (ceil(data / members)). data_bits and psum_bits are the element widths; a set's data is
+/// its elements bit-packed (packed_bytes).
 [[nodiscard]] std::vector<SharingEvent> sharing_events(const workload::Layer& layer, const LayerMapping& m,
                                                        const Region& region, const Mesh& mesh,
-                                                       std::int64_t data_bytes, std::int64_t psum_bytes);
+                                                       std::int32_t data_bits, std::int32_t psum_bits);
 
 }  // namespace pimdse::sim

@@ -31,8 +31,14 @@ struct System {
 
     [[nodiscard]] std::int32_t node_rows() const noexcept { return mesh.rows(); }
     [[nodiscard]] std::int32_t node_cols() const noexcept { return mesh.cols(); }
-    [[nodiscard]] std::int64_t data_bytes() const noexcept { return data_bits / 8; }
-    [[nodiscard]] std::int64_t psum_bytes() const noexcept { return psum_bits / 8; }
+    /// Bytes of `elements` activations or weights, bit-packed: packed_bytes(elements, data_bits).
+    [[nodiscard]] std::int64_t data_bytes(std::int64_t elements) const noexcept {
+        return packed_bytes(elements, data_bits);
+    }
+    /// Bytes of `elements` partial sums, bit-packed: packed_bytes(elements, psum_bits).
+    [[nodiscard]] std::int64_t psum_bytes(std::int64_t elements) const noexcept {
+        return packed_bytes(elements, psum_bits);
+    }
 };
 
 /// Derives the system of one hardware point. Throws ModelError when the node
