@@ -419,6 +419,7 @@ HardwareFile hardware_from(const Reader& r, const Field& root, std::string_view 
     h.constraints = read_constraints(r, top.get("constraints"));
     h.technology = read_technology(r, top.get("technology"));
     detail::check_bank_width(r, top.get("constraints"), top.get("technology"), h.constraints, h.technology);
+    detail::check_clock(r, top.get("constraints"), h.constraints, h.technology);
     const Map hw_map(r, top.require("hardware", "a mapping with the keys node_array, pe_array, buffers_kib"),
                      {"node_array", "pe_array", "buffers_kib"});
 

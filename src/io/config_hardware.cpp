@@ -350,33 +350,43 @@ void check_values(const Reader& r, const Field& f, const ParamRange& range, Ok o
     }
 }
 
+// What a clock must be (docs/config.md): at least min_clock_mhz of the technology.
+std::string clock_rule(const hw::Technology& t) {
+    std::ostringstream why;
+    why << "at least " << hw::min_clock_mhz(t)
+        << " MHz (a DRAM column access, technology.dram_tccd_ns = " << t.dram_tccd_ns
+        << " ns, lasts at least one node cycle)";
+    return why.str();
+}
+
+// Refuses constraints.clock_mhz, at its line in `constraints` or as the default.
+[[noreturn]] void refuse_clock(const Reader& r, const std::optional<Field>& constraints,
+                               const hw::Constraints& c, const std::string& expected) {
+    const std::optional<Field> at =
+        constraints ? Map::unchecked(r, *constraints, "").get("clock_mhz") : std::nullopt;
+    std::ostringstream got;
+    got << c.clock_mhz;
+    r.value_error(at ? at->line : 0, "constraints.clock_mhz", expected,
+                  got.str() + (at ? "" : " (the default)"));
+}
+
 // `clock_mhz:` (docs/config.md): whole MHz from min_clock_mhz up, or the constraints' clock.
 ParamRange read_clock_axis(const Reader& r, const std::optional<Field>& f,
                            const std::optional<Field>& constraints, const hw::Constraints& c,
                            const hw::Technology& t) {
-    const int lowest = hw::min_clock_mhz(t);
-    std::ostringstream why;
-    why << "at least " << lowest << " MHz (a DRAM column access, technology.dram_tccd_ns = " << t.dram_tccd_ns
-        << " ns, lasts at least one node cycle)";
     if (f) {
+        const int lowest = hw::min_clock_mhz(t);
         const RangeRule any{{1, hw::kMaxClockMhz}, std::nullopt, {}};
         ParamRange range = read_range(r, *f, any);
         check_values(
-            r, *f, range, [&](int v) { return v >= lowest; }, why.str());
+            r, *f, range, [&](int v) { return v >= lowest; }, clock_rule(t));
         return range;
     }
     // The default axis: the constraints' one clock.
-    const std::optional<Field> at =
-        constraints ? Map::unchecked(r, *constraints, "").get("clock_mhz") : std::nullopt;
-    const auto refuse = [&](const std::string& expected) {
-        std::ostringstream got;
-        got << c.clock_mhz;
-        r.value_error(at ? at->line : 0, "constraints.clock_mhz", expected,
-                      got.str() + (at ? "" : " (the default)"));
-    };
     if (c.clock_mhz != std::round(c.clock_mhz))
-        refuse("a whole number of MHz (the clock is an axis of the space, space.clock_mhz)");
-    if (c.clock_mhz < lowest) refuse(why.str());
+        refuse_clock(r, constraints, c,
+                     "a whole number of MHz (the clock is an axis of the space, space.clock_mhz)");
+    check_clock(r, constraints, c, t);
     return hw::default_range(hw::Param::clock_mhz, c);
 }
 
@@ -392,6 +402,11 @@ ParamRange read_width_axis(const Reader& r, const Field& f, const hw::Constraint
 }
 
 }  // namespace
+
+void check_clock(const Reader& r, const std::optional<Field>& constraints, const hw::Constraints& c,
+                 const hw::Technology& t) {
+    if (c.clock_mhz < hw::min_clock_mhz(t)) refuse_clock(r, constraints, c, clock_rule(t));
+}
 
 // Node extents must tile the bank array (III-A constraint 2); a space value that never can
 // is a mistake in the file, not something for the tuner to discover.

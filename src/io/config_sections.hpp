@@ -44,6 +44,11 @@ inline int to_int(std::int64_t v) {
 void check_bank_width(const yaml::Reader& r, const std::optional<yaml::Field>& constraints,
                       const std::optional<yaml::Field>& technology, const hw::Constraints& c,
                       const hw::Technology& t);
+/// Throws ConfigError, naming constraints.clock_mhz, when the clock is below
+/// hw::min_clock_mhz of the technology: a DRAM column access (tCCD_L) must last at least one
+/// node cycle. A sweep's default clock axis and a hardware file's clock alike.
+void check_clock(const yaml::Reader& r, const std::optional<yaml::Field>& constraints,
+                 const hw::Constraints& c, const hw::Technology& t);
 /// `space:`, each range checked against the constraints `c` and, for the clock, the
 /// technology `t`; `constraints` is the section, named when a default axis is refused.
 [[nodiscard]] DesignSpace read_space(const yaml::Reader& r, const std::optional<yaml::Field>& f,

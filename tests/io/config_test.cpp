@@ -546,6 +546,47 @@ TEST_F(ConfigFiles, ClockAndDataWidthAxes) {
               "expected an integer in [1, 100000], got 0");
 }
 
+// A hardware file's clock obeys the sweep's rule (ClockAndDataWidthAxes) with the same message:
+// at least ceil(1000 / tCCD_L) MHz, the technology's; it need not be a whole number of MHz.
+TEST(HardwareFiles, ClockFollowsTheDramColumnAccess) {
+    const std::string point =
+        "hardware: {node_array: [4, 4], pe_array: [32, 32], buffers_kib: {input: 128, weight: 128, output: "
+        "128}}\n";
+    const auto refused = [&](const std::string& text) {
+        try {
+            (void)parse_hardware(text + point, "h.yaml");
+        } catch (const ConfigError& e) {
+            EXPECT_EQ(e.key(), "constraints.clock_mhz") << text;
+            EXPECT_EQ(e.where().file, "h.yaml") << text;
+            return e.problem();
+        }
+        ADD_FAILURE() << "accepted: " << text;
+        return std::string();
+    };
+    const auto clock = [&](const std::string& text) {
+        return parse_hardware(text + point, "h.yaml").constraints.clock_mhz;
+    };
+    const std::string slow =
+        "expected at least 167 MHz (a DRAM column access, technology.dram_tccd_ns = 6 ns, lasts at least one "
+        "node cycle)";
+    // 6 ns: 1000 / 6 = 166.7, so 167 MHz and up.
+    EXPECT_EQ(refused("constraints: {clock_mhz: 100}\n"), slow + ", got 100");
+    EXPECT_EQ(refused("constraints: {clock_mhz: 166.5}\n"), slow + ", got 166.5");
+    EXPECT_EQ(clock("constraints: {clock_mhz: 167}\n"), 167.0);
+    EXPECT_EQ(clock("constraints: {clock_mhz: 333.5}\n"), 333.5);
+    EXPECT_EQ(clock(""), 400.0);
+    // The technology decides: 5 ns -> 200 MHz; 2 ns -> 500 MHz, above the default clock.
+    EXPECT_EQ(
+        refused("technology: {dram_tccd_ns: 5}\nconstraints: {clock_mhz: 199}\n"),
+        "expected at least 200 MHz (a DRAM column access, technology.dram_tccd_ns = 5 ns, lasts at least one "
+        "node cycle), got 199");
+    EXPECT_EQ(clock("technology: {dram_tccd_ns: 5}\nconstraints: {clock_mhz: 200}\n"), 200.0);
+    EXPECT_EQ(
+        refused("technology: {dram_tccd_ns: 2}\n"),
+        "expected at least 500 MHz (a DRAM column access, technology.dram_tccd_ns = 2 ns, lasts at least one "
+        "node cycle), got 400 (the default)");
+}
+
 TEST(HardwareFiles, NicePimSystems) {
     struct Case {
         const char* file;
