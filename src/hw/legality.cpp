@@ -73,9 +73,9 @@ void check_clock_and_width(const HardwareParams& p, const Constraints& c, const 
         }
     }
     const int w = p.data_width_bits;
-    if (w != 0 && (w < 8 || w > c.psum_width_bits || w % 8 != 0)) {
+    if (w != 0 && (w < 1 || w > c.psum_width_bits)) {
         out.push_back({Rule::data_width, Param::data_width_bits,
-                       "a multiple of 8 in [8, " + std::to_string(c.psum_width_bits) + "] (psum_width_bits)",
+                       "an integer in [1, " + std::to_string(c.psum_width_bits) + "] (psum_width_bits)",
                        std::to_string(w)});
     }
 }

@@ -390,14 +390,13 @@ ParamRange read_clock_axis(const Reader& r, const std::optional<Field>& f,
     return hw::default_range(hw::Param::clock_mhz, c);
 }
 
-// `data_width_bits:` (docs/config.md): multiples of 8 up to the partial sums' width.
+// `data_width_bits:` (docs/config.md): widths up to the partial sums' width, bit-packed.
 ParamRange read_width_axis(const Reader& r, const Field& f, const hw::Constraints& c) {
     const RangeRule any{{1, 64}, std::nullopt, {}};
     ParamRange range = read_range(r, f, any);
     check_values(
-        r, f, range, [&](int v) { return v % 8 == 0 && v <= c.psum_width_bits; },
-        "multiples of 8 (whole bytes per element) of at most constraints.psum_width_bits (" +
-            std::to_string(c.psum_width_bits) + ")");
+        r, f, range, [&](int v) { return v <= c.psum_width_bits; },
+        "widths of at most constraints.psum_width_bits (" + std::to_string(c.psum_width_bits) + ")");
     return range;
 }
 

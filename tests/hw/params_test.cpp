@@ -203,20 +203,20 @@ TEST(Legality, ClockLetsAColumnAccessLastOneCycle) {
     EXPECT_FALSE(check(p, Constraints{}).legal());
 }
 
-TEST(Legality, DataWidthIsWholeBytesUpToThePartialSums) {
+TEST(Legality, DataWidthIsAnyWidthUpToThePartialSums) {
     HardwareParams p{4, 4, 8, 8, 8, 8, 8};  // small enough for 32-bit PEs
-    for (int w : {8, 16, 24, 32}) {
+    for (int w : {1, 4, 8, 12, 16, 24, 32}) {
         p.data_width_bits = w;
         EXPECT_TRUE(check(p, Constraints{}).legal()) << w;
     }
-    for (int w : {-8, 4, 12, 40}) {
+    for (int w : {-8, 33, 40}) {
         p.data_width_bits = w;
         const Legality l = check(p, Constraints{});
         ASSERT_EQ(l.violations.size(), 1u) << w;
         EXPECT_EQ(l.violations[0].rule, Rule::data_width);
-        EXPECT_EQ(l.violations[0].str(),
-                  "data_width_bits: expected a multiple of 8 in [8, 32] (psum_width_bits), got " +
-                      std::to_string(w));
+        EXPECT_EQ(
+            l.violations[0].str(),
+            "data_width_bits: expected an integer in [1, 32] (psum_width_bits), got " + std::to_string(w));
     }
 }
 

@@ -536,10 +536,13 @@ TEST_F(ConfigFiles, ClockAndDataWidthAxes) {
     EXPECT_EQ(axis(parse("constraints: {clock_mhz: 333.5}\nspace:\n  clock_mhz: {values: [333]}\n" + tail),
                    hw::Param::clock_mhz),
               (std::vector<int>{333}));
-    const std::string bytes =
-        "expected multiples of 8 (whole bytes per element) of at most constraints.psum_width_bits (32)";
-    EXPECT_EQ(problem("space:\n  data_width_bits: {values: [8, 12]}\n", "space.data_width_bits.values[1]"),
-              bytes + ", got 12");
+    const std::string bytes = "expected widths of at most constraints.psum_width_bits (32)";
+    EXPECT_EQ(problem("space:\n  data_width_bits: {values: [8, 33]}\n", "space.data_width_bits.values[1]"),
+              bytes + ", got 33");
+    // Any width up to the partial sums' is an axis value: the model bit-packs it.
+    EXPECT_EQ(
+        axis(parse("space:\n  data_width_bits: {values: [4, 12]}\n" + tail), hw::Param::data_width_bits),
+        (std::vector<int>{4, 12}));
     EXPECT_EQ(problem("space:\n  data_width_bits: {values: [64]}\n", "space.data_width_bits.values[0]"),
               bytes + ", got 64");
     EXPECT_EQ(problem("space:\n  clock_mhz: {values: [0]}\n", "space.clock_mhz.values[0]"),

@@ -23,7 +23,7 @@ enum class Rule {
     divides_bank_array,  ///< NA_row | BA_row and NA_col | BA_col: homogeneous nodes (III-A constraint 2)
     area,                ///< NN-engine area of all nodes <= Cstr_area (III-A constraint 1, VIII-B)
     clock,               ///< min_clock_mhz <= clock_mhz <= kMaxClockMhz, when the point sets it
-    data_width,          ///< a multiple of 8 in [8, psum_width_bits], when the point sets it
+    data_width,          ///< an integer in [1, psum_width_bits], when the point sets it
 };
 
 /// The fastest clock a point may set, MHz: the configuration's bound on clock_mhz.
