@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pimdse/core/units.hpp"
+#include "pimdse/sim/data_space.hpp"
 #include "pimdse/sim/layer_cost.hpp"
 
 namespace pimdse::sim {
@@ -16,19 +17,6 @@ using workload::LayerIndex;
 using workload::LayerKind;
 
 namespace {
-
-Range intersect(Range a, Range b) noexcept {
-    const std::int64_t lo = std::max(a.begin, b.begin);
-    return {lo, std::max(lo, std::min(a.end, b.end))};
-}
-/// Index of the part of split(length, n, .) that holds element e.
-std::int32_t part_of(std::int64_t length, std::int32_t n, std::int64_t e) noexcept {
-    const std::int64_t base = length / n;
-    const std::int64_t extra = length % n;
-    const std::int64_t long_span = extra * (base + 1);
-    if (e < long_span) return static_cast<std::int32_t>(e / (base + 1));
-    return static_cast<std::int32_t>(extra + (e - long_span) / base);
-}
 
 /// Who holds each block of a layer's output: for partition indices (b, k, p, q), the node
 /// whose C index is 0 (after a partial-sum reduction the outputs are taken to be there).
@@ -54,120 +42,6 @@ OutputOwners output_owners(const LayerMapping& m, const Region& region, const Me
                             i[index_of(PartDim::q)])] = mesh.node(region.row + y, region.col + x);
         }
     return o;
-}
-
-/// The box of a producer's output (batch, channels, rows, columns) that one consumer node
-/// reads through one operand, and the share of it delivered by redistribution.
-struct Need {
-    Range b, c, h, w;
-    std::int64_t divisor = 1;  ///< members of a sharing set that gather the rest (VII)
-    std::int64_t rank = 0;     ///< this node's position in that set
-};
-
-/// needed_box's matmul operands: the second operand of an attention product (gathered like
-/// weights), a flattened input, or the rows and columns the node's outputs read.
-void matmul_need(const workload::TensorShape& ps, const Layer& l, const LayerMapping& m,
-                 const std::array<Range, kPartDims>& r, const std::array<std::int32_t, kPartDims>& idx,
-                 std::size_t j, Need& n) {
-    const std::int32_t k_parts = m.part(PartDim::k).count();
-    const Range k = r[index_of(PartDim::k)];
-    const Range c = r[index_of(PartDim::c)];
-    const Range p = r[index_of(PartDim::p)];
-    const Range q = r[index_of(PartDim::q)];
-    if (l.weights_are_activations && j == 1) {
-        // The second operand: B x C x K (transposed) or B x K x C, spread over the nodes
-        // that share it and gathered like weights (VII, WR = 1).
-        n.c = l.transpose_b ? c : k;
-        n.h = l.transpose_b ? k : c;
-        n.w = {0, ps.width};
-        n.divisor = nodes_sharing_weights(m);
-        n.rank = (static_cast<std::int64_t>(idx[index_of(PartDim::b)]) * m.part(PartDim::p).count() +
-                  idx[index_of(PartDim::p)]) *
-                     m.part(PartDim::q).count() +
-                 idx[index_of(PartDim::q)];
-    } else if (l.flatten) {
-        const std::int64_t hw = ps.height * ps.width;
-        n.c = {c.begin / hw, ceil_div(c.end, hw)};
-        n.h = {0, ps.height};
-        n.w = {0, ps.width};
-        n.divisor = k_parts;
-        n.rank = idx[index_of(PartDim::k)];
-    } else {
-        n.c = c;
-        n.h = p;
-        n.w = q;
-        n.divisor = k_parts;
-        n.rank = idx[index_of(PartDim::k)];
-    }
-}
-
-/// What the consumer node with ranges r reads from operand j (producer `prod`).
-std::optional<Need> needed_box(const workload::Network& net, const Layer& l, const LayerMapping& m,
-                               const std::array<Range, kPartDims>& r,
-                               const std::array<std::int32_t, kPartDims>& idx, std::size_t j) {
-    const LayerIndex prod = l.inputs[j];
-    const workload::TensorShape ps = net.output_shape(prod);
-    const Range k = r[index_of(PartDim::k)];
-    const Range c = r[index_of(PartDim::c)];
-    const Range p = r[index_of(PartDim::p)];
-    const Range q = r[index_of(PartDim::q)];
-    Need n;
-    n.b = r[index_of(PartDim::b)];
-    const std::int32_t k_parts = m.part(PartDim::k).count();
-    const auto rows = [&](Range out, bool columns) {
-        const auto [lo, hi] = l.input_rows(out.begin, out.end, columns);
-        return Range{lo, hi};
-    };
-    switch (l.kind) {
-        case LayerKind::conv:
-        case LayerKind::deconv:
-            if (l.groups > 1) {
-                const std::int64_t kg = l.K / l.groups;
-                const std::int64_t cg = l.C / l.groups;
-                n.c = {k.begin / kg * cg, ((k.end - 1) / kg + 1) * cg};
-            } else {
-                n.c = c;
-                n.divisor = k_parts;  // the K-partitioned nodes gather their common input
-                n.rank = idx[index_of(PartDim::k)];
-            }
-            n.h = rows(p, false);
-            n.w = rows(q, true);
-            break;
-        case LayerKind::matmul:
-            matmul_need(ps, l, m, r, idx, j, n);
-            break;
-        case LayerKind::pool:
-        case LayerKind::upsample:
-            n.c = k;
-            n.h = rows(p, false);
-            n.w = rows(q, true);
-            break;
-        case LayerKind::mul:
-            n.c = k;
-            n.h = l.broadcast && j == 1 ? Range{0, 1} : p;
-            n.w = l.broadcast && j == 1 ? Range{0, 1} : q;
-            break;
-        case LayerKind::concat: {
-            std::int64_t offset = 0;
-            for (std::size_t i = 0; i < j; ++i) offset += net.output_shape(l.inputs[i]).channels;
-            const Range mine = intersect(k, {offset, offset + ps.channels});
-            if (mine.size() == 0) return std::nullopt;
-            n.c = {mine.begin - offset, mine.end - offset};
-            n.h = p;
-            n.w = q;
-            break;
-        }
-        default:  // add, norm, softmax, activation: elementwise
-            n.c = k;
-            n.h = p;
-            n.w = q;
-            break;
-    }
-    n.c = intersect(n.c, {0, ps.channels});
-    n.h = intersect(n.h, {0, ps.height});
-    n.w = intersect(n.w, {0, ps.width});
-    if (n.b.size() == 0 || n.c.size() == 0 || n.h.size() == 0 || n.w.size() == 0) return std::nullopt;
-    return n;
 }
 
 }  // namespace

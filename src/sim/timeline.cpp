@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/sim/data_space.hpp"
 
 namespace pimdse::sim {
 
@@ -30,6 +31,21 @@ Cycles SequentialTimeline::segment(std::span<const TimelineLayer> layers, std::s
     }
     if (region_time.empty()) return Cycles(0);
     return *std::max_element(region_time.begin(), region_time.end());
+}
+
+Cycles Timeline::network(std::span<const TimelineSegment> segments,
+                         std::span<std::vector<LayerTiming>> timing,
+                         std::span<Cycles> segment_latency) const {
+    if (timing.size() != segments.size() || segment_latency.size() != segments.size())
+        throw ModelError("Timeline::network: one timing list and one latency per segment");
+    Cycles offset(0);
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+        const Cycles t = segment(segments[k].layers, segments[k].regions, timing[k]);
+        for (LayerTiming& lt : timing[k]) lt.start += offset;
+        segment_latency[k] = t;
+        offset += t;
+    }
+    return offset;
 }
 
 std::vector<std::int32_t> producers_in(const workload::Network& network, LayerIndex layer,
@@ -81,12 +97,11 @@ void check_capacity(const workload::Network& net, const workload::Segmentation& 
     }
 }
 
-/// One segment: its layers costed in branch order (their energy and first infeasibility
-/// added to `cost`), then composed by `timeline`.
-Cycles cost_segment(const workload::Network& net, const workload::Segment& s, const SegmentMapping& sm,
-                    LayerCoster& coster, const Timeline& timeline, NetworkCost& cost) {
-    std::vector<LayerIndex> order;
-    std::vector<TimelineLayer> layers;
+/// One segment's layers costed in branch order (their energy and first infeasibility added
+/// to `cost`), listed in `order` and `layers` as the timeline composes them.
+void cost_segment(const workload::Network& net, const workload::Segment& s, const SegmentMapping& sm,
+                  LayerCoster& coster, NetworkCost& cost, std::vector<LayerIndex>& order,
+                  std::vector<TimelineLayer>& layers) {
     for (std::size_t bi = 0; bi < s.branches.size(); ++bi) {
         for (LayerIndex li : s.branches[bi].layers) {
             LayerCost& lc = cost.layers[static_cast<std::size_t>(li)];
@@ -105,11 +120,43 @@ Cycles cost_segment(const workload::Network& net, const workload::Segment& s, co
             order.push_back(li);
         }
     }
-    std::vector<LayerTiming> timing(layers.size());
-    const Cycles latency = timeline.segment(layers, sm.regions.size(), timing);
-    for (std::size_t i = 0; i < order.size(); ++i)
-        cost.layers[static_cast<std::size_t>(order[i])].latency = timing[i].latency;
-    return latency;
+}
+
+/// Every layer costed, segment by segment, then the whole network composed by `timeline`
+/// (with the layers' data spaces if it wants them): latency, segments, layer timings.
+void compose(const workload::Network& net, const workload::Segmentation& seg, const NetworkMapping& mapping,
+             const System& sys, LayerCoster& coster, const Timeline& timeline, NetworkCost& cost) {
+    const std::size_t n = seg.segments.size();
+    std::vector<std::vector<LayerIndex>> order(n);
+    std::vector<std::vector<TimelineLayer>> layers(n);
+    for (std::size_t si = 0; si < n; ++si)
+        cost_segment(net, seg.segments[si], mapping.segments[si], coster, cost, order[si], layers[si]);
+    std::vector<LayerSpaces> spaces;
+    if (timeline.wants_spaces()) {
+        spaces.reserve(static_cast<std::size_t>(net.size()));
+        for (std::size_t si = 0; si < n; ++si)
+            for (std::size_t i = 0; i < order[si].size(); ++i) {
+                const LayerIndex li = order[si][i];
+                const std::size_t l = static_cast<std::size_t>(li);
+                spaces.push_back(layer_spaces(net, li, mapping.layers[l], layer_region(seg, mapping, li),
+                                              sys.mesh, cost.layers[l].part));
+                layers[si][i].spaces = &spaces.back();
+            }
+    }
+    std::vector<TimelineSegment> segments(n);
+    std::vector<std::vector<LayerTiming>> timing(n);
+    for (std::size_t si = 0; si < n; ++si) {
+        segments[si] = {layers[si], mapping.segments[si].regions.size()};
+        timing[si].resize(layers[si].size());
+    }
+    cost.segments.assign(n, Cycles(0));
+    cost.latency = timeline.network(segments, timing, cost.segments);
+    for (std::size_t si = 0; si < n; ++si)
+        for (std::size_t i = 0; i < order[si].size(); ++i) {
+            LayerCost& lc = cost.layers[static_cast<std::size_t>(order[si][i])];
+            lc.start = timing[si][i].start;
+            lc.latency = timing[si][i].latency;
+        }
 }
 
 }  // namespace
@@ -129,12 +176,7 @@ NetworkCost evaluate_mapping(const workload::Network& network, const workload::S
     NetworkCost cost;
     cost.layers.resize(static_cast<std::size_t>(network.size()));
     check_capacity(network, seg, mapping, system, cost);
-    for (std::size_t si = 0; si < seg.segments.size(); ++si) {
-        const Cycles seg_time =
-            cost_segment(network, seg.segments[si], mapping.segments[si], coster, timeline, cost);
-        cost.segments.push_back(seg_time);
-        cost.latency += seg_time;
-    }
+    compose(network, seg, mapping, system, coster, timeline, cost);
     cost.seconds = cost.latency.value() / (system.clock_mhz * 1e6);
     // Every bank draws background and refresh power for the whole run (DRAMPower-style).
     cost.energy.dram_background = Picojoules(system.dram_background_pj_per_cycle * cost.latency.value());

@@ -92,6 +92,7 @@ struct PartTiling {
 };
 
 struct LayerCost {
+    Cycles start{0};           ///< from the network's start, as the timeline composes it
     Cycles latency{0};         ///< from its start to its end, as the timeline composes it
     Cycles redistribution{0};  ///< gathering the inputs from the producers' nodes
     Cycles sharing{0};         ///< all data-sharing events of the layer

@@ -6,10 +6,11 @@
 // each with its phases' cycles, the region that runs it and the layers whose outputs it
 // reads, and says when each layer runs and how long the segment takes. SequentialTimeline
 // is the model of docs/model.md, "Composition": the layers of a region one after another,
-// each its redistribution, sharing and compute in sequence, regions in parallel. A timeline
-// in which layers start on partially complete inputs implements the same interface.
-// Segments (timesteps) run one after another under every timeline. The PIM-Mapper's
-// selection asks the same timeline for a segment's latency.
+// each its redistribution, sharing and compute in sequence, regions in parallel, segments
+// (timesteps) one after another. A timeline in which layers start on partially complete
+// inputs (overlap_timeline.hpp) composes the whole network at once (Timeline::network) from
+// the layers' data spaces (data_space.hpp). The PIM-Mapper's selection asks the same
+// timeline for a segment's latency.
 
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +29,8 @@
 
 namespace pimdse::sim {
 
+struct LayerSpaces;
+
 /// One layer of a segment as a timeline composes it.
 struct TimelineLayer {
     Cycles redistribution{0};  ///< gathering its inputs from the producers' nodes
@@ -37,6 +40,15 @@ struct TimelineLayer {
     /// Positions in the segment's list of the earlier layers whose outputs it reads; the
     /// outputs of earlier segments are complete when the segment starts and are not listed.
     std::vector<std::int32_t> producers;
+    /// The layer's data spaces, for a timeline that wants_spaces(); null otherwise. Owned by
+    /// the caller and alive for the call.
+    const LayerSpaces* spaces = nullptr;
+};
+
+/// The layers of one segment and how many regions they run on.
+struct TimelineSegment {
+    std::span<const TimelineLayer> layers;
+    std::size_t regions = 0;
 };
 
 /// When one layer of a segment runs, from the segment's start; it ends at start + latency.
@@ -54,6 +66,15 @@ public:
     /// has one entry per layer).
     [[nodiscard]] virtual Cycles segment(std::span<const TimelineLayer> layers, std::size_t regions,
                                          std::span<LayerTiming> timing) const = 0;
+    /// Whether network() reads TimelineLayer::spaces (evaluate_mapping builds them only then).
+    [[nodiscard]] virtual bool wants_spaces() const noexcept { return false; }
+    /// The latency of a network whose `segments` run in the order given: timing[k][i]
+    /// receives when layer i of segment k runs, from the network's start, and
+    /// segment_latency[k] the segment's share of the latency (they add up to it). By default
+    /// each segment by segment(), one after another.
+    [[nodiscard]] virtual Cycles network(std::span<const TimelineSegment> segments,
+                                         std::span<std::vector<LayerTiming>> timing,
+                                         std::span<Cycles> segment_latency) const;
 };
 
 /// NicePIM III-B without overlap: a layer's latency is redistribution + sharing + compute;

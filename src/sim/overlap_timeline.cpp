@@ -1,0 +1,189 @@
+// The overlapped timeline: ready times of the layers' steps from their data spaces
+// (include/pimdse/sim/overlap_timeline.hpp; docs/model.md, "Overlapped layers").
+
+#include "pimdse/sim/overlap_timeline.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/sim/data_space.hpp"
+
+namespace pimdse::sim {
+
+using workload::LayerIndex;
+
+namespace {
+
+/// When the steps of one composed layer finish.
+struct LayerRun {
+    bool barrier = false;
+    double end = 0;                           ///< its last step's finish
+    std::vector<std::vector<double>> finish;  ///< per node, per step (non-barrier layers)
+};
+
+/// The composition state: the runs so far and when each node is free.
+class Composer {
+public:
+    explicit Composer(std::size_t layers) { runs_.reserve(layers); }
+
+    /// Composes the next layer; returns when it runs.
+    LayerTiming add(const TimelineLayer& t) {
+        if (t.spaces == nullptr) throw ModelError("OverlapTimeline: a layer without its data spaces");
+        const LayerSpaces& sp = *t.spaces;
+        std::vector<std::int32_t> prods;
+        for (LayerIndex p : sp.net->layer(sp.layer).inputs) {
+            const auto it = position_.find(p);
+            prods.push_back(it == position_.end() ? -1 : it->second);
+        }
+        LayerRun run;
+        run.barrier = sp.barrier;
+        const LayerTiming timing = sp.barrier ? block(t, prods, run) : steps(t, prods, run);
+        position_[sp.layer] = static_cast<std::int32_t>(runs_.size());
+        runs_.push_back(std::move(run));
+        spaces_.push_back(&sp);
+        return timing;
+    }
+
+private:
+    std::vector<LayerRun> runs_;
+    std::vector<const LayerSpaces*> spaces_;  ///< per run
+    std::unordered_map<LayerIndex, std::int32_t> position_;
+    std::unordered_map<NodeId, double> free_;
+
+    double free_at(NodeId n) const {
+        const auto it = free_.find(n);
+        return it == free_.end() ? 0.0 : it->second;
+    }
+
+    /// A barrier layer: all inputs complete and gathered, then its sharing and compute.
+    LayerTiming block(const TimelineLayer& t, const std::vector<std::int32_t>& prods, LayerRun& run) {
+        double ready = 0;
+        for (std::int32_t p : prods)
+            if (p >= 0) ready = std::max(ready, runs_[static_cast<std::size_t>(p)].end);
+        double t0 = ready + t.redistribution.value();
+        for (const NodeSteps& ns : t.spaces->nodes) t0 = std::max(t0, free_at(ns.node));
+        run.end = t0 + t.sharing.value() + t.compute.value();
+        for (const NodeSteps& ns : t.spaces->nodes) free_[ns.node] = run.end;
+        return {Cycles(t0), Cycles(run.end - t0)};
+    }
+
+    /// The latest finish among the steps of producer run `p` whose outputs overlap `box`.
+    double ready_of(std::int32_t p, const Box& box) const {
+        if (p < 0) return 0;
+        const LayerRun& run = runs_[static_cast<std::size_t>(p)];
+        if (run.barrier) return run.end;
+        const LayerSpaces& sp = *spaces_[static_cast<std::size_t>(p)];
+        const workload::Layer& pl = sp.net->layer(sp.layer);
+        const std::array<std::int64_t, kBoxDims> len{pl.B, pl.K, pl.P, pl.Q};
+        std::array<std::int32_t, kBoxDims> lo{}, hi{}, b{};
+        for (std::size_t d = 0; d < kBoxDims; ++d) {
+            lo[d] = part_of(len[d], sp.parts[d], box[d].begin);
+            hi[d] = part_of(len[d], sp.parts[d], box[d].end - 1);
+        }
+        double f = 0;
+        for (b[0] = lo[0]; b[0] <= hi[0]; ++b[0])
+            for (b[1] = lo[1]; b[1] <= hi[1]; ++b[1])
+                for (b[2] = lo[2]; b[2] <= hi[2]; ++b[2])
+                    for (b[3] = lo[3]; b[3] <= hi[3]; ++b[3]) {
+                        const std::int32_t m = sp.owner_of(b);
+                        const NodeSteps& ns = sp.nodes[static_cast<std::size_t>(m)];
+                        std::array<std::int64_t, kBoxDims> corner{};  // the overlap's upper corner
+                        for (std::size_t d = 0; d < kBoxDims; ++d)
+                            corner[d] = std::min(box[d].end, ns.out[d].end) - 1;
+                        f = std::max(f, run.finish[static_cast<std::size_t>(m)]
+                                                  [static_cast<std::size_t>(ns.step_of(corner))]);
+                    }
+        return f;
+    }
+
+    LayerTiming steps(const TimelineLayer& t, const std::vector<std::int32_t>& prods, LayerRun& run);
+};
+
+/// A streamed layer: each node's steps through its input pipe and its compute.
+LayerTiming Composer::steps(const TimelineLayer& t, const std::vector<std::int32_t>& prods, LayerRun& run) {
+    const LayerSpaces& sp = *t.spaces;
+    const double redis = t.redistribution.value();
+    const double compute = t.compute.value();
+    double first = -1;
+    run.finish.resize(sp.nodes.size());
+    std::vector<double> ready;
+    std::vector<std::int64_t> vol;
+    for (std::size_t n = 0; n < sp.nodes.size(); ++n) {
+        const NodeSteps& ns = sp.nodes[n];
+        ready.assign(static_cast<std::size_t>(ns.steps), 0.0);
+        vol.assign(static_cast<std::size_t>(ns.steps), 0);
+        std::int64_t total_vol = 0;
+        for (std::int64_t s = 0; s < ns.steps; ++s)
+            for (std::size_t j = 0; j < prods.size(); ++j) {
+                if (sp.net->layer(sp.layer).inputs[j] == workload::kNetworkInput) continue;
+                const std::optional<Box> in = sp.step_input(n, s, j);
+                if (!in) continue;
+                ready[static_cast<std::size_t>(s)] =
+                    std::max(ready[static_cast<std::size_t>(s)], ready_of(prods[j], *in));
+                vol[static_cast<std::size_t>(s)] += volume(*in);
+            }
+        for (std::int64_t v : vol) total_vol += v;
+        const double out_vol = static_cast<double>(volume(ns.out));
+        double arrive = 0;
+        double f = free_at(ns.node);
+        std::vector<double>& fin = run.finish[n];
+        fin.resize(static_cast<std::size_t>(ns.steps));
+        for (std::int64_t s = 0; s < ns.steps; ++s) {
+            const std::size_t i = static_cast<std::size_t>(s);
+            const double share =
+                total_vol > 0 ? redis * static_cast<double>(vol[i]) / static_cast<double>(total_vol) : 0.0;
+            arrive = std::max(arrive, ready[i]) + share;
+            const double start = std::max(f, arrive);
+            if (s == 0 && (first < 0 || start < first)) first = start;
+            f = start + compute * static_cast<double>(volume(ns.step_box(s))) / out_vol;
+            fin[i] = f;
+        }
+        free_[ns.node] = f;
+        run.end = std::max(run.end, f);
+    }
+    return {Cycles(first), Cycles(run.end - first)};
+}
+
+}  // namespace
+
+Cycles OverlapTimeline::segment(std::span<const TimelineLayer> layers, std::size_t regions,
+                                std::span<LayerTiming> timing) const {
+    std::vector<LayerTiming> t(layers.size());
+    std::array<TimelineSegment, 1> one{TimelineSegment{layers, regions}};
+    std::array<std::vector<LayerTiming>, 1> timings{std::move(t)};
+    std::array<Cycles, 1> latency{};
+    if (timing.size() != layers.size()) throw ModelError("OverlapTimeline: one timing per layer");
+    const Cycles total = network(one, timings, latency);
+    std::copy(timings[0].begin(), timings[0].end(), timing.begin());
+    return total;
+}
+
+Cycles OverlapTimeline::network(std::span<const TimelineSegment> segments,
+                                std::span<std::vector<LayerTiming>> timing,
+                                std::span<Cycles> segment_latency) const {
+    if (timing.size() != segments.size() || segment_latency.size() != segments.size())
+        throw ModelError("OverlapTimeline: one timing list and one latency per segment");
+    std::size_t count = 0;
+    for (const TimelineSegment& s : segments) count += s.layers.size();
+    Composer c(count);
+    double running = 0;
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+        const double before = running;
+        for (std::size_t i = 0; i < segments[k].layers.size(); ++i) {
+            const LayerTiming lt = c.add(segments[k].layers[i]);
+            timing[k][i] = lt;
+            running = std::max(running, (lt.start + lt.latency).value());
+        }
+        segment_latency[k] = Cycles(running - before);
+    }
+    return Cycles(running);
+}
+
+const Timeline& overlap_timeline() noexcept {
+    static const OverlapTimeline timeline;
+    return timeline;
+}
+
+}  // namespace pimdse::sim

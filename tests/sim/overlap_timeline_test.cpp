@@ -1,0 +1,245 @@
+#include "pimdse/sim/overlap_timeline.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "overlap_reference.hpp"
+#include "pimdse/core/error.hpp"
+#include "pimdse/io/config.hpp"
+#include "pimdse/io/network_file.hpp"
+#include "pimdse/sim/data_space.hpp"
+#include "pimdse/sim/uniform_mapping.hpp"
+
+namespace pimdse::sim {
+namespace {
+
+using workload::Network;
+using workload::Segmentation;
+
+System system_of(int rows, int cols, int buffer_kib = 64) {
+    hw::HardwareParams p;
+    p.node_rows = rows;
+    p.node_cols = cols;
+    p.pe_rows = p.pe_cols = 8;
+    p.ibuf_kib = p.wbuf_kib = p.obuf_kib = buffer_kib;
+    return make_system(hw::Constraints{}, p, hw::Technology{});
+}
+
+System system_of(const std::string& hardware_file) {
+    const io::HardwareFile h = io::read_hardware_file(std::string(PIMDSE_SOURCE_DIR) + "/" + hardware_file);
+    return make_system(h.constraints, h.params, h.technology);
+}
+
+NetworkCost evaluate(const Network& n, const Segmentation& s, const NetworkMapping& m, const System& sys,
+                     const Timeline& t) {
+    AnalyticIntraNodeMapper mapper;
+    SnakeRingScheduler scheduler;
+    return evaluate_mapping(n, s, m, sys, mapper, scheduler, t);
+}
+
+/// The uniform mapping, with every layer whose rows and columns allow it cut by P over its
+/// region's rows and Q over its columns instead (no data sharing: the layer streams), at full
+/// weight replication.
+NetworkMapping pq_mapping(const Network& n, const Segmentation& s, int rows, int cols) {
+    NetworkMapping m = uniform_mapping(n, s, rows, cols);
+    for (workload::LayerIndex li = 0; li < n.size(); ++li) {
+        const Region& r = layer_region(s, m, li);
+        const workload::Layer& layer = n.layer(li);
+        if (layer.P < r.rows || layer.Q < r.cols) continue;
+        LayerMapping& l = m.layers[static_cast<std::size_t>(li)];
+        l = LayerMapping{};
+        l.part(PartDim::p) = {r.rows, 1};
+        l.part(PartDim::q) = {1, r.cols};
+        l.wr = layer.has_weights() ? r.nodes() : 1;
+    }
+    EXPECT_FALSE(check_mapping(n, s, m, rows, cols).has_value());
+    return m;
+}
+
+/// OverlaPIM's setting: segment k on row k mod rows of the array alone, every layer cut by Q
+/// over the row's columns where it has as many, else by K (the layers of a chain on
+/// different nodes).
+NetworkMapping banded_mapping(const Network& n, const Segmentation& s, int rows, int cols) {
+    NetworkMapping m;
+    for (std::size_t k = 0; k < s.segments.size(); ++k)
+        m.segments.push_back({{Region{static_cast<int>(k) % rows, 0, 1, cols}},
+                              std::vector<std::int32_t>(s.segments[k].branches.size(), 0)});
+    for (workload::LayerIndex li = 0; li < n.size(); ++li) {
+        LayerMapping& l = m.layers.emplace_back();
+        l.part(n.layer(li).Q >= cols ? PartDim::q : PartDim::k) = {1, cols};
+        l.wr = n.layer(li).has_weights() ? nodes_sharing_weights(l) : 1;
+    }
+    EXPECT_FALSE(check_mapping(n, s, m, rows, cols).has_value());
+    return m;
+}
+
+/// The analytic overlapped timeline of `m` against the reference, layer by layer.
+void expect_reference(const Network& n, const NetworkMapping& m, const System& sys, double tolerance,
+                      bool overlaps) {
+    const Segmentation s = workload::decompose(n);
+    const NetworkCost seq = evaluate(n, s, m, sys, sequential_timeline());
+    const NetworkCost ov = evaluate(n, s, m, sys, overlap_timeline());
+    const reference::OverlapRun ref = reference::overlap_reference(n, s, m, sys, seq);
+    if (tolerance == 0) {
+        EXPECT_EQ(ov.latency.value(), ref.latency);
+        for (workload::LayerIndex li = 0; li < n.size(); ++li) {
+            const LayerCost& lc = ov.layers[static_cast<std::size_t>(li)];
+            EXPECT_EQ(lc.start.value(), ref.start[static_cast<std::size_t>(li)]) << n.layer(li).name;
+            EXPECT_EQ((lc.start + lc.latency).value(), ref.finish[static_cast<std::size_t>(li)])
+                << n.layer(li).name;
+        }
+    } else {
+        EXPECT_NEAR(ov.latency.value(), ref.latency, tolerance * ref.latency);
+    }
+    if (overlaps) {
+        EXPECT_LT(ov.latency.value(), seq.latency.value());
+    }
+    EXPECT_LE(ov.latency.value(), seq.latency.value());
+}
+
+const char* const kChain = R"(
+network: chain
+input: {channels: 8, height: 16, width: 16}
+layers:
+  - {name: c1, type: conv, out_channels: 16, kernel: 3, padding: 1}
+  - {name: c2, type: conv, out_channels: 16, kernel: 3, padding: 1}
+  - {name: c3, type: conv, out_channels: 8, kernel: 3, stride: 2, padding: 1}
+)";
+
+const char* const kResidual = R"(
+network: residual
+input: {channels: 8, height: 16, width: 16}
+layers:
+  - {name: c1, type: conv, out_channels: 16, kernel: 3, padding: 1}
+  - {name: c2, type: conv, out_channels: 16, kernel: 3, padding: 1}
+  - {name: sum, type: add, inputs: [c1, c2]}
+  - {name: c3, type: conv, out_channels: 8, kernel: 1}
+)";
+
+const char* const kConcat = R"(
+network: concat
+input: {channels: 8, height: 16, width: 16}
+layers:
+  - {name: a, type: conv, out_channels: 8, kernel: 3, padding: 1, inputs: [input]}
+  - {name: b, type: conv, out_channels: 16, kernel: 1, inputs: [input]}
+  - {name: cat, type: concat, inputs: [a, b]}
+  - {name: c, type: conv, out_channels: 8, kernel: 3, padding: 1}
+)";
+
+TEST(OverlapTimeline, EqualsTheReferenceOnSmallNetworks) {
+    // 4 KiB buffers: several tiles per node.
+    const System sys = system_of(2, 2, 4);
+    for (const char* text : {kChain, kResidual, kConcat}) {
+        const Network n = io::parse_network(text, "small.yaml");
+        SCOPED_TRACE(n.name());
+        const Segmentation s = workload::decompose(n);
+        expect_reference(n, pq_mapping(n, s, 2, 2), sys, 0, false);
+        expect_reference(n, banded_mapping(n, s, 2, 2), sys, 0, true);
+    }
+}
+
+TEST(OverlapTimeline, WithinOnePercentOfTheReferenceOnResNet18) {
+    const Network n =
+        io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks/resnet18.yaml");
+    const Segmentation s = workload::decompose(n);
+    expect_reference(n, pq_mapping(n, s, 2, 2), system_of(2, 2), 0.01, false);
+    expect_reference(n, banded_mapping(n, s, 2, 2), system_of(2, 2), 0.01, true);
+}
+
+// Two 1x1 convolutions on 8 x 32 x 32, each on one node, cut into four steps of 8 rows
+// (order bpqkc, tiles P8, everything else whole): c2's step s reads c1's step s only.
+struct HandChain {
+    Network n = io::parse_network(R"(
+network: hand
+input: {channels: 8, height: 32, width: 32}
+layers:
+  - {name: c1, type: conv, out_channels: 16, kernel: 1}
+  - {name: c2, type: conv, out_channels: 8, kernel: 1}
+)",
+                                  "hand.yaml");
+    System sys = system_of(1, 2);
+    LayerMapping m;
+    PartTiling part;
+    HandChain() {
+        part.tiled = true;
+        part.tiling.order = LoopOrder::bpqkc;
+        part.tiling.tile = {1, 64, 64, 8, 64};  // B, K, C, P, Q
+    }
+    /// c1 on node (0, c1_col), c2 on (0, c2_col): 400 compute cycles each, c2 gathers for 100.
+    Cycles run(int c1_col, int c2_col, const Timeline& t, std::vector<std::vector<LayerTiming>>& timing) {
+        const LayerSpaces s1 = layer_spaces(n, 0, m, Region{0, c1_col, 1, 1}, sys.mesh, part);
+        const LayerSpaces s2 = layer_spaces(n, 1, m, Region{0, c2_col, 1, 1}, sys.mesh, part);
+        std::vector<TimelineLayer> l1{{Cycles(0), Cycles(0), Cycles(400), 0, {}, &s1}};
+        std::vector<TimelineLayer> l2{{Cycles(100), Cycles(0), Cycles(400), 0, {}, &s2}};
+        const std::vector<TimelineSegment> segments{{l1, 1}, {l2, 1}};
+        timing.assign(2, std::vector<LayerTiming>(1));
+        std::vector<Cycles> latency(2);
+        const Cycles total = t.network(segments, timing, latency);
+        EXPECT_EQ(latency[0] + latency[1], total);
+        return total;
+    }
+};
+
+TEST(OverlapTimeline, HandComputedChain) {
+    HandChain h;
+    const LayerSpaces s = layer_spaces(h.n, 1, h.m, Region{0, 0, 1, 1}, h.sys.mesh, h.part);
+    ASSERT_FALSE(s.barrier);
+    ASSERT_EQ(s.nodes[0].steps, 4);
+    EXPECT_EQ(s.nodes[0].step_box(2)[2], (Range{16, 24}));
+    EXPECT_EQ(s.step_input(0, 2, 0), (Box{Range{0, 1}, Range{0, 16}, Range{16, 24}, Range{0, 32}}));
+    std::vector<std::vector<LayerTiming>> t;
+    // On two nodes: c1's steps end at 100, 200, 300, 400; c2's inputs arrive 25 cycles
+    // after each (a quarter of 100), at 125, 225, 325, 425; its steps run 125-225, 225-325,
+    // 325-425 and 425-525.
+    EXPECT_EQ(h.run(0, 1, overlap_timeline(), t), Cycles(525));
+    EXPECT_EQ(t[1][0].start, Cycles(125));
+    EXPECT_EQ(t[1][0].latency, Cycles(400));
+    // On one node c2 waits for the node: 400 + 4 x 100.
+    EXPECT_EQ(h.run(0, 0, overlap_timeline(), t), Cycles(800));
+    EXPECT_EQ(t[1][0].start, Cycles(400));
+    // Sequentially: 400, then 100 + 400.
+    EXPECT_EQ(h.run(0, 1, sequential_timeline(), t), Cycles(900));
+}
+
+TEST(OverlapTimeline, DataSharingMakesABarrier) {
+    HandChain h;
+    h.m.part(PartDim::k) = {1, 2};  // the two K halves share their inputs
+    const LayerSpaces s = layer_spaces(h.n, 1, h.m, Region{0, 0, 1, 2}, h.sys.mesh, h.part);
+    EXPECT_TRUE(s.barrier);
+    const TimelineLayer l{Cycles(10), Cycles(20), Cycles(30), 0, {}, nullptr};
+    std::vector<LayerTiming> t(1);
+    EXPECT_THROW((void)overlap_timeline().segment(std::span(&l, 1), 1, t), ModelError);
+}
+
+TEST(OverlapTimeline, NeverAboveSequential) {
+    // Every library network x the three NicePIM systems, under the uniform mapping (mostly
+    // barriers: K is cut first) and the P/Q cut (no sharing: every layer streams).
+    for (const char* hw : {"nicepim_4x4", "nicepim_16x16", "nicepim_final_4x8"}) {
+        const System sys = system_of(std::string("inputs/hardware/") + hw + ".yaml");
+        for (const char* name : {"resnet18", "resnet50", "resnet152", "vgg16", "googlenet", "mobilenet_v2",
+                                 "darknet53", "bert_base"}) {
+            SCOPED_TRACE(std::string(hw) + " " + name);
+            const Network n =
+                io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks/" + name + ".yaml");
+            const Segmentation s = workload::decompose(n);
+            for (const NetworkMapping& m : {uniform_mapping(n, s, sys.mesh.rows(), sys.mesh.cols()),
+                                            pq_mapping(n, s, sys.mesh.rows(), sys.mesh.cols())}) {
+                const NetworkCost seq = evaluate(n, s, m, sys, sequential_timeline());
+                const NetworkCost ov = evaluate(n, s, m, sys, overlap_timeline());
+                EXPECT_LE(ov.latency.value(), seq.latency.value() * (1 + 1e-9));
+                for (std::size_t i = 0; i < seq.layers.size(); ++i) {
+                    const double seq_end = (seq.layers[i].start + seq.layers[i].latency).value();
+                    EXPECT_LE((ov.layers[i].start + ov.layers[i].latency).value(),
+                              seq_end * (1 + 1e-9) + 1e-9);
+                }
+                Cycles sum(0);
+                for (Cycles c : ov.segments) sum += c;
+                EXPECT_NEAR(sum.value(), ov.latency.value(), 1e-6 * ov.latency.value());
+            }
+        }
+    }
+}
+
+}  // namespace
+}  // namespace pimdse::sim
