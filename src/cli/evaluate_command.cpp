@@ -36,6 +36,7 @@
 #include "pimdse/sim/crossbar_cost.hpp"
 #include "pimdse/sim/crossbar_technology.hpp"
 #include "pimdse/sim/node_model.hpp"
+#include "pimdse/sim/overlap_timeline.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/sim/timeline.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
@@ -52,6 +53,7 @@ struct EvaluateOptions {
     std::string network;
     std::string mapping;
     bool uniform = false;
+    bool overlap = false;
     std::string write_mapping;
     std::string layers;
     std::int64_t max_nodes = kDefaultMaxNodes;
@@ -83,7 +85,8 @@ int run_evaluate(const EvaluateOptions& o) {
     const std::vector<std::filesystem::path> inputs{o.hardware, o.network, o.mapping};
     // Refused before the costing; checked again when written.
     if (!o.layers.empty()) io::check_output_path(o.layers, inputs);
-    const io::HardwareFile h = io::read_hardware_file(o.hardware);
+    io::HardwareFile h = io::read_hardware_file(o.hardware);
+    h.model.overlap = h.model.overlap || o.overlap;
     check_node_count("evaluate", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const workload::Network network = io::read_network_file(o.network);
     const workload::Segmentation seg = workload::decompose(network);
@@ -103,14 +106,23 @@ int run_evaluate(const EvaluateOptions& o) {
     const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(h.schedule);
     scheduler->set_recording(true);
     const auto t0 = std::chrono::steady_clock::now();
-    const sim::NetworkCost cost = sim::evaluate_mapping(network, seg, mapping, system, *mapper, *scheduler);
+    const sim::NetworkCost cost =
+        sim::evaluate_mapping(network, seg, mapping, system, *mapper, *scheduler, sim::timeline_of(h.model));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
     const std::string label = o.uniform ? std::string("uniform mapping") : "mapping " + o.mapping;
     print_report(std::cout, h, network, seg, mapping, cost, system, label,
                  sharing_summary(*scheduler, seconds));
+    if (h.model.overlap) {
+        // The same layer costs composed sequentially, for the ratio (the scheduler's cache
+        // answers the sharing events again).
+        const sim::NetworkCost seq =
+            sim::evaluate_mapping(network, seg, mapping, system, *mapper, *scheduler);
+        print_overlap(std::cout, cost, seq.latency);
+    }
     if (!o.layers.empty())
-        write_layer_table(o.layers, network, seg, mapping, cost, {hw::to_string(h.params), label}, inputs);
+        write_layer_table(o.layers, network, seg, mapping, cost,
+                          {hw::to_string(h.params), label, h.model.overlap}, inputs);
     return static_cast<int>(ExitCode::ok);
 }
 
@@ -189,6 +201,10 @@ void add_evaluate_command(CLI::App& app, Action& action) {
         cmd->add_flag("--uniform", o->uniform, "evaluate the uniform mapping instead of a mapping file");
     mapping->excludes(uniform);
     uniform->excludes(mapping);
+    CLI::Option* overlap = cmd->add_flag("--overlap", o->overlap,
+                                         "layers overlap (OverlaPIM; the hardware file's model.overlap on; "
+                                         "docs/model.md, \"Overlapped layers\")");
+    crossbar->excludes(overlap);
     crossbar->excludes(hardware)->excludes(mapping)->excludes(uniform);
     cmd->add_option("--max-nodes", o->max_nodes,
                     "refuse a hardware point with more nodes than this (default 4096, 64 x 64; docs/cli.md)")

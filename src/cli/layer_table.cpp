@@ -1,5 +1,7 @@
 #include "layer_table.hpp"
 
+#include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include "pimdse/io/output_file.hpp"
@@ -47,7 +49,8 @@ void add_tiling_cells(Row& row, const sim::PartTiling& p) {
 }
 
 Row layer_row(const workload::Network& network, const workload::Segmentation& seg,
-              const sim::NetworkMapping& mapping, const sim::NetworkCost& cost, workload::LayerIndex i) {
+              const sim::NetworkMapping& mapping, const sim::NetworkCost& cost, workload::LayerIndex i,
+              bool timing) {
     const workload::Layer& l = network.layer(i);
     const sim::LayerMapping& m = mapping.layers[static_cast<std::size_t>(i)];
     const sim::LayerCost& c = cost.layers[static_cast<std::size_t>(i)];
@@ -82,6 +85,13 @@ Row layer_row(const workload::Network& network, const workload::Segmentation& se
             {"pe_utilisation", Cell(c.pe_utilisation)},
             {"status", std::string(sim::to_string(c.status))},
             {"reason", c.reason}};
+    if (timing) {
+        const auto at = std::find_if(row.begin(), row.end(), [](const auto& cell) {
+            return std::string_view(cell.first) == "latency_cycles";
+        });
+        row.insert(at + 1, {{"start_cycles", Cell(c.start.value())},
+                            {"finish_cycles", Cell((c.start + c.latency).value())}});
+    }
     add_count_cells(row, c.counts);
     add_tiling_cells(row, c.part);
     return row;
@@ -108,10 +118,10 @@ Row summary_row(const sim::NetworkCost& cost) {
 }  // namespace
 
 std::string layers_csv(const workload::Network& network, const workload::Segmentation& seg,
-                       const sim::NetworkMapping& mapping, const sim::NetworkCost& cost) {
+                       const sim::NetworkMapping& mapping, const sim::NetworkCost& cost, bool timing) {
     std::vector<Row> rows;
     for (workload::LayerIndex i = 0; i < network.size(); ++i)
-        rows.push_back(layer_row(network, seg, mapping, cost, i));
+        rows.push_back(layer_row(network, seg, mapping, cost, i, timing));
     return csv_table(rows);
 }
 
@@ -126,7 +136,7 @@ std::string layers_json(const workload::Network& network, const workload::Segmen
     out += ",\n \"layers\": [";
     for (workload::LayerIndex i = 0; i < network.size(); ++i) {
         out += i == 0 ? "\n  " : ",\n  ";
-        out += json_object(layer_row(network, seg, mapping, cost, i));
+        out += json_object(layer_row(network, seg, mapping, cost, i, context.timing));
     }
     return out + "\n ]}\n";
 }
@@ -136,10 +146,10 @@ void write_layer_table(const std::filesystem::path& path, const workload::Networ
                        const sim::NetworkCost& cost, const LayerTableContext& context,
                        std::span<const std::filesystem::path> inputs) {
     const bool json = path.extension() == ".json";
-    io::write_output_file(
-        path,
-        json ? layers_json(network, seg, mapping, cost, context) : layers_csv(network, seg, mapping, cost),
-        inputs);
+    io::write_output_file(path,
+                          json ? layers_json(network, seg, mapping, cost, context)
+                               : layers_csv(network, seg, mapping, cost, context.timing),
+                          inputs);
 }
 
 }  // namespace pimdse::cli

@@ -22,11 +22,14 @@ namespace pimdse::cli {
 struct LayerTableContext {
     std::string hardware;  ///< the hardware point, as hw::to_string prints it
     std::string mapping;   ///< what was costed: "PIM-Mapper mapping", "uniform mapping", ...
+    bool timing = false;   ///< add start_cycles and finish_cycles (the overlapped timeline's)
 };
 
-/// The CSV table (a header, then one row per layer in network order).
+/// The CSV table (a header, then one row per layer in network order); with `timing`, each
+/// layer's start and finish from the network's start after its latency.
 [[nodiscard]] std::string layers_csv(const workload::Network& network, const workload::Segmentation& seg,
-                                     const sim::NetworkMapping& mapping, const sim::NetworkCost& cost);
+                                     const sim::NetworkMapping& mapping, const sim::NetworkCost& cost,
+                                     bool timing = false);
 
 /// The JSON document: {"network", "batch", "hardware", "mapping", "summary": {...}, "layers":
 /// [{...}, ...]}, the layers' objects with the CSV's columns as keys.

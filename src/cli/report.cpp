@@ -86,4 +86,13 @@ void print_report(std::ostream& out, const io::HardwareFile& h, const workload::
     out << '\n';
 }
 
+void print_overlap(std::ostream& out, const sim::NetworkCost& overlapped, Cycles sequential) {
+    const double ratio =
+        overlapped.latency.value() > 0 ? sequential.value() / overlapped.latency.value() : 1.0;
+    out << format(
+        "  overlap      on: %.0f cycles overlapped, %.0f sequential (%.4fx; docs/model.md, \"Overlapped "
+        "layers\")\n",
+        overlapped.latency.value(), sequential.value(), ratio);
+}
+
 }  // namespace pimdse::cli

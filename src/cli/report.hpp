@@ -29,4 +29,7 @@ void print_report(std::ostream& out, const io::HardwareFile& h, const workload::
                   const sim::NetworkCost& cost, const sim::System& system, const std::string& label,
                   const std::string& sharing = {});
 
+/// With `model.overlap` on: the overlapped latency beside the same mapping's sequential one.
+void print_overlap(std::ostream& out, const sim::NetworkCost& overlapped, Cycles sequential);
+
 }  // namespace pimdse::cli

@@ -20,6 +20,7 @@
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 #include "pimdse/sim/node_model.hpp"
+#include "pimdse/sim/overlap_timeline.hpp"
 
 namespace pimdse::eval {
 
@@ -90,7 +91,8 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
         const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(ctx.schedule);
         r.mapping = map_network(w.network, w.segmentation, system, ctx.model, *scheduler, deadline, steps);
         const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(ctx.model);
-        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, *intra, *scheduler);
+        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, *intra, *scheduler,
+                                       sim::timeline_of(ctx.model));
         if (scheduler->wall_clock_stops() > 0) {
             throw ScheduleSafetyNet(
                 "schedule.time_limit, the wall-clock safety net of the Data-Scheduler, stopped " +

@@ -179,15 +179,16 @@ CostConfig read_cost(const Reader& r, const std::optional<Field>& f) {
     return cost;
 }
 
-// `model:` (docs/config.md): which node model costs a part-layer.
+// `model:` (docs/config.md): which node model costs a part-layer, and whether layers overlap.
 pimdse::ModelOptions read_model(const Reader& r, const std::optional<Field>& f) {
     pimdse::ModelOptions o;
     if (!f) return o;
-    Map m(r, *f, {"intra_node"});
+    Map m(r, *f, {"intra_node", "overlap"});
     if (auto v = m.get("intra_node")) {
         o.intra_node =
             static_cast<pimdse::IntraNodeModel>(r.choice(*v, names_of(pimdse::kIntraNodeModelNames)));
     }
+    if (auto v = m.get("overlap")) o.overlap = r.boolean(*v);
     return o;
 }
 

@@ -103,7 +103,9 @@ void write_technology(std::ostream& out, const hw::Technology& t) {
 
 void write_model(std::ostream& out, const pimdse::ModelOptions& o) {
     out << "model:\n"
-        << "  intra_node: " << pimdse::to_string(o.intra_node) << "  # the node model of a part-layer\n";
+        << "  intra_node: " << pimdse::to_string(o.intra_node) << "  # the node model of a part-layer\n"
+        << "  overlap: " << (o.overlap ? "true" : "false")
+        << "  # OverlaPIM: layers start on their inputs' finished tiles\n";
 }
 
 void write_schedule(std::ostream& out, const pimdse::ScheduleOptions& o) {

@@ -186,4 +186,8 @@ const Timeline& overlap_timeline() noexcept {
     return timeline;
 }
 
+const Timeline& timeline_of(const ModelOptions& model) noexcept {
+    return model.overlap ? overlap_timeline() : sequential_timeline();
+}
+
 }  // namespace pimdse::sim

@@ -39,6 +39,17 @@ TEST(ConfigDifferences, ASectionAddedSinceMatchesItsAbsence) {
     EXPECT_EQ(config_differences(stored, "cost:\n  alpha: 1\nmodel:\n  intra_node: analytic\n"), Diffs{});
     EXPECT_EQ(config_differences(stored, "cost:\n  alpha: 1\nmodel:\n  intra_node: exact\n"),
               (Diffs{"model: stored absent, now intra_node: exact"}));
+    // model.overlap came later: absent meant false.
+    EXPECT_EQ(
+        config_differences(stored, "cost:\n  alpha: 1\nmodel:\n  intra_node: analytic\n  overlap: false\n"),
+        Diffs{});
+    EXPECT_EQ(
+        config_differences(stored, "cost:\n  alpha: 1\nmodel:\n  intra_node: analytic\n  overlap: true\n"),
+        (Diffs{"model: stored absent, now intra_node: analytic\noverlap: true"}));
+    const std::string with_model = "model:\n  intra_node: analytic\n";
+    EXPECT_EQ(config_differences(with_model, "model:\n  intra_node: analytic\n  overlap: false\n"), Diffs{});
+    EXPECT_EQ(config_differences(with_model, "model:\n  intra_node: analytic\n  overlap: true\n"),
+              (Diffs{"model.overlap: stored absent, now true"}));
 }
 
 TEST(ConfigDifferences, WhatAResumeMayChangeIsIgnored) {

@@ -369,6 +369,30 @@ TEST_F(ConfigFiles, ModelSection) {
     EXPECT_THROW((void)parse_hardware(hardware + "model: {intra_node: exact_typo}\n", "h.yaml"), ConfigError);
 }
 
+TEST_F(ConfigFiles, ModelOverlap) {
+    EXPECT_FALSE(parse(kMinimal).model.overlap);  // off by default
+    const Config on = parse(std::string(kMinimal) + "model: {overlap: true}\n");
+    EXPECT_TRUE(on.model.overlap);
+    EXPECT_EQ(on.model.intra_node, pimdse::IntraNodeModel::analytic);
+    EXPECT_NE(to_yaml(on).find("  overlap: true"), std::string::npos);
+    EXPECT_EQ(parse(to_yaml(on)), on);
+    EXPECT_NE(to_yaml(parse(kMinimal)).find("  overlap: false"), std::string::npos);
+    try {
+        (void)parse(std::string(kMinimal) + "model:\n  overlap: yes\n");
+        ADD_FAILURE() << "overlap: yes was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("key 'model.overlap': expected true or false, got yes"),
+                  std::string::npos)
+            << e.what();
+    }
+    const std::string hardware =
+        "hardware: {node_array: [4, 4], pe_array: [32, 32], buffers_kib: {input: 128, weight: 128, output: "
+        "128}}\n";
+    const HardwareFile h = parse_hardware(hardware + "model: {overlap: true}\n", "h.yaml");
+    EXPECT_TRUE(h.model.overlap);
+    EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
+}
+
 TEST_F(ConfigFiles, WallTimeForms) {
     const std::pair<const char*, long long> cases[] = {
         {"3600", 3600},          {"45s", 45},           {"90m", 5400},         {"12h", 43200}, {"2d", 172800},

@@ -1,6 +1,7 @@
 #pragma once
 // Which node model costs a part-layer behind the sim::IntraNodeMapper seam
-// (sim/node_model.hpp): the `model:` section of a sweep configuration or hardware file
+// (sim/node_model.hpp) and which timeline composes the layers (sequential or overlapped,
+// sim/overlap_timeline.hpp): the `model:` section of a sweep configuration or hardware file
 // (docs/config.md). Plain values with no behaviour: sim::make_node_model builds the model
 // they name, and the configuration reader (io) fills them in without depending on sim
 // (docs/architecture.md, "Dependencies").
@@ -26,6 +27,9 @@ inline constexpr EnumNames<IntraNodeModel, 1> kIntraNodeModelNames{{{IntraNodeMo
 /// The `model:` configuration section.
 struct ModelOptions {
     IntraNodeModel intra_node = IntraNodeModel::analytic;
+    /// Consecutive layers overlap (OverlaPIM; docs/model.md, "Overlapped layers"): the
+    /// network's cost is composed by the overlapped timeline instead of the sequential one.
+    bool overlap = false;
 
     friend bool operator==(const ModelOptions&, const ModelOptions&) = default;
 };

@@ -77,7 +77,7 @@ struct EvalContext {
     double alpha = 1.0;                      ///< energy exponent of Eq. 1
     double beta = 1.0;                       ///< latency exponent of Eq. 1
     sched::ScheduleOptions schedule;         ///< how data-sharing events are scheduled (`schedule:`)
-    sim::ModelOptions model;                 ///< the node model (`model:`)
+    sim::ModelOptions model;                 ///< the node model and the timeline (`model:`)
     std::optional<std::int64_t> work_limit;  ///< mapper steps per candidate (`engine.work_limit`)
     /// Keep each data-sharing event's schedule (NetworkResult::schedules, the /schedules
     /// table): costs a TSP and an SHP baseline per event of the costed mapping.

@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "pimdse/core/model_options.hpp"
 #include "pimdse/sim/timeline.hpp"
 
 namespace pimdse::sim {
@@ -29,5 +30,8 @@ public:
 
 /// The overlapped timeline: what evaluate_mapping uses when the model's overlap is on.
 [[nodiscard]] const Timeline& overlap_timeline() noexcept;
+
+/// The timeline `model.overlap` selects: overlap_timeline() or sequential_timeline().
+[[nodiscard]] const Timeline& timeline_of(const ModelOptions& model) noexcept;
 
 }  // namespace pimdse::sim
