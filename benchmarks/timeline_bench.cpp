@@ -2,13 +2,15 @@
 // per hardware candidate and network; the budget is <= 50 ms. ResNet-152 under the uniform
 // mapping on NicePIM's 16 x 16 system (8 x 8 PEs, 8 KiB buffers) and 4 x 4 system (32 x 32
 // PEs, 128 KiB), with a fresh intra-node mapper per evaluation (cold memo: every distinct
-// part-layer is searched) and with one kept across evaluations (warm memo).
+// part-layer is searched) and with one kept across evaluations (warm memo); the warm cases
+// also under the overlapped timeline (docs/model.md, "Overlapped layers").
 #include <benchmark/benchmark.h>
 
 #include <string>
 
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/network_file.hpp"
+#include "pimdse/sim/overlap_timeline.hpp"
 #include "pimdse/sim/timeline.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 
@@ -43,7 +45,8 @@ const Case& case_4x4() {
     return c;
 }
 
-void run(benchmark::State& state, const Case& c, bool warm) {
+void run(benchmark::State& state, const Case& c, bool warm,
+         const Timeline& timeline = sequential_timeline()) {
     AnalyticIntraNodeMapper kept;
     SnakeRingScheduler scheduler;
     if (warm)
@@ -51,7 +54,7 @@ void run(benchmark::State& state, const Case& c, bool warm) {
     for (auto _ : state) {
         AnalyticIntraNodeMapper fresh;
         NetworkCost cost =
-            evaluate_mapping(c.network, c.seg, c.mapping, c.system, warm ? kept : fresh, scheduler);
+            evaluate_mapping(c.network, c.seg, c.mapping, c.system, warm ? kept : fresh, scheduler, timeline);
         benchmark::DoNotOptimize(cost);
     }
 }
@@ -69,9 +72,18 @@ void BM_Resnet152_4x4_Warm(benchmark::State& state) {
     run(state, case_4x4(), true);
 }
 
+void BM_Resnet152_16x16_Warm_Overlap(benchmark::State& state) {
+    run(state, case_16x16(), true, overlap_timeline());
+}
+void BM_Resnet152_4x4_Warm_Overlap(benchmark::State& state) {
+    run(state, case_4x4(), true, overlap_timeline());
+}
+
 BENCHMARK(BM_Resnet152_16x16_Cold)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Resnet152_16x16_Warm)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Resnet152_4x4_Cold)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Resnet152_4x4_Warm)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Resnet152_16x16_Warm_Overlap)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Resnet152_4x4_Warm_Overlap)->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -210,15 +210,23 @@ void cut_steps(NodeSteps& ns, const PartTiling& part) {
 }  // namespace
 
 LayerSpaces layer_spaces(const workload::Network& net, LayerIndex li, const LayerMapping& m,
-                         const Region& region, const Mesh& mesh, const PartTiling& part) {
+                         const Region& region, const Mesh& mesh, const LayerCost& cost) {
     const Layer& l = net.layer(li);
     LayerSpaces sp;
     sp.net = &net;
     sp.mapping = &m;
     sp.layer = li;
-    sp.barrier = m.part(PartDim::c).count() > 1 || !sharing_events(l, m, region, mesh, 1, 1).empty();
+    // A sharing event moves bytes, so it takes time whenever the layer has one.
+    sp.barrier = m.part(PartDim::c).count() > 1 || cost.sharing.value() > 0;
     sp.parts = {m.part(PartDim::b).count(), m.part(PartDim::k).count(), m.part(PartDim::p).count(),
                 m.part(PartDim::q).count()};
+    sp.nodes.reserve(static_cast<std::size_t>(region.nodes()));
+    if (sp.barrier) {  // one block: its nodes are all a timeline needs
+        for (std::int32_t y = 0; y < region.rows; ++y)
+            for (std::int32_t x = 0; x < region.cols; ++x)
+                sp.nodes.emplace_back().node = mesh.node(region.row + y, region.col + x);
+        return sp;
+    }
     sp.owner.assign(static_cast<std::size_t>(sp.parts[0] * sp.parts[1] * sp.parts[2] * sp.parts[3]), 0);
     for (std::int32_t y = 0; y < region.rows; ++y)
         for (std::int32_t x = 0; x < region.cols; ++x) {
@@ -228,7 +236,7 @@ LayerSpaces layer_spaces(const workload::Network& net, LayerIndex li, const Laye
             ns.idx = part_indices(m, y, x);
             ns.out = {ns.ranges[index_of(PartDim::b)], ns.ranges[index_of(PartDim::k)],
                       ns.ranges[index_of(PartDim::p)], ns.ranges[index_of(PartDim::q)]};
-            cut_steps(ns, part);
+            cut_steps(ns, cost.part);
             if (ns.idx[index_of(PartDim::c)] != 0) continue;
             sp.owner[static_cast<std::size_t>(
                 ((ns.idx[index_of(PartDim::b)] * sp.parts[1] + ns.idx[index_of(PartDim::k)]) * sp.parts[2] +

@@ -139,7 +139,7 @@ void compose(const workload::Network& net, const workload::Segmentation& seg, co
                 const LayerIndex li = order[si][i];
                 const std::size_t l = static_cast<std::size_t>(li);
                 spaces.push_back(layer_spaces(net, li, mapping.layers[l], layer_region(seg, mapping, li),
-                                              sys.mesh, cost.layers[l].part));
+                                              sys.mesh, cost.layers[l]));
                 layers[si][i].spaces = &spaces.back();
             }
     }

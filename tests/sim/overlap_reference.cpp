@@ -206,8 +206,7 @@ void Player::play(LayerIndex li, const LayerMapping& m, const Region& region, co
     out.P = l.P;
     out.Q = l.Q;
     out.t.assign(static_cast<std::size_t>(l.B * l.K * l.P * l.Q), 0.0);
-    const bool barrier =
-        m.part(PartDim::c).count() > 1 || !sharing_events(l, m, region, sys.mesh, 1, 1).empty();
+    const bool barrier = m.part(PartDim::c).count() > 1 || lc.sharing.value() > 0;
     if (barrier) {
         double ready = 0;
         for (LayerIndex p : l.inputs) {

@@ -160,11 +160,11 @@ layers:
                                   "hand.yaml");
     System sys = system_of(1, 2);
     LayerMapping m;
-    PartTiling part;
+    LayerCost part;  // its tiling; no sharing
     HandChain() {
-        part.tiled = true;
-        part.tiling.order = LoopOrder::bpqkc;
-        part.tiling.tile = {1, 64, 64, 8, 64};  // B, K, C, P, Q
+        part.part.tiled = true;
+        part.part.tiling.order = LoopOrder::bpqkc;
+        part.part.tiling.tile = {1, 64, 64, 8, 64};  // B, K, C, P, Q
     }
     /// c1 on node (0, c1_col), c2 on (0, c2_col): 400 compute cycles each, c2 gathers for 100.
     Cycles run(int c1_col, int c2_col, const Timeline& t, std::vector<std::vector<LayerTiming>>& timing) {
@@ -203,10 +203,25 @@ TEST(OverlapTimeline, HandComputedChain) {
 }
 
 TEST(OverlapTimeline, DataSharingMakesABarrier) {
+    // A K split shares the inputs: costed, the layer has sharing cycles and runs as a block.
     HandChain h;
-    h.m.part(PartDim::k) = {1, 2};  // the two K halves share their inputs
-    const LayerSpaces s = layer_spaces(h.n, 1, h.m, Region{0, 0, 1, 2}, h.sys.mesh, h.part);
-    EXPECT_TRUE(s.barrier);
+    NetworkMapping nm;
+    nm.segments = {{{Region{0, 0, 1, 2}}, {0}}, {{Region{0, 0, 1, 2}}, {0}}};
+    nm.layers.assign(2, LayerMapping{});
+    nm.layers[0].part(PartDim::q) = {1, 2};
+    nm.layers[0].wr = 2;
+    nm.layers[1].part(PartDim::k) = {1, 2};
+    const Segmentation seg = workload::decompose(h.n);
+    const NetworkCost cost = evaluate(h.n, seg, nm, h.sys, overlap_timeline());
+    ASSERT_GT(cost.layers[1].sharing.value(), 0);
+    EXPECT_TRUE(layer_spaces(h.n, 1, nm.layers[1], Region{0, 0, 1, 2}, h.sys.mesh, cost.layers[1]).barrier);
+    EXPECT_FALSE(layer_spaces(h.n, 0, nm.layers[0], Region{0, 0, 1, 2}, h.sys.mesh, cost.layers[0]).barrier);
+    // c2 starts after all of c1 and its gathering, then shares and computes.
+    const LayerCost& c1 = cost.layers[0];
+    const LayerCost& c2 = cost.layers[1];
+    EXPECT_EQ(c2.start, c1.start + c1.latency + c2.redistribution);
+    EXPECT_EQ(c2.latency, c2.sharing + c2.compute);
+    // The overlapped timeline needs the spaces.
     const TimelineLayer l{Cycles(10), Cycles(20), Cycles(30), 0, {}, nullptr};
     std::vector<LayerTiming> t(1);
     EXPECT_THROW((void)overlap_timeline().segment(std::span(&l, 1), 1, t), ModelError);

@@ -76,9 +76,10 @@ struct LayerSpaces {
     const workload::Network* net = nullptr;
     const LayerMapping* mapping = nullptr;
     workload::LayerIndex layer = 0;
-    /// A data-sharing event or a C split: the layer runs as one block (docs/model.md).
+    /// Data sharing (cycles > 0) or a C split: the layer runs as one block (docs/model.md).
     bool barrier = false;
-    std::vector<NodeSteps> nodes;                          ///< row-major over the region
+    /// Row-major over the region; of a barrier only `node` is filled (it has no steps).
+    std::vector<NodeSteps> nodes;
     std::array<std::int32_t, kBoxDims> parts{1, 1, 1, 1};  ///< partitions of B, K, P, Q
     std::vector<std::int32_t> owner;  ///< per block (b, k, p, q) of parts: index into nodes
 
@@ -88,10 +89,11 @@ struct LayerSpaces {
     [[nodiscard]] std::optional<Box> step_input(std::size_t n, std::int64_t s, std::size_t j) const;
 };
 
-/// The spaces of `layer` mapped by `m` on `region` of `mesh`, the nodes' steps cut by
-/// `part` (the slowest node's tiling; one step per node for a layer computed as a stream).
+/// The spaces of `layer` mapped by `m` on `region` of `mesh` and costed as `cost`: the
+/// nodes' steps cut by cost.part (the slowest node's tiling; one step per node for a layer
+/// computed as a stream), a barrier when its data sharing takes time or C is split.
 [[nodiscard]] LayerSpaces layer_spaces(const workload::Network& net, workload::LayerIndex layer,
                                        const LayerMapping& m, const Region& region, const Mesh& mesh,
-                                       const PartTiling& part);
+                                       const LayerCost& cost);
 
 }  // namespace pimdse::sim
