@@ -94,6 +94,34 @@ TEST(Evaluate, IsAPureFunctionOfItsInputs) {
     }
 }
 
+TEST(Evaluate, OverlapComposesTheSameMappingOverlapped) {
+    // model.overlap changes when the layers run, not the mapping or what each layer costs.
+    EvalContext ctx = context();
+    const Evaluation seq = evaluate(ctx, candidate(), Deadline{});
+    ctx.model.overlap = true;
+    const Evaluation ov = evaluate(ctx, candidate(), Deadline{});
+    ASSERT_EQ(ov.status, Status::ok) << ov.message;
+    ASSERT_EQ(ov.networks.size(), seq.networks.size());
+    for (std::size_t i = 0; i < ov.networks.size(); ++i) {
+        const sim::NetworkCost& a = seq.networks[i].cost;
+        const sim::NetworkCost& b = ov.networks[i].cost;
+        EXPECT_EQ(ov.networks[i].mapping, seq.networks[i].mapping);
+        EXPECT_LE(b.latency.value(), a.latency.value());
+        for (std::size_t l = 0; l < a.layers.size(); ++l) {
+            EXPECT_EQ(b.layers[l].redistribution, a.layers[l].redistribution);
+            EXPECT_EQ(b.layers[l].sharing, a.layers[l].sharing);
+            EXPECT_EQ(b.layers[l].compute, a.layers[l].compute);
+            EXPECT_EQ(b.layers[l].energy, a.layers[l].energy);
+        }
+        // Only the background power follows the latency.
+        EXPECT_DOUBLE_EQ(b.energy.pe.value(), a.energy.pe.value());
+        EXPECT_DOUBLE_EQ(b.energy.noc.value(), a.energy.noc.value());
+        EXPECT_DOUBLE_EQ(b.energy.dram_background.value() * a.latency.value(),
+                         a.energy.dram_background.value() * b.latency.value());
+    }
+    EXPECT_LE(ov.latency_seconds, seq.latency_seconds);
+}
+
 TEST(Evaluate, AWorkloadsWeightScalesOnlyItsTerm) {
     EvalContext ctx = context();
     const Evaluation a = evaluate(ctx, candidate(), Deadline{});
