@@ -272,23 +272,58 @@ Split halo_split(std::int64_t outputs, std::int64_t tile, std::int32_t stride, s
     return {o.count_a, halo_extent(tile, stride, kernel, input), last, o.count_a > 0 ? tile * stride : 0};
 }
 
-// The cached sums of `key` in `slot`, computed by `compute` on a miss (or always, without
-// a cache).
+// The cached sums of `key` in `slot`, computed by `compute(store)` on a miss (or always,
+// without a cache), where `store` is the cache's shared store or null.
 template <class F>
 TileSums cached(TileSumsCache* cache, std::size_t slot, const TileSumsCache::Key& key, F&& compute) {
-    if (cache == nullptr) return compute();
+    if (cache == nullptr) return compute(static_cast<TileSumsStore*>(nullptr));
     auto& entries = cache->entries[slot];
     for (const auto& [k, v] : entries)
         if (k == key) return v;
-    const TileSums t = compute();
+    const TileSums t = compute(cache->store);
     entries.emplace_back(key, t);
+    return t;
+}
+
+// The sums in `store` under the key of `kind`, `dims`, `layout`, `g` and `sp`, computed by
+// `compute` and stored on a miss; computed alone without a store or when a value of the key
+// does not fit in 32 bits.
+template <class F>
+TileSums stored(TileSumsStore* store, std::int32_t kind, const std::array<std::int64_t, 4>& dims,
+                const std::array<std::int64_t, 2>& layout, const DramGeometry& g,
+                const std::array<Split, 4>& sp, F&& compute) {
+    if (store == nullptr) return compute();
+    TileSumsStore::Key key{};
+    std::size_t i = 0;
+    bool fit = true;
+    const auto put = [&](std::int64_t v) {
+        fit = fit && v >= std::numeric_limits<std::int32_t>::min() &&
+              v <= std::numeric_limits<std::int32_t>::max();
+        key[i++] = static_cast<std::int32_t>(v);
+    };
+    put(kind);
+    for (const std::int64_t d : dims) put(d);
+    put(layout[0]);
+    put(layout[1]);
+    put(g.elements_per_access);
+    put(g.elements_per_row);
+    for (const Split& x : sp) {
+        put(x.count_a);
+        put(x.a);
+        put(x.b);
+        put(x.step);
+    }
+    if (!fit) return compute();
+    if (const TileSums* t = store->find(key)) return *t;
+    const TileSums t = compute();
+    store->insert(key, t);
     return t;
 }
 
 // Sum of a cost over the distinct tiles of a 4-D tensor: every combination of full and
 // last tiles along the four dims, weighted by how many tiles share it.
-TileSums tensor_totals(const TensorDims& d, DataLayout l, const std::array<Split, 4>& sp,
-                       const DramGeometry& g) {
+TileSums tensor_totals_of(const TensorDims& d, DataLayout l, const std::array<Split, 4>& sp,
+                          const DramGeometry& g) {
     TileSums t;
     for (int mask = 0; mask < 16; ++mask) {
         double mult = 1;
@@ -321,12 +356,16 @@ TileSums tensor_totals(const TensorDims& d, DataLayout l, const std::array<Split
     return t;
 }
 
+// tensor_totals_of through `store`.
+TileSums tensor_totals(TileSumsStore* store, const TensorDims& d, DataLayout l,
+                       const std::array<Split, 4>& sp, const DramGeometry& g) {
+    return stored(store, 1, {d.B, d.C, d.H, d.W}, {static_cast<std::int64_t>(l.order), l.group}, g, sp,
+                  [&] { return tensor_totals_of(d, l, sp, g); });
+}
+
 // Weight tiles are stored as contiguous blocks in fetch order, one block per (K, C) tile at
 // a stride of the full tile's size (NicePIM III-E: weights are re-arranged offline).
-TileSums weight_totals(const PartLayer& layer, const Tiling& tiling, const DramGeometry& g) {
-    const Split k = split_of(layer.K, tiling[LoopDim::K]);
-    const Split c = layer.depthwise ? Split{0, 1, 1, 0} : split_of(layer.C, tiling[LoopDim::C]);
-    const std::int64_t rs = layer.R * layer.S;
+TileSums weight_totals_of(const Split& k, const Split& c, std::int64_t rs, const DramGeometry& g) {
     const std::int64_t block = k.a * c.a * rs;
     const std::int64_t nc = c.count_a + 1;
     TileSums t;
@@ -350,6 +389,16 @@ TileSums weight_totals(const PartLayer& layer, const Tiling& tiling, const DramG
         t.tiles += mult;
     }
     return t;
+}
+
+// weight_totals_of of `layer` under `tiling` through `store`.
+TileSums weight_totals(TileSumsStore* store, const PartLayer& layer, const Tiling& tiling,
+                       const DramGeometry& g) {
+    const Split k = split_of(layer.K, tiling[LoopDim::K]);
+    const Split c = layer.depthwise ? Split{0, 1, 1, 0} : split_of(layer.C, tiling[LoopDim::C]);
+    const std::int64_t rs = layer.R * layer.S;
+    return stored(store, 0, {rs, 0, 0, 0}, {0, 0}, g, {k, c, Split{}, Split{}},
+                  [&] { return weight_totals_of(k, c, rs, g); });
 }
 
 // Tile visits of a tensor over the nest: a tile is (re)fetched whenever one of its relevant
@@ -403,18 +452,18 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
     // tile is visited does.
     // Input: B x C_in x H x W in the input layout.
     const std::int64_t tin = layer.depthwise ? tk : tc;  // the input's channel tile
-    const TileSums t_in = cached(cache, 0, {tb, tin, tp, tq}, [&] {
+    const TileSums t_in = cached(cache, 0, {tb, tin, tp, tq}, [&](TileSumsStore* store) {
         const std::array<Split, 4> sp{split_of(layer.B, tb), split_of(layer.input_channels(), tin),
                                       halo_split(layer.P, tp, layer.stride_h, layer.R, layer.H),
                                       halo_split(layer.Q, tq, layer.stride_w, layer.S, layer.W)};
-        return tensor_totals({layer.B, layer.input_channels(), layer.H, layer.W}, in, sp, data);
+        return tensor_totals(store, {layer.B, layer.input_channels(), layer.H, layer.W}, in, sp, data);
     });
     // Weights, or the second operand of an activation matmul (B x C x K x 1, input layout).
-    const TileSums t_w = cached(cache, 1, {layer.has_weights ? 0 : tb, tk, tc, 0}, [&] {
-        if (layer.has_weights) return weight_totals(layer, tiling, data);
+    const TileSums t_w = cached(cache, 1, {layer.has_weights ? 0 : tb, tk, tc, 0}, [&](TileSumsStore* store) {
+        if (layer.has_weights) return weight_totals(store, layer, tiling, data);
         const std::array<Split, 4> sp{split_of(layer.B, tb), split_of(layer.C, tc), split_of(layer.K, tk),
                                       Split{0, 1, 1, 0}};
-        return tensor_totals({layer.B, layer.C, layer.K, 1}, in, sp, data);
+        return tensor_totals(store, {layer.B, layer.C, layer.K, 1}, in, sp, data);
     });
     // Output: every tile is written once with data width; a tile visited v times also spills
     // and reloads its partial sums v - 1 times (psum width, ping-pong regions).
@@ -422,8 +471,9 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
     const std::array<Split, 4> out_split{split_of(layer.B, tb), split_of(layer.K, tk), split_of(layer.P, tp),
                                          split_of(layer.Q, tq)};
     const TileSumsCache::Key out_key{tb, tk, tp, tq};
-    const TileSums t_out =
-        cached(cache, 2, out_key, [&] { return tensor_totals(out_dims, out, out_split, data); });
+    const TileSums t_out = cached(cache, 2, out_key, [&](TileSumsStore* store) {
+        return tensor_totals(store, out_dims, out, out_split, data);
+    });
     TileSums t_psum;
     bool have_psum = false;
 
@@ -438,8 +488,9 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
         const double revisits = visits(layer, t, Tensor::output, n) / t_out.tiles - 1.0;
         if (revisits > 0.5) {
             if (!have_psum) {
-                t_psum =
-                    cached(cache, 3, out_key, [&] { return tensor_totals(out_dims, out, out_split, psum); });
+                t_psum = cached(cache, 3, out_key, [&](TileSumsStore* store) {
+                    return tensor_totals(store, out_dims, out, out_split, psum);
+                });
                 have_psum = true;
             }
             add(traffic[Tensor::output], t_psum, revisits, true);
@@ -447,6 +498,45 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
         }
     }
     return result;
+}
+
+std::uint64_t TileSumsStore::hash_of(const Key& k) noexcept {
+    std::uint64_t h = 0x9E3779B97F4A7C15ULL;
+    for (const std::int32_t v : k) {
+        h ^= static_cast<std::uint32_t>(v);
+        h *= 0xFF51AFD7ED558CCDULL;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+const TileSums* TileSumsStore::find(const Key& k) const noexcept {
+    if (slots_.empty()) return nullptr;
+    const std::uint64_t h = hash_of(k);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+        const Slot& s = slots_[i];
+        if (s.entry == 0) return nullptr;
+        if (s.hash == h && entries_[s.entry - 1].first == k) return &entries_[s.entry - 1].second;
+    }
+}
+
+void TileSumsStore::place(std::uint64_t hash, std::uint32_t entry) noexcept {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = hash & mask;
+    while (slots_[i].entry != 0) i = (i + 1) & mask;
+    slots_[i] = {hash, entry};
+}
+
+void TileSumsStore::insert(const Key& k, const TileSums& t) {
+    entries_.emplace_back(k, t);
+    if (2 * entries_.size() > slots_.size()) {  // grow, re-placing every entry
+        slots_.assign(std::max<std::size_t>(1024, 2 * slots_.size()), Slot{});
+        for (std::size_t e = 0; e < entries_.size(); ++e)
+            place(hash_of(entries_[e].first), static_cast<std::uint32_t>(e + 1));
+    } else {
+        place(hash_of(k), static_cast<std::uint32_t>(entries_.size()));
+    }
 }
 
 DramTraffic dram_traffic(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in,

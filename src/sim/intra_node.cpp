@@ -339,10 +339,11 @@ void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& can
 }  // namespace
 
 IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
-                                              DataLayout out) {
+                                              DataLayout out, TileSumsStore* sums) {
     validate(layer);
     validate(node);
     SearchState s{layer, node, in, out, {}, {}, false};
+    s.sums.store = sums;
     Candidates cand;
     for (const SpatialUnroll& u : kUnrolls) {
         for (std::size_t i = 0; i < kLoopDims; ++i) {
@@ -375,7 +376,7 @@ IntraNodeCost AnalyticIntraNodeMapper::map(const PartLayer& layer, const NodeSpe
         ++hits_;
         return it->second;
     }
-    IntraNodeCost c = search(layer, node, in, out);
+    IntraNodeCost c = search(layer, node, in, out, &sums_);
     memo_.emplace(std::move(key), c);
     return c;
 }

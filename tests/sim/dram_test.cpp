@@ -268,6 +268,40 @@ TEST(DramModel, TileSumsCacheGivesTheUncachedTraffic) {
     }
 }
 
+// One store serves part-layers, nodes and layouts alike: a tile sum is keyed by everything
+// it depends on, so sharing it never changes the traffic. A second pass with fresh caches
+// finds every sum in the store and adds nothing.
+TEST(DramModel, TileSumsStoreSharedAcrossLayersGivesTheUncachedTraffic) {
+    TileSumsStore store;
+    std::size_t after_first = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        const Rng root(20261127);
+        for (std::uint64_t i = 0; i < 16; ++i) {
+            Rng rng = root.split(i);
+            std::string label;
+            const PartLayer layer = random_layer(rng, static_cast<int>(i % 4), label);
+            const NodeSpec node =
+                NodeSpec::with_banks(8, 8, 32, static_cast<std::int32_t>(pick(rng, {1, 4, 16})));
+            const DataLayout in = random_layout(rng);
+            const DataLayout out = random_layout(rng);
+            TileSumsCache cache;
+            cache.store = &store;
+            for (int k = 0; k < 20; ++k) {
+                Tiling t;
+                for (std::size_t d = 0; d < kLoopDims; ++d)
+                    t.tile[d] = random_tile(rng, extent(layer, static_cast<LoopDim>(d)));
+                const auto plain = dram_traffic_all_orders(layer, node, t, in, out);
+                const auto shared = dram_traffic_all_orders(layer, node, t, in, out, &cache);
+                for (std::size_t o = 0; o < kLoopOrders; ++o)
+                    EXPECT_EQ(shared[o], plain[o]) << label << " " << to_string(t) << " order " << o;
+            }
+        }
+        if (pass == 0) after_first = store.size();
+    }
+    EXPECT_GT(after_first, 0U);
+    EXPECT_EQ(store.size(), after_first);
+}
+
 TEST(DramValidation, AnalyticMatchesTrace) {
     const std::vector<Case> suite = validation_suite();
     double sum_acc = 0, max_acc = 0, sum_act = 0, max_act = 0;

@@ -101,14 +101,48 @@ struct TileSums {
     double tiles = 0;
 };
 
+/// Tile sums keyed by everything they depend on: the tensor's dims and layout (or a weight
+/// block's size), the DRAM geometry and the tiles along each dim. Part-layers that differ
+/// only in a dim a tensor does not span (a K split leaves the input alone, a C split the
+/// output) share that tensor's sums, so one store may serve every search of a mapper.
+class TileSumsStore {
+public:
+    /// 0 weight blocks, 1 a 4-D tensor; dims; layout; geometry; per dim the tile count
+    /// before the last, the tile, the last tile and the step.
+    using Key = std::array<std::int32_t, 25>;
+    /// The sums stored under `k`, or null; valid until the next insert.
+    [[nodiscard]] const TileSums* find(const Key& k) const noexcept;
+    /// Stores `t` under `k`, which find() does not have.
+    void insert(const Key& k, const TileSums& t);
+    [[nodiscard]] std::size_t size() const noexcept { return entries_.size(); }
+    void clear() noexcept {
+        entries_.clear();
+        slots_.clear();
+    }
+
+private:
+    // Open addressing with linear probing: a slot holds a key's hash and its entry's index + 1
+    // (0: empty), so a probe reads the entries only on a full hash match.
+    struct Slot {
+        std::uint64_t hash = 0;
+        std::uint32_t entry = 0;
+    };
+    [[nodiscard]] static std::uint64_t hash_of(const Key& k) noexcept;
+    void place(std::uint64_t hash, std::uint32_t entry) noexcept;
+    std::vector<std::pair<Key, TileSums>> entries_;
+    std::vector<Slot> slots_;  // a power of two in size, at most half full
+};
+
 /// The tile sums already computed for one part-layer on one node under one pair of layouts,
 /// each tensor's keyed by the tile sizes it depends on (input: B, C, P, Q; weights: K, C;
 /// output and psums: B, K, P, Q). The intra-node search costs many tilings of one part-layer
 /// that share most of these; a cache must not be reused for another part-layer, node or
-/// layout pair.
+/// layout pair. Sums it lacks are looked up in `store` (when set), which any part-layer,
+/// node and layouts may share, and computed only when neither has them.
 struct TileSumsCache {
     using Key = std::array<std::int64_t, 4>;
     std::array<std::vector<std::pair<Key, TileSums>>, 4> entries;  ///< input, weight, output, psum
+    TileSumsStore* store = nullptr;
 };
 
 /// dram_traffic for every loop order (indexed by LoopOrder; tiling.order is ignored): the

@@ -115,13 +115,17 @@ class AnalyticIntraNodeMapper final : public IntraNodeMapper {
 public:
     [[nodiscard]] IntraNodeCost map(const PartLayer& layer, const NodeSpec& node, DataLayout in,
                                     DataLayout out) override;
-    /// The search itself, without the memo table.
+    /// The search itself, without the memo table; with `sums`, tile sums are taken from and
+    /// added to it (the result is the same).
     [[nodiscard]] static IntraNodeCost search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
-                                              DataLayout out);
+                                              DataLayout out, TileSumsStore* sums = nullptr);
 
     [[nodiscard]] std::size_t memo_size() const noexcept { return memo_.size(); }
     [[nodiscard]] std::int64_t memo_hits() const noexcept { return hits_; }
-    void clear() { memo_.clear(); }
+    void clear() {
+        memo_.clear();
+        sums_.clear();
+    }
 
 private:
     struct Key {
@@ -135,6 +139,7 @@ private:
         std::size_t operator()(const Key& k) const noexcept;
     };
     std::unordered_map<Key, IntraNodeCost, KeyHash> memo_;
+    TileSumsStore sums_;  // shared by the searches of all part-layers (dram.hpp)
     std::int64_t hits_ = 0;
 };
 
