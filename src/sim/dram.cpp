@@ -418,8 +418,17 @@ double visits(const PartLayer& layer, const Tiling& tiling, Tensor t,
     return v;
 }
 
+// std::llround(x) (half away from zero) for |x| < 2^63, inline: the cast truncates toward
+// zero and x minus the truncation is exact in a double (below 2^52 both share x's ulp or
+// finer; above, x is an integer), so comparing it with +-0.5 rounds as llround does.
+std::int64_t round_half_away(double x) noexcept {
+    const auto i = static_cast<std::int64_t>(x);
+    const double f = x - static_cast<double>(i);
+    return f >= 0.5 ? i + 1 : (f <= -0.5 ? i - 1 : i);
+}
+
 void add(TensorTraffic& out, const TileSums& t, double times, bool write) {
-    const auto r = [](double x) { return static_cast<std::int64_t>(std::llround(x)); };
+    const auto r = round_half_away;
     (write ? out.write_elements : out.read_elements) += r(t.elements * times);
     (write ? out.write_accesses : out.read_accesses) += r(t.accesses * times);
     out.activations += r(t.activations * times);
