@@ -189,11 +189,10 @@ namespace {
 
 // Tile sizes tried for one dim: the whole extent and unit * 2^i below it (tiles of an
 // unrolled dim are multiples of its PE extent, so no lane idles except at the last tile).
-std::vector<std::int64_t> tile_candidates(std::int64_t extent, std::int64_t unit) {
-    std::vector<std::int64_t> v;
+void tile_candidates(std::vector<std::int64_t>& v, std::int64_t extent, std::int64_t unit) {
+    v.clear();
     for (std::int64_t t = unit; t < extent; t *= 2) v.push_back(t);
     v.push_back(extent);
-    return v;
 }
 
 bool better(const IntraNodeCost& a, const IntraNodeCost& b) {
@@ -214,7 +213,7 @@ struct SearchState {
     const NodeSpec& node;
     DataLayout in;
     DataLayout out;
-    TileSumsCache sums;  // tilings of this part-layer share most tensors' tile sums
+    TileSumsCache& sums;  // tilings of this part-layer share most tensors' tile sums
     IntraNodeCost best;
     bool found = false;
 };
@@ -258,11 +257,12 @@ using Index = std::array<std::size_t, kLoopDims>;
 // enumeration asks this several times per tiling it keeps.
 class FitTest {
 public:
+    // A dim has at most 64 candidates (unit x 2^i below an extent under 2^63, and the extent).
     FitTest(const PartLayer& l, const NodeSpec& n, const Candidates& cand) : l_(l), n_(n), cand_(cand) {
         for (std::size_t j = 0; j < cand[kP].size(); ++j)
-            halo_h_.push_back(halo_extent(cand[kP][j], l.stride_h, l.R, l.H));
+            halo_h_[j] = halo_extent(cand[kP][j], l.stride_h, l.R, l.H);
         for (std::size_t j = 0; j < cand[kQ].size(); ++j)
-            halo_w_.push_back(halo_extent(cand[kQ][j], l.stride_w, l.S, l.W));
+            halo_w_[j] = halo_extent(cand[kQ][j], l.stride_w, l.S, l.W);
     }
     bool operator()(const Index& at) const noexcept {
         const std::int64_t b = cand_[kB][at[kB]], k = cand_[kK][at[kK]], c = cand_[kC][at[kC]];
@@ -283,7 +283,7 @@ private:
     const PartLayer& l_;
     const NodeSpec& n_;
     const Candidates& cand_;
-    std::vector<std::int64_t> halo_h_, halo_w_;
+    std::array<std::int64_t, 64> halo_h_{}, halo_w_{};
 };
 
 void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& cand) {
@@ -342,13 +342,17 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
                                               DataLayout out, TileSumsStore* sums) {
     validate(layer);
     validate(node);
-    SearchState s{layer, node, in, out, {}, {}, false};
-    s.sums.store = sums;
-    Candidates cand;
+    // Buffers kept per thread across searches (cleared, not freed): a search allocated its
+    // candidates and tile-sum lists afresh, about 50 allocations per part-layer.
+    thread_local Candidates cand;
+    thread_local TileSumsCache cache;
+    for (auto& e : cache.entries) e.clear();
+    cache.store = sums;
+    SearchState s{layer, node, in, out, cache, {}, false};
     for (const SpatialUnroll& u : kUnrolls) {
         for (std::size_t i = 0; i < kLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
-            cand[i] = tile_candidates(extent(layer, d), unit_of(u, d, node));
+            tile_candidates(cand[i], extent(layer, d), unit_of(u, d, node));
         }
         // Compute cycles depend on the unrolling only (tiles are multiples of the PE extent):
         // skip an unrolling that cannot beat the best total.
