@@ -44,6 +44,7 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
     t.same.assign(cap + 1, 1);  // no layers: nothing is chosen at any capacity
     t.same[0] = 0;
     std::vector<double> next(cap + 1);
+    std::vector<std::size_t> drops;  // the units at which a segment's h drops
     std::vector<std::uint8_t> next_same(cap + 1);
     for (const LayerChoices& l : layers) {
         if (l.latency.size() != l.units.size())
@@ -157,6 +158,7 @@ Selection select_mappings(const std::vector<SegmentChoices>& segments, std::int6
     std::vector<std::vector<std::int64_t>> seg_units(segments.size());
     std::vector<double> h(cap + 1);
     std::vector<double> next(cap + 1);
+    std::vector<std::size_t> drops;  // the units at which a segment's h drops
     for (std::size_t s = 0; s < segments.size(); ++s) {
         std::fill(h.begin(), h.end(), kInf);
         seg_sm[s].assign(cap + 1, -1);
@@ -178,9 +180,17 @@ Selection select_mappings(const std::vector<SegmentChoices>& segments, std::int6
         if (h[0] == h[cap]) {  // no footprint matters: the segment takes nothing
             for (std::size_t c = 0; c <= cap; ++c) next[c] = total[c] + h[0];
         } else {
+            // total never increases with c (true of the zeros it starts as, and kept by the
+            // min over u below, rounding being monotone), so a u whose h is no lower than
+            // h[u - 1] gives a sum no lower than u - 1's and, tried later under a strict <,
+            // never wins: only the u where h drops are tried (and u = 0).
+            drops.assign(1, 0);
+            for (std::size_t u = 1; u <= cap; ++u)
+                if (!(h[u] >= h[u - 1])) drops.push_back(u);
             for (std::size_t c = 0; c <= cap; ++c) {
                 double v = kInf;
-                for (std::size_t u = 0; u <= c; ++u) {
+                for (const std::size_t u : drops) {
+                    if (u > c) break;
                     const double cand = total[c - u] + h[u];
                     if (cand < v) {
                         v = cand;
