@@ -30,11 +30,13 @@ struct RealOption {
 };
 struct KernelOption {};
 struct AcquisitionOption {};
+struct ScalarisationOption {};
 struct LayersOption {};  // `hidden`: a list of layer widths
 
 struct Option {
     std::string_view name;
-    std::variant<IntOption, RealOption, KernelOption, AcquisitionOption, LayersOption> kind;
+    std::variant<IntOption, RealOption, KernelOption, AcquisitionOption, ScalarisationOption, LayersOption>
+        kind;
 };
 
 // Every option of ProposerOptions (core/proposer_options.hpp), in its order. The ranges are
@@ -59,6 +61,8 @@ const std::vector<Option>& options() {
         {"local_step", RealOption{&P::local_step, 0, true, 10}},
         {"samples_per_candidate", IntOption{&P::samples_per_candidate, 1, 1 << 16}},
         {"believer_max", IntOption{&P::believer_max, 1, 1 << 16}},
+        {"scalarisation", ScalarisationOption{}},
+        {"parego_weights", IntOption{&P::parego_weights, 1, 1 << 10}},
         {"anneal_initial_temperature", RealOption{&P::anneal_initial_temperature, 0, false, 1e6}},
         {"anneal_cooling", RealOption{&P::anneal_cooling, 0, true, 1}},
         {"anneal_step", RealOption{&P::anneal_step, 0, true, 10}},
@@ -97,6 +101,8 @@ void read_option(const Reader& r, const Field& v, const Option& o, ProposerOptio
         p.kernel = static_cast<KernelKind>(r.choice(v, names_of(kKernelKindNames)));
     } else if (std::holds_alternative<AcquisitionOption>(o.kind)) {
         p.acquisition = static_cast<AcquisitionKind>(r.choice(v, names_of(kAcquisitionKindNames)));
+    } else if (std::holds_alternative<ScalarisationOption>(o.kind)) {
+        p.scalarisation = static_cast<Scalarisation>(r.choice(v, names_of(kScalarisationNames)));
     } else {
         const std::string want = "a list of 1 to 8 layer widths, each an integer in [1, 4096]";
         const std::vector<Field> items = r.list(v, want);
@@ -114,6 +120,8 @@ std::string text_of(const Option& o, const ProposerOptions& p) {
     if (std::holds_alternative<KernelOption>(o.kind)) return std::string(name_of(kKernelKindNames, p.kernel));
     if (std::holds_alternative<AcquisitionOption>(o.kind))
         return std::string(name_of(kAcquisitionKindNames, p.acquisition));
+    if (std::holds_alternative<ScalarisationOption>(o.kind))
+        return std::string(name_of(kScalarisationNames, p.scalarisation));
     std::string out = "[";
     for (std::size_t k = 0; k < p.hidden.size(); ++k) out += (k ? ", " : "") + std::to_string(p.hidden[k]);
     return out + "]";

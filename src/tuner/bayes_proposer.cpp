@@ -26,14 +26,15 @@ struct FitData {
     Vector y;  ///< standardised log-cost targets
 };
 
-// The fitted subset of `history` (its first n observations): encoded inputs and standardised
-// targets; the subset's random part is drawn from a stream of (seed, stream, n) only.
-FitData fit_data(std::span<const Observation> history, const Encoding& encoding,
-                 const ProposerOptions& options, std::uint64_t seed, std::uint64_t stream) {
-    const std::vector<double> targets = log_cost_targets(history, options.failure_margin);
+// The fitted subset of `history` (its first n observations, with `targets`): encoded inputs
+// and standardised targets; the subset's random part is drawn from a stream of
+// (seed, stream, n) only.
+FitData fit_data(std::span<const Observation> history, std::span<const double> targets,
+                 const Encoding& encoding, const ProposerOptions& options, std::uint64_t seed,
+                 std::uint64_t stream) {
     Rng subset_rng = Rng(seed, stream ^ kSubsetStream).split(history.size());
     const std::vector<std::size_t> subset =
-        fit_subset(targets, options.fit_max, options.fit_best, subset_rng);
+        fit_subset({targets.begin(), targets.end()}, options.fit_max, options.fit_best, subset_rng);
     const auto n = std::ssize(subset);
     FitData d{Matrix(n, 0), Vector(n)};
     encode_rows(
@@ -84,16 +85,17 @@ public:
             return std::make_unique<DeepKernelGp>(static_cast<int>(in.encoding.features().size()), m, init);
         };
         model_ = fresh_model();
-        const FitData data = fit_data(in.history, in.encoding, in.options, in.seed, in.stream);
+        const FitData data = fit_data(in.history, in.targets, in.encoding, in.options, in.seed, in.stream);
         const std::size_t prefix = trained_prefix(in.history, in.options);
         if (!cache_ || cache_->prefix != prefix) {
             cache_.reset();
-            if (prefix == in.history.size()) {
+            if (prefix == in.history.size() && in.targets_are_training) {
                 (void)model_->fit(data.x, data.y);  // trains, then conditions on the same data
                 cache_ = Training{prefix, model_->parameters()};
             } else {
+                const std::span<const Observation> first = in.history.first(prefix);
                 const FitData old =
-                    fit_data(in.history.first(prefix), in.encoding, in.options, in.seed, in.stream);
+                    fit_data(first, in.training(first), in.encoding, in.options, in.seed, in.stream);
                 const std::unique_ptr<DeepKernelGp> trained = fresh_model();
                 (void)trained->fit(old.x, old.y);
                 cache_ = Training{prefix, trained->parameters()};

@@ -40,6 +40,7 @@ void validate(const ProposerContext& c, const ProposerOptions& o) {
     require(o.local_step > 0, "local_step > 0");
     require(o.samples_per_candidate >= 1, "samples_per_candidate >= 1");
     require(o.believer_max >= 1, "believer_max >= 1");
+    require(o.parego_weights >= 1, "parego_weights >= 1");
     require(o.anneal_initial_temperature >= 0, "anneal_initial_temperature >= 0");
     require(o.anneal_cooling > 0 && o.anneal_cooling <= 1, "anneal_cooling in (0, 1]");
     require(o.anneal_step > 0, "anneal_step > 0");

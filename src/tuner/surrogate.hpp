@@ -5,6 +5,7 @@
 // make the picks it can make itself (the GP's Kriging believer). Private to src/tuner/.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string_view>
@@ -18,14 +19,24 @@
 
 namespace pimdse::tuner {
 
-/// What a surrogate is fitted from: the observations told, in order, and the proposer's
-/// encoding, options, seed and stream.
+/// The targets (lower is better) of a run of observations, one per observation.
+using TargetsOf = std::function<std::vector<double>(std::span<const Observation>)>;
+
+/// What a surrogate is fitted from: the observations told, in order, the proposer's
+/// encoding, options, seed and stream, and the targets: `targets` (one per observation of
+/// `history`) are what the model is conditioned on, `training` gives those of a prefix of the
+/// history that a training of parameters uses (a function of the prefix only, so that a
+/// cached training never changes a result). `targets_are_training`: `targets` is
+/// `training(history)`, so a training on the whole history may condition on its own data.
 struct FitInput {
     std::span<const Observation> history;
     const Encoding& encoding;
     const ProposerOptions& options;
     std::uint64_t seed = 0;
     std::uint64_t stream = 0;
+    std::span<const double> targets;
+    const TargetsOf& training;
+    bool targets_are_training = true;
 };
 
 /// Row i of x: the model's inputs of point(i), the encoding's coordinates of its features

@@ -9,7 +9,6 @@
 
 #include "history.hpp"
 #include "pimdse/tuner/boosted_trees.hpp"
-#include "pimdse/tuner/targets.hpp"
 #include "surrogate.hpp"
 
 namespace pimdse::tuner {
@@ -21,10 +20,11 @@ constexpr std::uint64_t kBootstrapStream = 0x424F4F54;  // "BOOT"
 class XgbSurrogate final : public Surrogate {
 public:
     void fit(const FitInput& in) override {
-        // The history only grows: a fit of as many observations is a fit of the same ones.
-        if (model_ && fitted_ == in.history.size()) return;
+        // The history only grows: a fit of as many observations with the same targets is a
+        // fit of the same data.
+        const std::vector<double> targets(in.targets.begin(), in.targets.end());
+        if (model_ && fitted_ == in.history.size() && targets == targets_) return;
         const auto n = std::ssize(in.history);
-        const std::vector<double> targets = log_cost_targets(in.history, in.options.failure_margin);
         Matrix x;
         encode_rows(
             in.encoding, in.history.size(), [&](std::size_t i) { return in.history[i].params; }, x);
@@ -42,6 +42,7 @@ public:
         Rng rng = Rng(in.seed, in.stream ^ kBootstrapStream).split(static_cast<std::uint64_t>(n));
         model_.emplace(x, y, b, in.options.xgb_ensemble, rng);
         fitted_ = in.history.size();
+        targets_ = targets;
         best_target_ = y.minCoeff();
     }
 
@@ -55,6 +56,7 @@ public:
 private:
     std::optional<BoostedEnsemble> model_;
     std::size_t fitted_ = 0;
+    std::vector<double> targets_;  // of the fitted history
     double best_target_ = 0;
 };
 

@@ -302,6 +302,14 @@ TEST_F(ConfigFiles, ProposerOptions) {
     EXPECT_EQ(xgb.sweep.proposer_options.xgb_eta, 0.1);
     EXPECT_EQ(xgb.sweep.proposer_options.xgb_ensemble, 4);
     EXPECT_EQ(parse(to_yaml(xgb)), xgb);
+    const Config parego = parse(head +
+                                "sweep: {budget: 8, proposer: gp, proposer_options: {scalarisation: parego, "
+                                "parego_weights: 4}}\n");
+    EXPECT_EQ(parego.sweep.proposer_options.scalarisation, Scalarisation::parego);
+    EXPECT_EQ(parego.sweep.proposer_options.parego_weights, 4);
+    EXPECT_EQ(parse(to_yaml(parego)), parego);
+    EXPECT_EQ(to_yaml(parego).find("scalarisation: eq1"), std::string::npos);
+    EXPECT_EQ(to_yaml(c).find("scalarisation"), std::string::npos);  // the default is not written
     // The resolved form writes exactly the changed options and reads back equal.
     const std::string text = to_yaml(c);
     EXPECT_NE(text.find("    local_fraction: 0\n"), std::string::npos) << text;
@@ -325,7 +333,7 @@ TEST_F(ConfigFiles, ProposerOptions) {
           "amosa_alpha: 0",        "amosa_alpha: 1.5",    "amosa_t_min: 0",      "amosa_t_min: 300",
           "amosa_hard_limit: 111", "amosa_soft_limit: 0", "amosa_iterations: 0", "amosa_step: 0",
           "xgb_trees: 0",          "xgb_depth: 21",       "xgb_eta: 0",          "xgb_eta: 1.5",
-          "xgb_ensemble: 1"}) {
+          "xgb_ensemble: 1",       "scalarisation: ehvi", "parego_weights: 0"}) {
         try {
             (void)parse(head + "sweep: {budget: 8, proposer_options: {" + bad + "}}\n");
             ADD_FAILURE() << bad << " accepted";

@@ -21,6 +21,13 @@ enum class AcquisitionKind { expected_improvement, ucb };
 inline constexpr EnumNames<AcquisitionKind, 2> kAcquisitionKindNames{
     {{AcquisitionKind::expected_improvement, "expected_improvement"}, {AcquisitionKind::ucb, "ucb"}}};
 
+/// What the model-based proposers' fits target (docs/tuner.md, "Multi-objective proposals"):
+/// the log of NicePIM Eq. 1's cost, or ParEGO's augmented Tchebycheff scalarisation of the
+/// archive's objectives under a random weight vector per group of batch slots.
+enum class Scalarisation { eq1, parego };
+inline constexpr EnumNames<Scalarisation, 2> kScalarisationNames{
+    {{Scalarisation::eq1, "eq1"}, {Scalarisation::parego, "parego"}}};
+
 /// The options of every proposer; each reads those of its own.
 struct ProposerOptions {
     // ---- Bayesian proposers ("gp", "nicepim"; "xgboost" shares the batch options) -----------
@@ -47,6 +54,10 @@ struct ProposerOptions {
     /// Picks of a batch made by the exact Kriging believer (O(pool x picks^2)); the rest of a
     /// larger batch by local penalisation on the design grid (docs/tuner.md, "Large batches").
     int believer_max = 64;
+    /// eq1: every fit targets log(cost); parego: each group of a batch's slots targets its own
+    /// random scalarisation of the objectives (docs/tuner.md, "Multi-objective proposals").
+    Scalarisation scalarisation = Scalarisation::eq1;
+    int parego_weights = 8;  ///< parego: at most this many weight vectors (groups of slots) per batch
 
     // ---- "annealing" ------------------------------------------------------------------------
     double anneal_initial_temperature = 1.0;  ///< in units of the observed log costs' standard deviation
