@@ -84,7 +84,8 @@ Setup make_setup(int n, int samples_per_round = 0) {
 // observe, as rank 0 does; a proposer that retrains only now and then is measured over its
 // cycle. The fourth argument sets samples_per_round (0: the default, 16384). The context
 // carries the batch size, as the engine's does ("amosa" runs that many chains).
-void propose_and_archive(benchmark::State& state, const char* name) {
+void propose_and_archive(benchmark::State& state, const char* name,
+                         const tuner::ProposerOptions& options = {}) {
     const Setup setup = make_setup(static_cast<int>(state.range(0)), static_cast<int>(state.range(3)));
     const int count = static_cast<int>(state.range(1));
     const auto batches = static_cast<int>(state.range(2));
@@ -95,7 +96,7 @@ void propose_and_archive(benchmark::State& state, const char* name) {
         state.PauseTiming();
         tuner::ProposerContext ctx = setup.ctx;
         ctx.batch_size = count;
-        std::unique_ptr<tuner::Proposer> proposer = tuner::make_proposer(name, ctx);
+        std::unique_ptr<tuner::Proposer> proposer = tuner::make_proposer(name, ctx, options);
         proposer->observe(setup.history);
         tuner::ParetoArchive front(3);
         for (const tuner::Observation& o : setup.history) (void)front.insert(o.candidate, o.objectives);
@@ -143,6 +144,19 @@ void BM_ProposeAndArchive_nicepim(benchmark::State& state) {
 void BM_ProposeAndArchive_gp(benchmark::State& state) {
     propose_and_archive(state, "gp");
 }
+// The model proposers under `scalarisation: parego` (docs/tuner.md, "Multi-objective
+// proposals"): up to 8 weight vectors per batch, each a conditioning and a scoring.
+tuner::ProposerOptions parego() {
+    tuner::ProposerOptions o;
+    o.scalarisation = tuner::Scalarisation::parego;
+    return o;
+}
+void BM_ProposeAndArchive_nicepim_parego(benchmark::State& state) {
+    propose_and_archive(state, "nicepim", parego());
+}
+void BM_ProposeAndArchive_gp_parego(benchmark::State& state) {
+    propose_and_archive(state, "gp", parego());
+}
 void BM_ProposeAndArchive_amosa(benchmark::State& state) {
     propose_and_archive(state, "amosa");
 }
@@ -170,6 +184,23 @@ BENCHMARK(BM_ProposeAndArchive_nicepim)
 BENCHMARK(BM_ProposeAndArchive_gp)
     ->Args({10000, 256, 10, 0})
     ->Args({10000, 10000, 2, 0})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+// Batches of 64 after 10^3 and 10^4 observations, 8 weight vectors each, against the
+// Eq. 1 target's batches of 64.
+BENCHMARK(BM_ProposeAndArchive_nicepim)
+    ->Args({1000, 64, 3, 0})
+    ->Args({10000, 64, 3, 0})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+BENCHMARK(BM_ProposeAndArchive_nicepim_parego)
+    ->Args({1000, 64, 3, 0})
+    ->Args({10000, 64, 3, 0})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+BENCHMARK(BM_ProposeAndArchive_gp_parego)
+    ->Args({1000, 64, 3, 0})
+    ->Args({10000, 64, 3, 0})
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
 // AMOSA (docs/tuner.md, "amosa"): a batch of 64 neighbours, one per chain, after 10^3 and

@@ -16,6 +16,7 @@ namespace pimdse::tuner {
 using pimdse::AcquisitionKind;
 using pimdse::KernelKind;
 using pimdse::ProposerOptions;
+using pimdse::Scalarisation;
 
 /// The proposer called `name` ("random", "grid", "gp", "nicepim", "annealing", "evolution",
 /// "amosa", "xgboost"). Throws
