@@ -78,9 +78,7 @@ BatchTargets batch_targets(std::span<const Observation> history, const ProposerO
         out.groups.push_back(norm.targets(w, margin));
     out.training = [margin, m](std::span<const Observation> h) {
         const std::vector<double> equal(m, 1.0 / static_cast<double>(m));
-        const NormalisedObjectives n(h);
-        if (n.objectives() == 0) return std::vector<double>(h.size(), 0.0);
-        return n.targets(equal, margin);
+        return NormalisedObjectives(h).targets(equal, margin);
     };
     out.targets_are_training = false;
     return out;

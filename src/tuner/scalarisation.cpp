@@ -55,8 +55,6 @@ NormalisedObjectives::NormalisedObjectives(std::span<const Observation> history)
             throw ModelError("tuner::NormalisedObjectives: observations with " + std::to_string(objectives_) +
                              " and " + std::to_string(o.objectives.size()) + " objectives");
     }
-    if (objectives_ == 0)
-        throw ModelError("tuner::NormalisedObjectives: no observation is ok with finite objectives");
     logged_.assign(objectives_, true);
     for (const Observation& o : history)
         for (std::size_t k = 0; usable(o) && k < objectives_; ++k)
@@ -80,6 +78,7 @@ NormalisedObjectives::NormalisedObjectives(std::span<const Observation> history)
 
 std::vector<double> NormalisedObjectives::targets(std::span<const double> weights,
                                                   double failure_margin) const {
+    if (objectives_ == 0) return std::vector<double>(rows_.size(), 0.0);  // nothing to tell apart
     if (weights.size() != objectives_)
         throw ModelError("tuner::NormalisedObjectives::targets: " + std::to_string(weights.size()) +
                          " weights for " + std::to_string(objectives_) + " objectives");

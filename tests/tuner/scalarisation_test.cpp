@@ -68,6 +68,11 @@ TEST(Scalarisation, NormalisationAndTargetsByHand) {
     // One objective constant: it normalises to 0 and leaves the other to decide.
     const NormalisedObjectives flat(std::vector<Observation>{observed({3, 1}), observed({3, 4})});
     EXPECT_EQ(flat.targets(std::vector<double>{0.5, 0.5}, 0.5), (std::vector<double>{0.0, 0.5 + 0.05 * 0.5}));
+    // No usable observation: nothing to tell apart.
+    const NormalisedObjectives none(
+        std::vector<Observation>{observed({}, Outcome::failed), observed({inf, 1})});
+    EXPECT_EQ(none.objectives(), 0u);
+    EXPECT_EQ(none.targets(std::vector<double>{0.5, 0.5}, 0.5), (std::vector<double>{0.0, 0.0}));
     // Observations that disagree on the number of objectives are a caller's bug.
     EXPECT_THROW(NormalisedObjectives(std::vector<Observation>{observed({1, 2}), observed({1, 2, 3})}),
                  ModelError);

@@ -34,8 +34,8 @@ inline constexpr double kTchebycheffRho = 0.05;
 /// empty.
 class NormalisedObjectives {
 public:
-    /// Throws ModelError when no observation is usable or when usable ones disagree on
-    /// the number of objectives.
+    /// Throws ModelError when usable observations disagree on the number of objectives;
+    /// with none usable, objectives() is 0.
     explicit NormalisedObjectives(std::span<const Observation> history);
 
     [[nodiscard]] std::size_t objectives() const { return objectives_; }
@@ -46,7 +46,7 @@ public:
     /// The scalarised target of every observation under `weights` (lower is better): the
     /// augmented Tchebycheff value of a usable one, and for the others the worst usable
     /// value plus failure_margin times the usable values' spread (1 if none), as
-    /// log_cost_targets imputes failures.
+    /// log_cost_targets imputes failures. All 0 when no observation is usable.
     [[nodiscard]] std::vector<double> targets(std::span<const double> weights, double failure_margin) const;
 
 private:
