@@ -16,18 +16,11 @@
 # 4096), NP (MPI ranks, default cores + 1). Re-running continues every run that has not
 # reached its budget (--resume).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
-out=$(mkdir -p "${1:-$root/out/tuner-front}" && cd "${1:-$root/out/tuner-front}" && pwd)
-pimdse=${PIMDSE:-$root/build/src/cli/pimdse}
-[[ -x $pimdse ]] || { echo "tuner-front: $pimdse not found; build first (cmake --preset release && cmake --build build -j2)" >&2; exit 2; }
-budget=${BUDGET:-96}
-batch=${BATCH:-16}
-samples=${SAMPLES:-4096}
-seeds=${SEEDS:-1 2 3}
+# shellcheck source=SCRIPTDIR/../explore_runs.sh
+source "$(dirname "$0")/../explore_runs.sh"
+explore_setup tuner-front out/tuner-front 96 4096 "$@"
 modes=${MODES:-parego eq1 random}
 model=${MODEL:-nicepim}
-np=${NP:-$(($(nproc) + 1))}
-if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 
 for m in $modes; do
   case $m in
@@ -37,21 +30,7 @@ for m in $modes; do
     *) echo "tuner-front: unknown mode '$m' (known: parego, eq1, random)" >&2; exit 2 ;;
   esac
   for s in $seeds; do
-    cfg=$out/${m}_seed${s}.yaml
-    h5=$out/${m}_seed${s}.h5
-    # The paper's configuration with this run's proposer, options, seed, budget and paths.
-    sed -e "s|^  seed: .*|  seed: $s|" -e "s|^  batch_size: .*|  batch_size: $batch|" \
-        -e "s|^  budget: .*|  budget: $budget|" -e "s|^  proposer: .*|  proposer: $proposer|" \
-        -e "s|^  samples_per_round: .*|  samples_per_round: $samples|" -e "/^  wall_time: /d" \
-        -e "s|\.\./networks/|$root/inputs/networks/|" -e "s|^  path: .*|  path: $h5|" \
-        "$root/inputs/sweeps/nicepim_fig9.yaml" > "$cfg"
-    if [[ -n $options ]]; then
-      sed -i "s|^  samples_per_round: .*|&\n$options|" "$cfg"
-    fi
-    mode=(--force)
-    [[ -e $h5 ]] && mode=(--resume)
-    echo "tuner-front: $m ($proposer) seed $s (budget $budget) -> $h5" >&2
-    mpirun -np "$np" --oversubscribe "$pimdse" explore "$cfg" -o "$h5" "${mode[@]}" > "$out/${m}_seed${s}.log"
+    explore_run "$m" "$proposer" "$s" "$options" "$m ($proposer)"
   done
 done
 /usr/bin/python3 "$root/postprocess/tuner_front.py" "$out"/*.h5 --out "$out"

@@ -16,32 +16,14 @@
 #   BUDGET=48 SEEDS="1 2 3" jobs/paper/fig9/run.sh
 # Re-running continues every run that has not reached its budget (--resume).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-out=$(mkdir -p "${1:-$root/out/paper/fig9}" && cd "${1:-$root/out/paper/fig9}" && pwd)
-pimdse=${PIMDSE:-$root/build/src/cli/pimdse}
-[[ -x $pimdse ]] || { echo "fig9: $pimdse not found; build first (cmake --preset release && cmake --build build -j2)" >&2; exit 2; }
-budget=${BUDGET:-1024}
-batch=${BATCH:-16}
-samples=${SAMPLES:-16384}
-seeds=${SEEDS:-1 2 3}
+# shellcheck source=SCRIPTDIR/../../explore_runs.sh
+source "$(dirname "$0")/../../explore_runs.sh"
+explore_setup fig9 out/paper/fig9 1024 16384 "$@"
 proposers=${PROPOSERS:-nicepim gp random annealing evolution xgboost}
-np=${NP:-$(($(nproc) + 1))}
-if [[ $(id -u) -eq 0 ]]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
 
 for p in $proposers; do
   for s in $seeds; do
-    cfg=$out/${p}_seed${s}.yaml
-    h5=$out/${p}_seed${s}.h5
-    # The paper's configuration with this run's proposer, seed, budget and paths.
-    sed -e "s|^  seed: .*|  seed: $s|" -e "s|^  batch_size: .*|  batch_size: $batch|" \
-        -e "s|^  budget: .*|  budget: $budget|" -e "s|^  proposer: .*|  proposer: $p|" \
-        -e "s|^  samples_per_round: .*|  samples_per_round: $samples|" -e "/^  wall_time: /d" \
-        -e "s|\.\./networks/|$root/inputs/networks/|" -e "s|^  path: .*|  path: $h5|" \
-        "$root/inputs/sweeps/nicepim_fig9.yaml" > "$cfg"
-    mode=(--force)
-    [[ -e $h5 ]] && mode=(--resume)
-    echo "fig9: $p seed $s (budget $budget) -> $h5" >&2
-    mpirun -np "$np" --oversubscribe "$pimdse" explore "$cfg" -o "$h5" "${mode[@]}" > "$out/${p}_seed${s}.log"
+    explore_run "$p" "$p" "$s"
   done
 done
 /usr/bin/python3 "$root/postprocess/fig9.py" "$out"/*.h5 --out "$out"
