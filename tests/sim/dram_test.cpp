@@ -241,29 +241,35 @@ TEST(DramValidation, SuiteIsLargeEnough) {
     EXPECT_GE(validation_suite().size(), 50u);
 }
 
+// Draws case i of a seeded suite (a part-layer, a node and two layouts) and `tilings`
+// random tilings of it: the traffic through `cache` must be the uncached traffic for every
+// loop order. Returns the case's label.
+std::string expect_cached_traffic(Rng rng, std::uint64_t i, int tilings, TileSumsCache& cache) {
+    std::string label;
+    const PartLayer layer = random_layer(rng, static_cast<int>(i % 4), label);
+    const NodeSpec node = NodeSpec::with_banks(8, 8, 32, static_cast<std::int32_t>(pick(rng, {1, 4, 16})));
+    const DataLayout in = random_layout(rng);
+    const DataLayout out = random_layout(rng);
+    for (int k = 0; k < tilings; ++k) {
+        Tiling t;
+        for (std::size_t d = 0; d < kLoopDims; ++d)
+            t.tile[d] = random_tile(rng, extent(layer, static_cast<LoopDim>(d)));
+        const auto plain = dram_traffic_all_orders(layer, node, t, in, out);
+        const auto cached = dram_traffic_all_orders(layer, node, t, in, out, &cache);
+        for (std::size_t o = 0; o < kLoopOrders; ++o)
+            EXPECT_EQ(cached[o], plain[o]) << label << " " << to_string(t) << " order " << o;
+    }
+    return label;
+}
+
 // The intra-node search reuses one TileSumsCache over every tiling of a part-layer: the
 // cached sums must give the traffic an uncached call gives, for every loop order, whatever
 // tilings came before (a key missing a tile size the sums depend on would fail here).
 TEST(DramModel, TileSumsCacheGivesTheUncachedTraffic) {
     const Rng root(20261126);
     for (std::uint64_t i = 0; i < 16; ++i) {
-        Rng rng = root.split(i);
-        std::string label;
-        const PartLayer layer = random_layer(rng, static_cast<int>(i % 4), label);
-        const NodeSpec node =
-            NodeSpec::with_banks(8, 8, 32, static_cast<std::int32_t>(pick(rng, {1, 4, 16})));
-        const DataLayout in = random_layout(rng);
-        const DataLayout out = random_layout(rng);
         TileSumsCache cache;
-        for (int k = 0; k < 40; ++k) {
-            Tiling t;
-            for (std::size_t d = 0; d < kLoopDims; ++d)
-                t.tile[d] = random_tile(rng, extent(layer, static_cast<LoopDim>(d)));
-            const auto plain = dram_traffic_all_orders(layer, node, t, in, out);
-            const auto cached = dram_traffic_all_orders(layer, node, t, in, out, &cache);
-            for (std::size_t o = 0; o < kLoopOrders; ++o)
-                EXPECT_EQ(cached[o], plain[o]) << label << " " << to_string(t) << " order " << o;
-        }
+        const std::string label = expect_cached_traffic(root.split(i), i, 40, cache);
         EXPECT_FALSE(cache.entries[0].empty()) << label;
     }
 }
@@ -277,24 +283,9 @@ TEST(DramModel, TileSumsStoreSharedAcrossLayersGivesTheUncachedTraffic) {
     for (int pass = 0; pass < 2; ++pass) {
         const Rng root(20261127);
         for (std::uint64_t i = 0; i < 16; ++i) {
-            Rng rng = root.split(i);
-            std::string label;
-            const PartLayer layer = random_layer(rng, static_cast<int>(i % 4), label);
-            const NodeSpec node =
-                NodeSpec::with_banks(8, 8, 32, static_cast<std::int32_t>(pick(rng, {1, 4, 16})));
-            const DataLayout in = random_layout(rng);
-            const DataLayout out = random_layout(rng);
             TileSumsCache cache;
             cache.store = &store;
-            for (int k = 0; k < 20; ++k) {
-                Tiling t;
-                for (std::size_t d = 0; d < kLoopDims; ++d)
-                    t.tile[d] = random_tile(rng, extent(layer, static_cast<LoopDim>(d)));
-                const auto plain = dram_traffic_all_orders(layer, node, t, in, out);
-                const auto shared = dram_traffic_all_orders(layer, node, t, in, out, &cache);
-                for (std::size_t o = 0; o < kLoopOrders; ++o)
-                    EXPECT_EQ(shared[o], plain[o]) << label << " " << to_string(t) << " order " << o;
-            }
+            expect_cached_traffic(root.split(i), i, 20, cache);
         }
         if (pass == 0) after_first = store.size();
     }
