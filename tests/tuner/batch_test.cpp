@@ -71,11 +71,6 @@ Observation evaluate(const Encoding& e, std::int64_t id, const DesignPoint& p) {
 
 constexpr int kSize = 12;
 
-struct Trace {
-    std::vector<std::vector<DesignPoint>> batches;
-    std::vector<Observation> history;
-};
-
 // Batches of 12; every second proposal on another thread, as rank 0's loop does.
 Trace run(std::string_view name, double growth, int batches) {
     const ProposerContext ctx = context();
@@ -86,11 +81,8 @@ Trace run(std::string_view name, double growth, int batches) {
         std::vector<DesignPoint> points =
             b % 2 == 0 ? proposer->propose(b, kSize)
                        : std::async(std::launch::async, [&] { return proposer->propose(b, kSize); }).get();
-        std::vector<Observation> obs;
-        for (const auto& p : points) obs.push_back(evaluate(e, std::ssize(r.history) + std::ssize(obs), p));
-        proposer->observe(obs);
-        r.history.insert(r.history.end(), obs.begin(), obs.end());
-        r.batches.push_back(std::move(points));
+        tell_batch(*proposer, std::move(points), r,
+                   [&](std::int64_t id, const DesignPoint& p) { return evaluate(e, id, p); });
     }
     return r;
 }
@@ -102,22 +94,12 @@ TEST_P(LargeBatch, DeterministicResumableLegalDistinct) {
     const Trace a = run(name, growth, 10);
     const Trace b = run(name, growth, 10);
     EXPECT_EQ(a.batches, b.batches);
-    PointSet seen;
-    for (const auto& batch : a.batches) {
-        EXPECT_EQ(batch.size(), static_cast<std::size_t>(kSize));
-        for (const auto& p : batch) {
-            EXPECT_TRUE(hw::check(hw::from_point(p), hw::Constraints{}).legal()) << to_string(p);
-            EXPECT_TRUE(seen.insert(p).second) << "repeated " << to_string(p);
-        }
-    }
+    expect_legal_and_distinct(a, kSize);
     // A fresh proposer (no trained model cached) told batches 0..k-1 proposes batch k as the
     // uninterrupted run did, for every k; under the schedule the run reused the training of
     // batch 7 (prefix 78 of 84 observations) for batch 8 (96), the fresh one trains it.
-    for (std::size_t k = 1; k < a.batches.size(); ++k) {
-        auto fresh = make_proposer(name, context(), small(growth));
-        fresh->observe(std::span<const Observation>(a.history).first(kSize * k));
-        EXPECT_EQ(fresh->propose(static_cast<std::int64_t>(k), kSize), a.batches[k]) << "batch " << k;
-    }
+    expect_resumes_at_every_batch(
+        a, kSize, [name = name, growth = growth] { return make_proposer(name, context(), small(growth)); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Tuner, LargeBatch,

@@ -1,10 +1,17 @@
 #pragma once
 // What the proposer tests hand a proposer: a context (a space, its legality, a seed, fewer
 // scored samples per batch than the default so that the tests stay fast) and small options
-// for the model-based proposers. The dram_pim context is the family's default space under
-// its legality (dram_pim_points.hpp).
+// for the model-based proposers; what they keep of a run, its batches and the history it
+// told, and the checks they share on it (legal and distinct points, resume at every
+// batch). The dram_pim context is the family's default space under its legality
+// (dram_pim_points.hpp).
 
+#include <gtest/gtest.h>
+
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -44,6 +51,47 @@ namespace pimdse::tuner {
     o.gp_steps = steps;
     o.dkl_steps = steps;
     return o;
+}
+
+/// A proposer's batches, in the order it proposed them, and the history it was told.
+struct Trace {
+    std::vector<std::vector<DesignPoint>> batches;
+    std::vector<Observation> history;
+};
+
+/// Evaluates `points` with `evaluate(id, point)` (id: the point's index in the history), tells
+/// `proposer` the batch and appends the batch and its observations to `trace`.
+template <class Evaluate>
+void tell_batch(Proposer& proposer, std::vector<DesignPoint> points, Trace& trace, Evaluate&& evaluate) {
+    std::vector<Observation> obs;
+    for (const auto& p : points) obs.push_back(evaluate(std::ssize(trace.history) + std::ssize(obs), p));
+    proposer.observe(obs);
+    trace.history.insert(trace.history.end(), obs.begin(), obs.end());
+    trace.batches.push_back(std::move(points));
+}
+
+/// Every batch of `trace` holds `size` points, each legal under the default constraints and
+/// none proposed twice.
+inline void expect_legal_and_distinct(const Trace& trace, std::size_t size) {
+    PointSet seen;
+    for (const auto& batch : trace.batches) {
+        EXPECT_EQ(batch.size(), size);
+        for (const auto& p : batch) {
+            EXPECT_TRUE(hw::check(hw::from_point(p), hw::Constraints{}).legal()) << to_string(p);
+            EXPECT_TRUE(seen.insert(p).second) << "repeated " << to_string(p);
+        }
+    }
+}
+
+/// The resume contract at every batch: a fresh proposer from `make_fresh()` told the first k
+/// batches of `trace` (batches of `size`) proposes batch k as the uninterrupted run did.
+template <class MakeFresh>
+void expect_resumes_at_every_batch(const Trace& trace, int size, MakeFresh&& make_fresh) {
+    for (std::size_t k = 1; k < trace.batches.size(); ++k) {
+        auto fresh = make_fresh();
+        fresh->observe(std::span<const Observation>(trace.history).first(static_cast<std::size_t>(size) * k));
+        EXPECT_EQ(fresh->propose(static_cast<std::int64_t>(k), size), trace.batches[k]) << "batch " << k;
+    }
 }
 
 }  // namespace pimdse::tuner

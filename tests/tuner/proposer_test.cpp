@@ -52,41 +52,21 @@ Observation evaluate(const Encoding& e, std::int64_t id, const DesignPoint& poin
     return o;
 }
 
-struct Trace {
-    std::vector<std::vector<DesignPoint>> batches;
-    std::vector<Observation> history;
-};
-
 Trace run(std::string_view name, std::uint64_t seed, int batches, int batch_size) {
     const ProposerContext ctx = context(seed);
     const Encoding e(ctx.space);
     auto proposer = make_proposer(name, ctx, options());
     Trace r;
-    for (int b = 0; b < batches; ++b) {
-        auto points = proposer->propose(b, batch_size);
-        std::vector<Observation> obs;
-        for (const auto& p : points)
-            obs.push_back(evaluate(e, static_cast<std::int64_t>(r.history.size() + obs.size()), p));
-        proposer->observe(obs);
-        r.history.insert(r.history.end(), obs.begin(), obs.end());
-        r.batches.push_back(std::move(points));
-    }
+    for (int b = 0; b < batches; ++b)
+        tell_batch(*proposer, proposer->propose(b, batch_size), r,
+                   [&](std::int64_t id, const DesignPoint& p) { return evaluate(e, id, p); });
     return r;
 }
 
 class EveryProposer : public ::testing::TestWithParam<std::string_view> {};
 
 TEST_P(EveryProposer, LegalDistinctUnseen) {
-    const Trace r = run(GetParam(), 3, 5, 6);
-    const hw::Constraints c;
-    PointSet seen;
-    for (const auto& batch : r.batches) {
-        EXPECT_EQ(batch.size(), 6u);
-        for (const auto& p : batch) {
-            EXPECT_TRUE(hw::check(hw::from_point(p), c).legal()) << to_string(p);
-            EXPECT_TRUE(seen.insert(p).second) << "repeated " << to_string(p);
-        }
-    }
+    expect_legal_and_distinct(run(GetParam(), 3, 5, 6), 6);
 }
 
 TEST_P(EveryProposer, DeterministicForASeedAndResumable) {

@@ -18,6 +18,7 @@
 #include "pimdse/tuner/pareto.hpp"
 #include "pimdse/tuner/proposers.hpp"
 #include "pimdse/tuner/scalarisation.hpp"
+#include "proposer_setup.hpp"
 
 namespace pimdse::tuner {
 namespace {
@@ -110,22 +111,11 @@ TEST(Scalarisation, WeightsOnTheSimplexAndCoveringIt) {
 }
 
 ProposerContext context(std::uint64_t seed) {
-    ProposerContext ctx;
-    ctx.space = hw::default_space(hw::Constraints{});
-    ctx.legal = dram_pim_legality(hw::Constraints{});
-    ctx.seed = seed;
-    ctx.samples_per_round = 512;
-    return ctx;
+    return dram_pim_context(seed, 512);
 }
 
 ProposerOptions small(Scalarisation s) {
-    ProposerOptions o;
-    o.initial_random = 8;
-    o.hidden = {16, 4};
-    o.fit_max = 48;
-    o.fit_best = 24;
-    o.gp_steps = 15;
-    o.dkl_steps = 15;
+    ProposerOptions o = small_options(8, {16, 4}, 48, 15);
     o.xgb_trees = 20;
     o.xgb_ensemble = 4;
     o.believer_max = 3;  // groups of 3 slots fill past the believer on the grid
@@ -157,24 +147,14 @@ Observation evaluate(const Encoding& e, std::int64_t id, const DesignPoint& p) {
 
 constexpr int kSize = 12;
 
-struct Trace {
-    std::vector<std::vector<DesignPoint>> batches;
-    std::vector<Observation> history;
-};
-
 Trace run(std::string_view name, Scalarisation s, std::uint64_t seed, int batches) {
     const ProposerContext ctx = context(seed);
     const Encoding e(ctx.space);
     auto proposer = make_proposer(name, ctx, small(s));
     Trace r;
-    for (int b = 0; b < batches; ++b) {
-        std::vector<DesignPoint> points = proposer->propose(b, kSize);
-        std::vector<Observation> obs;
-        for (const auto& p : points) obs.push_back(evaluate(e, std::ssize(r.history) + std::ssize(obs), p));
-        proposer->observe(obs);
-        r.history.insert(r.history.end(), obs.begin(), obs.end());
-        r.batches.push_back(std::move(points));
-    }
+    for (int b = 0; b < batches; ++b)
+        tell_batch(*proposer, proposer->propose(b, kSize), r,
+                   [&](std::int64_t id, const DesignPoint& p) { return evaluate(e, id, p); });
     return r;
 }
 
@@ -185,19 +165,9 @@ TEST_P(Parego, DeterministicResumableLegalDistinct) {
     const Trace a = run(name, Scalarisation::parego, 3, 6);
     EXPECT_EQ(a.batches, run(name, Scalarisation::parego, 3, 6).batches);
     EXPECT_NE(a.batches, run(name, Scalarisation::eq1, 3, 6).batches);  // the mode changes the model batches
-    PointSet seen;
-    for (const auto& batch : a.batches) {
-        EXPECT_EQ(batch.size(), static_cast<std::size_t>(kSize));
-        for (const auto& p : batch) {
-            EXPECT_TRUE(hw::check(hw::from_point(p), hw::Constraints{}).legal()) << to_string(p);
-            EXPECT_TRUE(seen.insert(p).second) << "repeated " << to_string(p);
-        }
-    }
-    for (std::size_t k = 1; k < a.batches.size(); ++k) {
-        auto fresh = make_proposer(name, context(3), small(Scalarisation::parego));
-        fresh->observe(std::span<const Observation>(a.history).first(kSize * k));
-        EXPECT_EQ(fresh->propose(static_cast<std::int64_t>(k), kSize), a.batches[k]) << "batch " << k;
-    }
+    expect_legal_and_distinct(a, kSize);
+    expect_resumes_at_every_batch(
+        a, kSize, [name] { return make_proposer(name, context(3), small(Scalarisation::parego)); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Tuner, Parego, ::testing::Values("gp", "nicepim", "xgboost"),
