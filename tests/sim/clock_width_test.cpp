@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "pimdse/hw/area.hpp"
 #include "pimdse/io/network_file.hpp"
@@ -49,6 +50,17 @@ NetworkCost cost_on(const System& sys) {
     AnalyticIntraNodeMapper mapper;
     SnakeRingScheduler scheduler;
     return evaluate_mapping(n, s, m, sys, mapper, scheduler);
+}
+
+// The part-layer of kOneConv one node computes on `sys`: 8 of the 32 output channels (K
+// split over the 2x2 nodes), every input channel and output pixel.
+PartLayer node_part(const System& sys) {
+    const Network n = io::parse_network(kOneConv, "one.yaml");
+    std::array<Range, kPartDims> r{};
+    for (const auto& [dim, end] :
+         {std::pair{PartDim::b, 1}, {PartDim::k, 8}, {PartDim::c, 8}, {PartDim::p, 32}, {PartDim::q, 32}})
+        r[index_of(dim)] = {0, end};
+    return part_layer_of(n.layer(0), r, sys);
 }
 
 TEST(ClockAndWidth, UnsetValuesAreTheConstraints) {
@@ -122,15 +134,8 @@ TEST(ClockAndWidth, HalvingTheDataWidth) {
     EXPECT_NEAR(w8.energy.pj_per_mac, 0.544 * (1 - 0.75 * 0.775 / 0.875), 1e-12);
     EXPECT_NEAR(w8.energy.pj_per_mac, 0.182629, 1e-6);
     // Buffer capacity: the same bytes hold twice the 8-bit input and weight elements.
-    const Network n = io::parse_network(kOneConv, "one.yaml");
-    std::array<Range, kPartDims> r{};
-    r[index_of(PartDim::b)] = {0, 1};
-    r[index_of(PartDim::k)] = {0, 8};
-    r[index_of(PartDim::c)] = {0, 8};
-    r[index_of(PartDim::p)] = {0, 32};
-    r[index_of(PartDim::q)] = {0, 32};
-    const PartLayer l16 = part_layer_of(n.layer(0), r, w16);
-    const PartLayer l8 = part_layer_of(n.layer(0), r, w8);
+    const PartLayer l16 = node_part(w16);
+    const PartLayer l8 = node_part(w8);
     EXPECT_EQ(l8.data_bits, 8);
     Tiling small;
     small.tile = {1, 4, 4, 8, 8};  // B, K, C, P, Q
@@ -159,16 +164,9 @@ TEST(ClockAndWidth, DataOfAnyWidthIsBitPacked) {
     EXPECT_EQ(w12.psum_bytes(3), 12);  // 32-bit partial sums
     // The NoC moves the same bytes the buffers hold: a 12-bit input tile of 5 x 5 values is
     // 300 bits, 38 bytes, in both.
-    const Network n = io::parse_network(kOneConv, "one.yaml");
-    std::array<Range, kPartDims> r{};
-    r[index_of(PartDim::b)] = {0, 1};
-    r[index_of(PartDim::k)] = {0, 8};
-    r[index_of(PartDim::c)] = {0, 8};
-    r[index_of(PartDim::p)] = {0, 32};
-    r[index_of(PartDim::q)] = {0, 32};
     Tiling t;
     t.tile = {1, 1, 1, 5, 5};  // B, K, C, P, Q
-    EXPECT_EQ(footprint(part_layer_of(n.layer(0), r, w12), t).input, Bytes(38));
+    EXPECT_EQ(footprint(node_part(w12), t).input, Bytes(38));
     EXPECT_EQ(w12.data_bytes(25), 38);
 }
 
