@@ -38,37 +38,36 @@ NetworkCost evaluate(const Network& n, const Segmentation& s, const NetworkMappi
     return evaluate_mapping(n, s, m, sys, mapper, scheduler, t);
 }
 
-/// The uniform mapping, with every layer whose rows and columns allow it cut by P over its
-/// region's rows and Q over its columns instead (no data sharing: the layer streams), at full
-/// weight replication.
-NetworkMapping pq_mapping(const Network& n, const Segmentation& s, int rows, int cols) {
+/// Where a streaming mapping puts its segments: on uniform_mapping's regions, or each alone
+/// on one row of the array (OverlaPIM's setting: segment k on row k mod rows).
+enum class Placement { uniform, banded };
+
+/// Every layer whose region's rows and columns allow it cut by P over the rows and Q over the
+/// columns (no data sharing: the layer streams), at full weight replication. The other
+/// layers keep the uniform mapping (uniform placement) or are cut by K over the row (banded:
+/// the layers of a chain on different nodes).
+NetworkMapping streaming_mapping(const Network& n, const Segmentation& s, int rows, int cols,
+                                 Placement placement) {
     NetworkMapping m = uniform_mapping(n, s, rows, cols);
+    if (placement == Placement::banded)
+        for (std::size_t k = 0; k < s.segments.size(); ++k)
+            m.segments[k] = {{Region{static_cast<int>(k) % rows, 0, 1, cols}},
+                             std::vector<std::int32_t>(s.segments[k].branches.size(), 0)};
     for (workload::LayerIndex li = 0; li < n.size(); ++li) {
         const Region& r = layer_region(s, m, li);
         const workload::Layer& layer = n.layer(li);
-        if (layer.P < r.rows || layer.Q < r.cols) continue;
         LayerMapping& l = m.layers[static_cast<std::size_t>(li)];
-        l = LayerMapping{};
-        l.part(PartDim::p) = {r.rows, 1};
-        l.part(PartDim::q) = {1, r.cols};
-        l.wr = layer.has_weights() ? r.nodes() : 1;
-    }
-    EXPECT_FALSE(check_mapping(n, s, m, rows, cols).has_value());
-    return m;
-}
-
-/// OverlaPIM's setting: segment k on row k mod rows of the array alone, every layer cut by Q
-/// over the row's columns where it has as many, else by K (the layers of a chain on
-/// different nodes).
-NetworkMapping banded_mapping(const Network& n, const Segmentation& s, int rows, int cols) {
-    NetworkMapping m;
-    for (std::size_t k = 0; k < s.segments.size(); ++k)
-        m.segments.push_back({{Region{static_cast<int>(k) % rows, 0, 1, cols}},
-                              std::vector<std::int32_t>(s.segments[k].branches.size(), 0)});
-    for (workload::LayerIndex li = 0; li < n.size(); ++li) {
-        LayerMapping& l = m.layers.emplace_back();
-        l.part(n.layer(li).Q >= cols ? PartDim::q : PartDim::k) = {1, cols};
-        l.wr = n.layer(li).has_weights() ? nodes_sharing_weights(l) : 1;
+        if (layer.P >= r.rows && layer.Q >= r.cols) {
+            l = LayerMapping{};
+            l.part(PartDim::p) = {r.rows, 1};
+            l.part(PartDim::q) = {1, r.cols};
+        } else if (placement == Placement::banded) {
+            l = LayerMapping{};
+            l.part(PartDim::k) = {1, r.cols};
+        } else {
+            continue;
+        }
+        l.wr = layer.has_weights() ? nodes_sharing_weights(l) : 1;
     }
     EXPECT_FALSE(check_mapping(n, s, m, rows, cols).has_value());
     return m;
@@ -134,8 +133,8 @@ TEST(OverlapTimeline, EqualsTheReferenceOnSmallNetworks) {
         const Network n = io::parse_network(text, "small.yaml");
         SCOPED_TRACE(n.name());
         const Segmentation s = workload::decompose(n);
-        expect_reference(n, pq_mapping(n, s, 2, 2), sys, 0, false);
-        expect_reference(n, banded_mapping(n, s, 2, 2), sys, 0, true);
+        expect_reference(n, streaming_mapping(n, s, 2, 2, Placement::uniform), sys, 0, false);
+        expect_reference(n, streaming_mapping(n, s, 2, 2, Placement::banded), sys, 0, true);
     }
 }
 
@@ -143,8 +142,8 @@ TEST(OverlapTimeline, WithinOnePercentOfTheReferenceOnResNet18) {
     const Network n =
         io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks/resnet18.yaml");
     const Segmentation s = workload::decompose(n);
-    expect_reference(n, pq_mapping(n, s, 2, 2), system_of(2, 2), 0.01, false);
-    expect_reference(n, banded_mapping(n, s, 2, 2), system_of(2, 2), 0.01, true);
+    expect_reference(n, streaming_mapping(n, s, 2, 2, Placement::uniform), system_of(2, 2), 0.01, false);
+    expect_reference(n, streaming_mapping(n, s, 2, 2, Placement::banded), system_of(2, 2), 0.01, true);
 }
 
 // Two 1x1 convolutions on 8 x 32 x 32, each on one node, cut into four steps of 8 rows
@@ -238,8 +237,9 @@ TEST(OverlapTimeline, NeverAboveSequential) {
             const Network n =
                 io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks/" + name + ".yaml");
             const Segmentation s = workload::decompose(n);
-            for (const NetworkMapping& m : {uniform_mapping(n, s, sys.mesh.rows(), sys.mesh.cols()),
-                                            pq_mapping(n, s, sys.mesh.rows(), sys.mesh.cols())}) {
+            for (const NetworkMapping& m :
+                 {uniform_mapping(n, s, sys.mesh.rows(), sys.mesh.cols()),
+                  streaming_mapping(n, s, sys.mesh.rows(), sys.mesh.cols(), Placement::uniform)}) {
                 const NetworkCost seq = evaluate(n, s, m, sys, sequential_timeline());
                 const NetworkCost ov = evaluate(n, s, m, sys, overlap_timeline());
                 EXPECT_LE(ov.latency.value(), seq.latency.value() * (1 + 1e-9));
