@@ -172,6 +172,10 @@ void BM_ProposeAndArchive_xgboost(benchmark::State& state) {
         ->Args({10000, 10000, 2, 0}) \
         ->Unit(benchmark::kSecond)   \
         ->Iterations(1)
+// Three batches of 64 after 10^3 and after 10^4 observations, timed once each.
+void batches_of_64(benchmark::internal::Benchmark* b) {
+    b->Args({1000, 64, 3, 0})->Args({10000, 64, 3, 0})->Unit(benchmark::kSecond)->Iterations(1);
+}
 BENCHMARK(BM_ProposeAndArchive_random) PIMDSE_TUNER_ARGS;
 BENCHMARK(BM_ProposeAndArchive_nicepim) PIMDSE_TUNER_ARGS;
 // Past the worst case: at 10^5 observations a batch of 10,000 crosses a training point only
@@ -186,23 +190,11 @@ BENCHMARK(BM_ProposeAndArchive_gp)
     ->Args({10000, 10000, 2, 0})
     ->Unit(benchmark::kSecond)
     ->Iterations(1);
-// Batches of 64 after 10^3 and 10^4 observations, 8 weight vectors each, against the
-// Eq. 1 target's batches of 64.
-BENCHMARK(BM_ProposeAndArchive_nicepim)
-    ->Args({1000, 64, 3, 0})
-    ->Args({10000, 64, 3, 0})
-    ->Unit(benchmark::kSecond)
-    ->Iterations(1);
-BENCHMARK(BM_ProposeAndArchive_nicepim_parego)
-    ->Args({1000, 64, 3, 0})
-    ->Args({10000, 64, 3, 0})
-    ->Unit(benchmark::kSecond)
-    ->Iterations(1);
-BENCHMARK(BM_ProposeAndArchive_gp_parego)
-    ->Args({1000, 64, 3, 0})
-    ->Args({10000, 64, 3, 0})
-    ->Unit(benchmark::kSecond)
-    ->Iterations(1);
+// ParEGO's batches of 64 after 10^3 and 10^4 observations, 8 weight vectors each, against
+// the Eq. 1 target's batches of 64.
+BENCHMARK(BM_ProposeAndArchive_nicepim)->Apply(batches_of_64);
+BENCHMARK(BM_ProposeAndArchive_nicepim_parego)->Apply(batches_of_64);
+BENCHMARK(BM_ProposeAndArchive_gp_parego)->Apply(batches_of_64);
 // AMOSA (docs/tuner.md, "amosa"): a batch of 64 neighbours, one per chain, after 10^3 and
 // 10^4 observations; the archive's clustering is in observe().
 BENCHMARK(BM_ProposeAndArchive_amosa)
@@ -214,11 +206,7 @@ BENCHMARK(BM_ProposeAndArchive_amosa)
 // XGBoost (docs/tuner.md, "Boosted trees"): every batch refits the bootstrap ensemble (10
 // boosters of 100 trees) on every observation, then scores 16384 candidates; batches of 64
 // after 10^3 and 10^4 observations.
-BENCHMARK(BM_ProposeAndArchive_xgboost)
-    ->Args({1000, 64, 3, 0})
-    ->Args({10000, 64, 3, 0})
-    ->Unit(benchmark::kSecond)
-    ->Iterations(1);
+BENCHMARK(BM_ProposeAndArchive_xgboost)->Apply(batches_of_64);
 
 // The archive alone: `batch` inserts into an archive that holds the front of `observations`.
 void BM_ArchiveInsert(benchmark::State& state) {
