@@ -1,0 +1,92 @@
+// NeuroSim read-cost presets (include/pimdse/hw/neurosim_preset.hpp). The sources of the
+// constants are tabulated in docs/model.md; the comments name NeuroSim's file only.
+
+#include "pimdse/hw/neurosim_preset.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "pimdse/core/error.hpp"
+
+namespace pimdse::hw {
+
+namespace {
+
+NeuroSimPreset make_neurosim_v2_1() {
+    NeuroSimPreset p;
+    p.name = "neurosim_v2_1";
+    // Param.cpp: technode 32 with deviceroadmap 2 (LSTP), featuresize 40e-9, clkFreq 1e9, temp 300.
+    p.technode_nm = 32;
+    p.feature_nm = 40;
+    p.clock_ghz = 1;
+    p.temperature_k = 300;
+    // Param.cpp: resistanceOn 240e3, resistanceOff 240e3 * 100, readVoltage 0.5,
+    // readPulseWidth 10e-9, accessVoltage 1.1, resistanceAccess 15e3, writeVoltage 4,
+    // writePulseWidth 50e-9, gateCapFeFET 2.1717e-18, polarization 20.
+    p.r_on_ohm = 240e3;
+    p.r_off_ohm = 240e3 * 100;
+    p.read_voltage_v = 0.5;
+    p.read_pulse_ns = 10;
+    p.access_voltage_v = 1.1;
+    p.access_resistance_ohm = 15e3;
+    p.write_voltage_v = 4;
+    p.write_pulse_ns = 50;
+    p.fefet_gate_capacitance_f = 2.1717e-18;
+    p.fefet_polarization_uc_cm2 = 20;
+    // Param.cpp: heightInFeatureSize1T1R 4, widthInFeatureSize1T1R 4, heightInFeatureSizeSRAM 8,
+    // widthInFeatureSizeSRAM 20; numRowSubArray 128, numColSubArray 128, numColMuxed 8.
+    p.one_t_one_r_height_f = 4;
+    p.one_t_one_r_width_f = 4;
+    p.sram_height_f = 8;
+    p.sram_width_f = 20;
+    p.array_rows = 128;
+    p.array_columns = 128;
+    p.columns_per_adc = 8;
+    // SarADC.cpp, GetColumnPower: the LSTP fit at technode 32, made at a 0.5 V read
+    // (columnRes *= 0.5/readVoltage), scaled by (1 + 1.3e-3 * (temp - 300)).
+    p.sar_adc = {1.1294, 8.8998, 0.079449, -2.297, 0.5, 1.3e-3};
+    return p;
+}
+
+}  // namespace
+
+double NeuroSimPreset::cell_read_energy_pj(double r_ohm) const {
+    if (!(r_ohm > 0)) throw ModelError("cell_read_energy_pj: resistance must be > 0 Ω");
+    return read_voltage_v * read_voltage_v / r_ohm * read_pulse_ns * 1e3;  // W x ns = nJ -> pJ
+}
+
+double NeuroSimPreset::sar_adc_latency_ns(int bits) const {
+    if (bits < 1) throw ModelError("sar_adc_latency_ns: resolution must be >= 1 bit");
+    return bits + 1.0;
+}
+
+double NeuroSimPreset::sar_adc_power_uw(int bits, double column_ohm, double t_k) const {
+    if (bits < 1) throw ModelError("sar_adc_power_uw: resolution must be >= 1 bit");
+    if (!(column_ohm > 0)) throw ModelError("sar_adc_power_uw: column resistance must be > 0 Ω");
+    const double r = column_ohm * sar_adc.fit_read_voltage_v / read_voltage_v;
+    const double column_w = sar_adc.column_coefficient_w * std::exp(sar_adc.column_exponent * std::log10(r));
+    const double at_300k = sar_adc.per_bit_uw * bits + sar_adc.base_uw + column_w * 1e6;
+    return at_300k * (1 + sar_adc.temperature_coefficient_per_k * (t_k - 300.0));
+}
+
+double NeuroSimPreset::sar_adc_energy_pj(int bits, double column_ohm) const {
+    return sar_adc_power_uw(bits, column_ohm) * sar_adc_latency_ns(bits) * 1e-3;  // µW x ns = fJ
+}
+
+const NeuroSimPreset& neurosim_v2_1_preset() {
+    static const NeuroSimPreset p = make_neurosim_v2_1();
+    return p;
+}
+
+const NeuroSimPreset& neurosim_preset(std::string_view name) {
+    if (name == "neurosim_v2_1") return neurosim_v2_1_preset();
+    throw ConfigError({}, "device_preset",
+                      "unknown device read-cost preset '" + std::string(name) +
+                          "'; known presets: " + neurosim_preset_names());
+}
+
+std::string neurosim_preset_names() {
+    return "neurosim_v2_1";
+}
+
+}  // namespace pimdse::hw
