@@ -1,4 +1,5 @@
-// `pimdse config check FILE`: validate a sweep configuration or a hardware file and print
+// `pimdse config check FILE`: validate a sweep configuration or a hardware file (a NicePIM
+// point under `hardware:`, a HuNT-style 3-D stack under `hetero3d:`) and print
 // it resolved (valid YAML), followed by a summary as YAML comments, so the whole output can
 // be saved and read back.
 
@@ -18,8 +19,10 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/family/family.hpp"
 #include "pimdse/hw/area.hpp"
+#include "pimdse/hw/hetero3d.hpp"
 #include "pimdse/hw/node.hpp"
 #include "pimdse/io/config.hpp"
+#include "pimdse/io/hetero3d_file.hpp"
 #include "pimdse/io/workloads.hpp"
 
 namespace pimdse::cli {
@@ -107,7 +110,31 @@ void print_hardware(const io::HardwareFile& h) {
     print_area(h);
 }
 
+// Storage per tile and tier and the silicon of a 3-D stack (docs/model.md, "HuNT: device types").
+void print_hetero3d(const io::Hetero3dFile& f) {
+    const hw::Hetero3dHardware& h = f.hardware;
+    const auto kib = [](Bytes b) { return static_cast<double>(b.value()) / 1024.0; };
+    const auto mib = [](Bytes b) { return static_cast<double>(b.value()) / (1024.0 * 1024.0); };
+    std::cout << io::to_yaml(f) << "#\n# " << f.source_file.string()
+              << ": valid hetero3d hardware point: stack " << hw::stack_string(h.stack)
+              << " (t1 nearest the heat sink), " << h.tiers << " tiers x " << h.pes_per_tier << " PEs x "
+              << h.tiles_per_pe << " tiles of " << h.tile_area.value() << " mm²" << '\n';
+    for (int z = 0; z < h.tiers; ++z) {
+        const std::string_view device = name_of(hw::kPimDeviceNames, h.stack[static_cast<std::size_t>(z)]);
+        std::cout << "#   tier t" << z + 1 << ' ' << std::left << std::setw(6) << device << std::right
+                  << h.tiles_per_tier() << " tiles x " << kib(h.tile_storage(z))
+                  << " KiB per tile = " << mib(h.tier_storage(z)) << " MiB\n";
+    }
+    std::cout << "#   storage: " << mib(h.total_storage()) << " MiB in all\n"
+              << "#   silicon: " << mm2(h.silicon_area()) << " (" << h.tiers * h.tiles_per_tier()
+              << " tiles)\n";
+}
+
 int run_check(const std::string& file) {
+    if (io::is_hetero3d_file(file)) {
+        print_hetero3d(io::read_hetero3d_file(file));
+        return static_cast<int>(ExitCode::ok);
+    }
     std::visit(
         [](const auto& parsed) {
             if constexpr (std::is_same_v<std::decay_t<decltype(parsed)>, io::Config>) {
