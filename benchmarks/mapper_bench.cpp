@@ -60,7 +60,7 @@ Hardware hardware_of(const std::string& file) {
 // the snake ring, the returned mapping with the hardware file's scheduler (default: the ILP
 // under its work limit), and map's default options (3 rounds, no fallback).
 double map_one(const Hardware& hw, const Workload& w, bool baseline) {
-    const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(hw.model);
+    const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(hw.model, hw.system.energy);
     sim::SnakeRingScheduler search;
     const std::unique_ptr<sched::DataScheduler> final = sched::make_scheduler(hw.schedule);
     mapper::Mapper m(hw.system, mapper::MapperOptions{}, *intra, search, *final);

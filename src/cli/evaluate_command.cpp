@@ -100,7 +100,7 @@ int run_evaluate(const EvaluateOptions& o) {
     }
 
     // The hardware file's `model:` section (default: the analytic node model).
-    const std::unique_ptr<sim::IntraNodeMapper> mapper = sim::make_node_model(h.model);
+    const std::unique_ptr<sim::IntraNodeMapper> mapper = sim::make_node_model(h.model, system.energy);
     // The hardware file's `schedule:` section (default: the ILP) schedules every data-sharing
     // event; records feed the summary line.
     const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(h.schedule);

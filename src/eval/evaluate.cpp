@@ -90,7 +90,7 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
         // inputs (the scheduler's cache would otherwise carry results between candidates).
         const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(ctx.schedule);
         r.mapping = map_network(w.network, w.segmentation, system, ctx.model, *scheduler, deadline, steps);
-        const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(ctx.model);
+        const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(ctx.model, system.energy);
         r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, *intra, *scheduler,
                                        sim::timeline_of(ctx.model));
         if (scheduler->wall_clock_stops() > 0) {

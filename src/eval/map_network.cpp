@@ -17,7 +17,7 @@ sim::NetworkMapping map_network(const workload::Network& network, const workload
                                 StepBudget& steps) {
     if (deadline.expired()) throw DeadlineExpired();
     // Fresh memo tables per network keep the evaluation a pure function of its inputs.
-    const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(model);
+    const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(model, system.energy);
     sim::SnakeRingScheduler search;
     mapper::MapperOptions options;
     // Called between rounds, segments, layouts and baselines: each call is one step of the

@@ -185,6 +185,26 @@ IntraNodeCost evaluate_tiling(const PartLayer& layer, const NodeSpec& node, cons
     return c;
 }
 
+std::array<IntraNodeCost, kLoopOrders> evaluate_tiling_all_orders(const PartLayer& layer,
+                                                                  const NodeSpec& node, const Tiling& tiling,
+                                                                  DataLayout in, DataLayout out,
+                                                                  TileSumsCache* cache) {
+    const auto traffic = dram_traffic_all_orders(layer, node, tiling, in, out, cache);
+    const IntraNodeCost base = order_free_cost(layer, node, tiling);
+    std::array<IntraNodeCost, kLoopOrders> costs;
+    for (std::size_t o = 0; o < kLoopOrders; ++o) {
+        costs[o] = base;
+        costs[o].tiling.order = static_cast<LoopOrder>(o);
+        finish(costs[o], layer, node, traffic[o]);
+    }
+    return costs;
+}
+
+std::int64_t tiling_compute_cycles(const PartLayer& layer, const NodeSpec& node,
+                                   const Tiling& tiling) noexcept {
+    return tiling_cycles(layer, node, tiling);
+}
+
 namespace {
 
 // Tile sizes tried for one dim: the whole extent and unit * 2^i below it (tiles of an

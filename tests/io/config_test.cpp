@@ -361,7 +361,7 @@ TEST_F(ConfigFiles, ModelSection) {
         ADD_FAILURE() << "an unknown intra-node model was accepted";
     } catch (const ConfigError& e) {
         EXPECT_NE(
-            std::string(e.what()).find("key 'model.intra_node': expected one of analytic, got exact_typo"),
+            std::string(e.what()).find("key 'model.intra_node': expected one of analytic or exact, got exact_typo"),
             std::string::npos)
             << e.what();
     }

@@ -9,7 +9,8 @@ namespace pimdse::sim {
 namespace {
 
 TEST(NodeModel, AnalyticIsTheDefaultAndCostsAsTheAnalyticMapper) {
-    const std::unique_ptr<IntraNodeMapper> model = make_node_model(ModelOptions{});
+    const std::unique_ptr<IntraNodeMapper> model =
+        make_node_model(ModelOptions{}, IntraNodeEnergyCoefficients{});
     ASSERT_NE(dynamic_cast<AnalyticIntraNodeMapper*>(model.get()), nullptr);
     PartLayer l;
     l.K = 64;
@@ -20,7 +21,7 @@ TEST(NodeModel, AnalyticIsTheDefaultAndCostsAsTheAnalyticMapper) {
     const NodeSpec node = NodeSpec::with_banks(32, 32, 128, 16);
     EXPECT_EQ(model->map(l, node, {}, {}), AnalyticIntraNodeMapper::search(l, node, {}, {}));
     // Each call builds its own model: no memo table is shared.
-    EXPECT_NE(make_node_model(ModelOptions{}).get(), model.get());
+    EXPECT_NE(make_node_model(ModelOptions{}, IntraNodeEnergyCoefficients{}).get(), model.get());
 }
 
 }  // namespace

@@ -3,10 +3,12 @@
 // moves between its PE array, its three SRAM buffers and its DRAM banks (docs/model.md,
 // "Intra-node cost"). An IntraNodeMapper picks the spatial unrolling, the tiling and the
 // loop order; the fast AnalyticIntraNodeMapper searches a small fixed space with the
-// analytic DRAM model, and an exact (ILP, PIM Optimizer) mapper can implement the same
-// interface later. Counts only: energy = counts x technology coefficients (intra_node_energy).
+// analytic DRAM model, and the ExactIntraNodeMapper (exact_intra_node.hpp) finds the optimum
+// over every tiling this model can cost. Counts only: energy = counts x technology
+// coefficients (intra_node_energy).
 // docs/model.md, section "Intra-node cost".
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -89,6 +91,17 @@ struct IntraNodeCost {
 /// traffic. Does not check that the tiling fits the buffers (see fits()).
 [[nodiscard]] IntraNodeCost evaluate_tiling(const PartLayer& layer, const NodeSpec& node,
                                             const Tiling& tiling, DataLayout in, DataLayout out);
+
+/// evaluate_tiling under every loop order (indexed by LoopOrder; tiling.order is ignored),
+/// each equal to evaluate_tiling's: the order-free part and the tile sums are shared. With
+/// `cache`, tile sums are reused as dram_traffic_all_orders does.
+[[nodiscard]] std::array<IntraNodeCost, kLoopOrders> evaluate_tiling_all_orders(
+    const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in, DataLayout out,
+    TileSumsCache* cache = nullptr);
+
+/// The PE-array cycles of `tiling` (its compute_cycles), without the rest of its cost.
+[[nodiscard]] std::int64_t tiling_compute_cycles(const PartLayer& layer, const NodeSpec& node,
+                                                 const Tiling& tiling) noexcept;
 
 /// A lower bound of the total cycles of every tiling of `layer` on `node`: the compute
 /// cycles of the best spatial unrolling with every lane busy except at the last pass

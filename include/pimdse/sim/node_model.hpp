@@ -15,7 +15,10 @@ using pimdse::IntraNodeModel;
 using pimdse::ModelOptions;
 
 /// A fresh node model of the kind `options` names, with empty memo tables: one per thread,
-/// and one per network where results must not depend on what was costed before.
-[[nodiscard]] std::unique_ptr<IntraNodeMapper> make_node_model(const ModelOptions& options);
+/// and one per network where results must not depend on what was costed before. `energy`
+/// is the system's intra-node energy coefficients (System::energy), which the exact model's
+/// energy and EDP objectives weigh the counts with.
+[[nodiscard]] std::unique_ptr<IntraNodeMapper> make_node_model(const ModelOptions& options,
+                                                               const IntraNodeEnergyCoefficients& energy);
 
 }  // namespace pimdse::sim

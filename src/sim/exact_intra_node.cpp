@@ -1,0 +1,176 @@
+// The exact intra-node optimum by enumeration (include/pimdse/sim/exact_intra_node.hpp).
+
+#include "pimdse/sim/exact_intra_node.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "pimdse/sim/dram.hpp"
+
+namespace pimdse::sim {
+
+std::vector<std::int64_t> exact_tile_candidates(std::int64_t extent, std::int64_t unit) {
+    std::vector<std::int64_t> v;
+    for (std::int64_t d = 1; d * d <= extent; ++d) {
+        if (extent % d != 0) continue;
+        v.push_back(d);
+        v.push_back(extent / d);
+    }
+    for (std::int64_t t = 1; t < extent; t *= 2) v.push_back(t);
+    for (std::int64_t t = unit; t < extent; t *= 2) v.push_back(t);
+    v.push_back(extent);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    return v;
+}
+
+std::vector<SpatialUnroll> exact_unrolls() {
+    std::vector<SpatialUnroll> u;
+    for (std::size_t r = 0; r < kLoopDims; ++r)
+        for (std::size_t c = 0; c < kLoopDims; ++c)
+            if (r != c) u.push_back({static_cast<LoopDim>(r), static_cast<LoopDim>(c)});
+    return u;
+}
+
+double node_objective(const IntraNodeCost& cost, const PartLayer& layer, const IntraNodeEnergyCoefficients& k,
+                      NodeObjective objective) noexcept {
+    const double cycles = cost.total_cycles.value();
+    if (objective == NodeObjective::latency) return cycles;
+    const double energy = intra_node_energy(cost, layer.macs(), k).value();
+    return objective == NodeObjective::energy ? energy : energy * cycles;
+}
+
+bool exact_better(const IntraNodeCost& a, const IntraNodeCost& b, const PartLayer& layer,
+                  const IntraNodeEnergyCoefficients& k, NodeObjective objective) noexcept {
+    const double oa = node_objective(a, layer, k, objective);
+    const double ob = node_objective(b, layer, k, objective);
+    if (oa != ob) return oa < ob;
+    const NodeObjective tie =
+        objective == NodeObjective::latency ? NodeObjective::energy : NodeObjective::latency;
+    return node_objective(a, layer, k, tie) < node_objective(b, layer, k, tie);
+}
+
+namespace {
+
+std::int64_t unit_of(const SpatialUnroll& u, LoopDim d, const NodeSpec& node) {
+    if (u.row == d) return node.pe_rows;
+    if (u.col == d) return node.pe_cols;
+    return 1;
+}
+
+// One search's state: the incumbent, the work counts and the tile sums its tilings share.
+struct ExactState {
+    const PartLayer& layer;
+    const NodeSpec& node;
+    DataLayout in;
+    DataLayout out;
+    const IntraNodeEnergyCoefficients& k;
+    const ExactNodeOptions& options;
+    TileSumsStore store;
+    TileSumsCache cache;
+    ExactNodeResult result;
+    bool found = false;
+};
+
+// Costs one fitting tiling under every order; false once the work limit is spent.
+bool cost_tiling(ExactState& s, const Tiling& t) {
+    ExactNodeResult& r = s.result;
+    // The total is at least the compute and latency ranks first: a tiling whose compute
+    // exceeds the incumbent's total cannot win.
+    if (s.found && s.options.objective == NodeObjective::latency &&
+        static_cast<double>(tiling_compute_cycles(s.layer, s.node, t)) > r.cost.total_cycles.value()) {
+        ++r.tilings_pruned;
+        return true;
+    }
+    if (r.tilings_costed >= s.options.work_limit) {
+        r.status = ExactStatus::work_limit;
+        return false;
+    }
+    ++r.tilings_costed;
+    // Entries are searched linearly: keep them to this tiling, the store holds the rest.
+    for (auto& e : s.cache.entries) e.clear();
+    for (const IntraNodeCost& c : evaluate_tiling_all_orders(s.layer, s.node, t, s.in, s.out, &s.cache)) {
+        if (!s.found || exact_better(c, r.cost, s.layer, s.k, s.options.objective)) {
+            r.cost = c;
+            s.found = true;
+        }
+    }
+    return true;
+}
+
+using Candidates = std::array<std::vector<std::int64_t>, kLoopDims>;
+
+// Every fitting tiling of unrolling `u` in odometer order (dim B fastest); false once the
+// work limit is spent.
+bool search_unroll(ExactState& s, const SpatialUnroll& u, const Candidates& cand) {
+    std::array<std::size_t, kLoopDims> idx{};
+    Tiling t;
+    t.unroll = u;
+    while (true) {
+        for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = cand[i][idx[i]];
+        if (fits(footprint(s.layer, t), s.node)) {
+            if (!cost_tiling(s, t)) return false;
+        } else {
+            // Footprints grow with every tile: with dims below z at their first candidate,
+            // every tiling up to dim z's roll-over misfits too.
+            std::size_t z = 0;
+            while (z < kLoopDims && idx[z] == 0) ++z;
+            for (std::size_t i = 0; i <= z && i < kLoopDims; ++i) idx[i] = cand[i].size() - 1;
+        }
+        std::size_t i = 0;
+        for (; i < kLoopDims; ++i) {
+            if (++idx[i] < cand[i].size()) break;
+            idx[i] = 0;
+        }
+        if (i == kLoopDims) return true;
+    }
+}
+
+}  // namespace
+
+ExactNodeResult exact_search(const PartLayer& layer, const NodeSpec& node, DataLayout in, DataLayout out,
+                             const IntraNodeEnergyCoefficients& k, const ExactNodeOptions& options) {
+    ExactState s{layer, node, in, out, k, options, {}, {}, {}, false};
+    s.cache.store = &s.store;
+    // The fast search's choice is the first incumbent: a stopped search is never worse.
+    const IntraNodeCost fast = AnalyticIntraNodeMapper::search(layer, node, in, out);
+    if (fast.status == MapStatus::ok) {
+        s.result.cost = fast;
+        s.found = true;
+    }
+    Candidates cand;
+    for (const SpatialUnroll& u : exact_unrolls()) {
+        for (std::size_t i = 0; i < kLoopDims; ++i) {
+            const auto d = static_cast<LoopDim>(i);
+            cand[i] = exact_tile_candidates(extent(layer, d), unit_of(u, d, node));
+        }
+        if (!search_unroll(s, u, cand)) break;
+    }
+    if (!s.found) {
+        s.result.cost = IntraNodeCost{};
+        s.result.cost.status = MapStatus::infeasible;
+        s.result.cost.reason = "no tiling fits the buffers, even with tiles of one element";
+        return s.result;
+    }
+    s.result.objective = node_objective(s.result.cost, layer, k, options.objective);
+    return s.result;
+}
+
+IntraNodeCost ExactIntraNodeMapper::map(const PartLayer& layer, const NodeSpec& node, DataLayout in,
+                                        DataLayout out) {
+    Key key{layer, node, in, out};
+    if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
+    const ExactNodeResult r = exact_search(layer, node, in, out, energy_, options_);
+    if (r.status == ExactStatus::work_limit) ++unproven_;
+    memo_.emplace(std::move(key), r.cost);
+    return r.cost;
+}
+
+std::size_t ExactIntraNodeMapper::KeyHash::operator()(const Key& k) const noexcept {
+    std::size_t h = hash_value(k.layer);
+    h ^= hash_value(k.node) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
+    h ^= hash_value(k.in) * 31 + hash_value(k.out);
+    return h;
+}
+
+}  // namespace pimdse::sim

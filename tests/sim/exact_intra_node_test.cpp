@@ -1,0 +1,252 @@
+// The exact intra-node optimum (sim/exact_intra_node.hpp) against an enumeration written
+// here from the definition of the space, the fast search it must never lose to, its
+// tie-break, its work limit and the factory that builds it.
+#include "pimdse/sim/exact_intra_node.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "pimdse/core/rng.hpp"
+#include "pimdse/io/config.hpp"
+#include "pimdse/sim/node_model.hpp"
+#include "pimdse/sim/system.hpp"
+
+namespace pimdse::sim {
+namespace {
+
+constexpr DataLayout kBCHW{LayoutOrder::bchw, 1};
+constexpr DataLayout kBHWC{LayoutOrder::bhwc, 1};
+constexpr std::array<NodeObjective, 3> kObjectives{NodeObjective::latency, NodeObjective::energy,
+                                                   NodeObjective::edp};
+
+// The 4 x 4 system's technology: the energy coefficients the objectives weigh counts with.
+const IntraNodeEnergyCoefficients& coefficients() {
+    static const IntraNodeEnergyCoefficients k = [] {
+        const io::HardwareFile h =
+            io::read_hardware_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/hardware/nicepim_4x4.yaml");
+        return make_system(h.constraints, h.params, h.technology).energy;
+    }();
+    return k;
+}
+
+PartLayer conv(std::int64_t B, std::int64_t K, std::int64_t C, std::int64_t P, std::int64_t Q, std::int64_t R,
+               std::int32_t stride = 1) {
+    PartLayer l;
+    l.B = B;
+    l.K = K;
+    l.C = C;
+    l.P = P;
+    l.Q = Q;
+    l.R = l.S = R;
+    l.stride_h = l.stride_w = stride;
+    l.H = (P - 1) * stride + R;
+    l.W = (Q - 1) * stride + R;
+    return l;
+}
+
+// A small node whose buffers bind: 4 x 2 PEs, 1 KiB buffers, a 256-bit port.
+NodeSpec small_node() {
+    NodeSpec n = NodeSpec::with_banks(4, 2, 1, 2);
+    n.wbuf = Bytes(512);
+    return n;
+}
+
+// The space from its definition, by scanning every tile size.
+std::vector<std::int64_t> tiles_by_scan(std::int64_t extent, std::int64_t unit) {
+    std::vector<std::int64_t> v;
+    for (std::int64_t t = 1; t <= extent; ++t) {
+        bool power = false, unit_power = false;
+        for (std::int64_t p = 1; p <= t; p *= 2) {
+            power = power || p == t;
+            unit_power = unit_power || unit * p == t;
+        }
+        if (extent % t == 0 || power || unit_power || t == extent) v.push_back(t);
+    }
+    return v;
+}
+
+// Every fitting tiling under every order, costed by evaluate_tiling, in the enumeration order
+// the exact search documents: unrollings rows-major, dim B's tile fastest, orders inside.
+std::vector<IntraNodeCost> enumerate(const PartLayer& l, const NodeSpec& n, DataLayout in, DataLayout out) {
+    std::vector<IntraNodeCost> all;
+    for (std::size_t r = 0; r < kLoopDims; ++r) {
+        for (std::size_t c = 0; c < kLoopDims; ++c) {
+            if (r == c) continue;
+            std::array<std::vector<std::int64_t>, kLoopDims> cand;
+            for (std::size_t i = 0; i < kLoopDims; ++i) {
+                const std::int64_t unit = i == r ? n.pe_rows : i == c ? n.pe_cols : 1;
+                cand[i] = tiles_by_scan(extent(l, static_cast<LoopDim>(i)), unit);
+            }
+            Tiling t;
+            t.unroll = {static_cast<LoopDim>(r), static_cast<LoopDim>(c)};
+            for (std::int64_t q : cand[4])
+                for (std::int64_t p : cand[3])
+                    for (std::int64_t ch : cand[2])
+                        for (std::int64_t k : cand[1])
+                            for (std::int64_t b : cand[0]) {
+                                t.tile = {b, k, ch, p, q};
+                                if (!fits(footprint(l, t), n)) continue;
+                                for (std::size_t o = 0; o < kLoopOrders; ++o) {
+                                    t.order = static_cast<LoopOrder>(o);
+                                    all.push_back(evaluate_tiling(l, n, t, in, out));
+                                }
+                            }
+        }
+    }
+    return all;
+}
+
+struct Case {
+    PartLayer layer;
+    DataLayout in, out;
+};
+
+std::vector<Case> small_cases() {
+    std::vector<Case> v;
+    v.push_back({conv(1, 8, 4, 4, 4, 3), kBCHW, kBCHW});
+    v.push_back({conv(2, 6, 3, 5, 3, 1), kBHWC, kBCHW});
+    v.push_back({conv(1, 12, 8, 2, 2, 1), kBCHW, kBHWC});
+    v.push_back({conv(1, 4, 6, 3, 3, 3, 2), kBCHW, kBCHW});
+    PartLayer fc = conv(4, 10, 16, 1, 1, 1);
+    v.push_back({fc, kBCHW, kBCHW});
+    PartLayer dw = conv(1, 8, 1, 4, 4, 3);
+    dw.depthwise = true;
+    v.push_back({dw, kBHWC, kBHWC});
+    return v;
+}
+
+TEST(ExactIntraNode, EqualsAnIndependentEnumerationForEveryObjective) {
+    const NodeSpec n = small_node();
+    const IntraNodeEnergyCoefficients& k = coefficients();
+    for (const Case& c : small_cases()) {
+        const std::vector<IntraNodeCost> all = enumerate(c.layer, n, c.in, c.out);
+        ASSERT_FALSE(all.empty());
+        for (NodeObjective obj : kObjectives) {
+            const ExactNodeResult r = exact_search(c.layer, n, c.in, c.out, k, {obj, kDefaultNodeWorkLimit});
+            ASSERT_EQ(r.status, ExactStatus::optimal);
+            double best = node_objective(all[0], c.layer, k, obj);
+            for (const IntraNodeCost& x : all) best = std::min(best, node_objective(x, c.layer, k, obj));
+            const std::string what = std::string(to_string(obj)) + " " + to_string(r.cost.tiling);
+            EXPECT_EQ(r.objective, best) << what;
+            // Re-costed by the analytic model, the optimum is exactly what the search says.
+            const IntraNodeCost again = evaluate_tiling(c.layer, n, r.cost.tiling, c.in, c.out);
+            EXPECT_EQ(again, r.cost) << what;
+            EXPECT_EQ(node_objective(again, c.layer, k, obj), r.objective) << what;
+            // The work count is the fitting tilings, less those the latency bound skipped.
+            EXPECT_EQ(r.tilings_costed + r.tilings_pruned,
+                      static_cast<std::int64_t>(all.size() / kLoopOrders));
+            if (obj != NodeObjective::latency) {
+                EXPECT_EQ(r.tilings_pruned, 0);
+            }
+        }
+    }
+}
+
+TEST(ExactIntraNode, TiesGoToTheOtherMeasureThenTheFastSearchThenEnumerationOrder) {
+    const NodeSpec n = small_node();
+    const IntraNodeEnergyCoefficients& k = coefficients();
+    for (const Case& c : small_cases()) {
+        const std::vector<IntraNodeCost> all = enumerate(c.layer, n, c.in, c.out);
+        const IntraNodeCost fast = AnalyticIntraNodeMapper::search(c.layer, n, c.in, c.out);
+        for (NodeObjective obj : kObjectives) {
+            // Replayed here: the fast search's choice first, then the enumeration, a later
+            // tiling winning only when strictly better in (objective, tie measure).
+            const NodeObjective tie =
+                obj == NodeObjective::latency ? NodeObjective::energy : NodeObjective::latency;
+            const auto key = [&](const IntraNodeCost& x) {
+                return std::pair{node_objective(x, c.layer, k, obj), node_objective(x, c.layer, k, tie)};
+            };
+            IntraNodeCost want = fast;
+            for (const IntraNodeCost& x : all)
+                if (key(x) < key(want)) want = x;
+            const ExactNodeResult r = exact_search(c.layer, n, c.in, c.out, k, {obj, kDefaultNodeWorkLimit});
+            EXPECT_EQ(r.cost.tiling, want.tiling) << to_string(obj);
+            // And again: the same tiling, whatever ran before.
+            EXPECT_EQ(exact_search(c.layer, n, c.in, c.out, k, {obj, kDefaultNodeWorkLimit}).cost, r.cost);
+        }
+    }
+}
+
+TEST(ExactIntraNode, NeverWorseThanTheFastSearchOnGeneratedPartLayers) {
+    Rng rng(31);
+    const IntraNodeEnergyCoefficients& k = coefficients();
+    const NodeSpec n = NodeSpec::with_banks(8, 8, 4, 4);
+    int strictly_better = 0;
+    for (int i = 0; i < 12; ++i) {
+        const std::int64_t r = rng.uniform_int(0, 1) == 0 ? 1 : 3;
+        const PartLayer l = conv(rng.uniform_int(1, 2), rng.uniform_int(1, 48), rng.uniform_int(1, 48),
+                                 rng.uniform_int(1, 14), rng.uniform_int(1, 14), r,
+                                 static_cast<std::int32_t>(rng.uniform_int(1, 2)));
+        const IntraNodeCost fast = AnalyticIntraNodeMapper::search(l, n, kBCHW, kBHWC);
+        ASSERT_EQ(fast.status, MapStatus::ok);
+        for (NodeObjective obj : kObjectives) {
+            const ExactNodeResult e = exact_search(l, n, kBCHW, kBHWC, k, {obj, kDefaultNodeWorkLimit});
+            ASSERT_EQ(e.status, ExactStatus::optimal);
+            EXPECT_LE(e.objective, node_objective(fast, l, k, obj)) << to_string(obj);
+            if (e.objective < node_objective(fast, l, k, obj)) ++strictly_better;
+        }
+        // Latency inside the fast search's own space is the same optimum (it is exact there).
+        EXPECT_LE(exact_search(l, n, kBCHW, kBHWC, k, {}).cost.total_cycles, fast.total_cycles);
+    }
+    // The fast search ranks by latency only: on energy the wider search finds better.
+    EXPECT_GT(strictly_better, 0);
+}
+
+TEST(ExactIntraNode, TheWorkLimitStopsDeterministicallyAndKeepsTheFastChoice) {
+    const IntraNodeEnergyCoefficients& k = coefficients();
+    const Case c = small_cases()[0];
+    const NodeSpec n = small_node();
+    const IntraNodeCost fast = AnalyticIntraNodeMapper::search(c.layer, n, c.in, c.out);
+    const ExactNodeResult full = exact_search(c.layer, n, c.in, c.out, k, {NodeObjective::energy, 1000000});
+    ASSERT_EQ(full.status, ExactStatus::optimal);
+    ASSERT_GT(full.tilings_costed, 10);
+    const ExactNodeResult one = exact_search(c.layer, n, c.in, c.out, k, {NodeObjective::energy, 1});
+    EXPECT_EQ(one.status, ExactStatus::work_limit);
+    EXPECT_EQ(one.tilings_costed, 1);
+    EXPECT_LE(one.objective, node_objective(fast, c.layer, k, NodeObjective::energy));
+    // A limit of exactly the space's size still proves the optimum; one less does not.
+    const ExactNodeResult exact_fit =
+        exact_search(c.layer, n, c.in, c.out, k, {NodeObjective::energy, full.tilings_costed});
+    EXPECT_EQ(exact_fit.status, ExactStatus::optimal);
+    EXPECT_EQ(exact_fit.cost, full.cost);
+    const ExactNodeResult short_one =
+        exact_search(c.layer, n, c.in, c.out, k, {NodeObjective::energy, full.tilings_costed - 1});
+    EXPECT_EQ(short_one.status, ExactStatus::work_limit);
+    EXPECT_EQ(
+        short_one.cost,
+        exact_search(c.layer, n, c.in, c.out, k, {NodeObjective::energy, full.tilings_costed - 1}).cost);
+}
+
+TEST(ExactIntraNode, CandidateTilesAreDivisorsPowersUnitMultiplesAndTheExtent) {
+    EXPECT_EQ(exact_tile_candidates(12, 1), (std::vector<std::int64_t>{1, 2, 3, 4, 6, 8, 12}));
+    EXPECT_EQ(exact_tile_candidates(20, 3), (std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20}));
+    EXPECT_EQ(exact_tile_candidates(1, 32), (std::vector<std::int64_t>{1}));
+    EXPECT_EQ(exact_unrolls().size(), 20U);
+}
+
+TEST(ExactIntraNode, TheFactoryBuildsItWithItsObjective) {
+    ModelOptions o;
+    o.intra_node = IntraNodeModel::exact;
+    o.exact = {NodeObjective::edp, 1000000};
+    const std::unique_ptr<IntraNodeMapper> model = make_node_model(o, coefficients());
+    const auto* exact = dynamic_cast<ExactIntraNodeMapper*>(model.get());
+    ASSERT_NE(exact, nullptr);
+    EXPECT_EQ(exact->options(), o.exact);
+    const Case c = small_cases()[1];
+    const NodeSpec n = small_node();
+    EXPECT_EQ(model->map(c.layer, n, c.in, c.out),
+              exact_search(c.layer, n, c.in, c.out, coefficients(), o.exact).cost);
+    EXPECT_EQ(exact->searches(), 1U);
+    EXPECT_EQ(exact->unproven(), 0);
+    // A search the work limit stops is counted as unproven.
+    o.exact.work_limit = 1;
+    const std::unique_ptr<IntraNodeMapper> limited = make_node_model(o, coefficients());
+    (void)limited->map(c.layer, n, c.in, c.out);
+    EXPECT_EQ(dynamic_cast<ExactIntraNodeMapper&>(*limited).unproven(), 1);
+}
+
+}  // namespace
+}  // namespace pimdse::sim
