@@ -25,6 +25,7 @@
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/model_options.hpp"
 #include "pimdse/hw/area.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
@@ -54,6 +55,7 @@ struct EvaluateOptions {
     std::string mapping;
     bool uniform = false;
     bool overlap = false;
+    std::string intra_node;  ///< empty: the hardware file's model.intra_node
     std::string write_mapping;
     std::string layers;
     std::int64_t max_nodes = kDefaultMaxNodes;
@@ -87,6 +89,7 @@ int run_evaluate(const EvaluateOptions& o) {
     if (!o.layers.empty()) io::check_output_path(o.layers, inputs);
     io::HardwareFile h = io::read_hardware_file(o.hardware);
     h.model.overlap = h.model.overlap || o.overlap;
+    if (!o.intra_node.empty()) h.model.intra_node = *value_of(pimdse::kIntraNodeModelNames, o.intra_node);
     check_node_count("evaluate", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const workload::Network network = io::read_network_file(o.network);
     const workload::Segmentation seg = workload::decompose(network);
@@ -205,6 +208,13 @@ void add_evaluate_command(CLI::App& app, Action& action) {
                                          "layers overlap (OverlaPIM; the hardware file's model.overlap on; "
                                          "docs/model.md, \"Overlapped layers\")");
     crossbar->excludes(overlap);
+    CLI::Option* intra_node =
+        cmd->add_option("--intra-node", o->intra_node,
+                        "the node model of a part-layer: analytic (the fast search) or exact (the optimum of "
+                        "the hardware file's model.exact objective; slow); default: the hardware file's "
+                        "model.intra_node (docs/model.md, \"The exact intra-node optimum\")")
+            ->check(intra_node_model());
+    crossbar->excludes(intra_node);
     crossbar->excludes(hardware)->excludes(mapping)->excludes(uniform);
     cmd->add_option("--max-nodes", o->max_nodes,
                     "refuse a hardware point with more nodes than this (default 4096, 64 x 64; docs/cli.md)")

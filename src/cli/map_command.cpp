@@ -17,6 +17,7 @@
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/model_options.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/network_file.hpp"
@@ -46,6 +47,7 @@ struct MapOptions {
     int rounds = 3;
     bool fallback = false;
     bool overlap = false;
+    std::string intra_node;  ///< empty: the hardware file's model.intra_node
     std::vector<std::string> freeze;
     std::int64_t max_nodes = kDefaultMaxNodes;
 };
@@ -164,6 +166,7 @@ int run_map(const MapOptions& o) {
     if (!o.layers.empty()) io::check_output_path(o.layers, inputs_of(o));
     io::HardwareFile h = io::read_hardware_file(o.hardware);
     h.model.overlap = h.model.overlap || o.overlap;
+    if (!o.intra_node.empty()) h.model.intra_node = *value_of(pimdse::kIntraNodeModelNames, o.intra_node);
     check_node_count("map", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const bool ddam = o.mapper == "ddam";
     if (ddam && h.model.overlap)
@@ -260,6 +263,11 @@ void add_map_command(CLI::App& app, Action& action) {
     cmd->add_flag("--overlap", o->overlap,
                   "cost the mapping with overlapped layers (OverlaPIM; the hardware file's model.overlap on; "
                   "docs/model.md, \"Overlapped layers\"); the search itself ranks sequentially");
+    cmd->add_option("--intra-node", o->intra_node,
+                    "the node model of a part-layer: analytic (the fast search) or exact (the optimum of "
+                    "the hardware file's model.exact objective; slow); default: the hardware file's "
+                    "model.intra_node (docs/model.md, \"The exact intra-node optimum\")")
+        ->check(intra_node_model());
     cmd->add_option("--freeze", o->freeze,
                     "ablation: give these dimensions the baseline's choice (sm, wr, dl; comma-separated)")
         ->delimiter(',')

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/model_options.hpp"
 
 namespace pimdse::cli {
 
@@ -82,6 +83,18 @@ CLI::Validator output_file() {
             return {};
         },
         "FILE");
+}
+
+CLI::Validator intra_node_model() {
+    return CLI::Validator(
+        [](std::string& s) -> std::string {
+            if (value_of(kIntraNodeModelNames, s)) return {};
+            std::string want;
+            for (std::string_view n : names_of(kIntraNodeModelNames))
+                want += (want.empty() ? "" : " or ") + std::string(n);
+            return "expected " + want + ", got " + shown(s);
+        },
+        "MODEL");
 }
 
 void check_node_count(const std::string& command, const std::string& hardware, std::int32_t rows,

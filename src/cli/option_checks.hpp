@@ -23,6 +23,9 @@ namespace pimdse::cli {
 /// empty, free of NUL characters and not starting with '-'.
 [[nodiscard]] CLI::Validator output_path(const std::string& what);
 
+/// `--intra-node` of map and evaluate: one of the `model.intra_node` names.
+[[nodiscard]] CLI::Validator intra_node_model();
+
 /// The default of `map --max-nodes` and `evaluate --max-nodes`: 64 x 64 nodes. The mapper's
 /// work grows about tenfold per doubling of the array's side (ResNet-18: 1.4 s on 32 x 32,
 /// 15 s on 64 x 64), and the ILP's final costing grows with the sets' sizes, so a larger

@@ -35,7 +35,8 @@ using yaml::Reader;
 
 // A configuration's choice is read as an index into the names: every table lists 0, 1, ...
 static_assert(is_dense(kObjectiveNames) && is_dense(kProposerNames) && is_dense(kEvaluatorNames) &&
-              is_dense(kMappingRowsNames) && is_dense(pimdse::kIntraNodeModelNames));
+              is_dense(kMappingRowsNames) && is_dense(pimdse::kIntraNodeModelNames) &&
+              is_dense(pimdse::kNodeObjectiveNames));
 
 std::string_view to_string(Objective o) {
     return name_of(kObjectiveNames, o);
@@ -179,14 +180,26 @@ CostConfig read_cost(const Reader& r, const std::optional<Field>& f) {
     return cost;
 }
 
+// The exact node model's largest work limit: tilings costed per part-layer.
+constexpr std::int64_t kMaxNodeWork = 1000000000000;
+
 // `model:` (docs/config.md): which node model costs a part-layer, and whether layers overlap.
 pimdse::ModelOptions read_model(const Reader& r, const std::optional<Field>& f) {
     pimdse::ModelOptions o;
     if (!f) return o;
-    Map m(r, *f, {"intra_node", "overlap"});
+    Map m(r, *f, {"intra_node", "exact", "overlap"});
     if (auto v = m.get("intra_node")) {
         o.intra_node =
             static_cast<pimdse::IntraNodeModel>(r.choice(*v, names_of(pimdse::kIntraNodeModelNames)));
+    }
+    // Read whatever intra_node says: `--intra-node exact` on the command line uses it too.
+    if (auto v = m.get("exact")) {
+        Map e(r, *v, {"objective", "work_limit"});
+        if (auto obj = e.get("objective")) {
+            o.exact.objective =
+                static_cast<pimdse::NodeObjective>(r.choice(*obj, names_of(pimdse::kNodeObjectiveNames)));
+        }
+        if (auto w = e.get("work_limit")) o.exact.work_limit = r.integer(*w, 1, kMaxNodeWork);
     }
     if (auto v = m.get("overlap")) o.overlap = r.boolean(*v);
     return o;

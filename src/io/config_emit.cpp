@@ -103,8 +103,15 @@ void write_technology(std::ostream& out, const hw::Technology& t) {
 
 void write_model(std::ostream& out, const pimdse::ModelOptions& o) {
     out << "model:\n"
-        << "  intra_node: " << pimdse::to_string(o.intra_node) << "  # the node model of a part-layer\n"
-        << "  overlap: " << (o.overlap ? "true" : "false")
+        << "  intra_node: " << pimdse::to_string(o.intra_node) << "  # the node model of a part-layer\n";
+    // Written when it is used or set, so a file written before the key existed still matches.
+    if (o.intra_node == pimdse::IntraNodeModel::exact || o.exact != pimdse::ExactNodeOptions{}) {
+        out << "  exact:  # the exact node model's objective and work limit\n"
+            << "    objective: " << pimdse::to_string(o.exact.objective) << '\n'
+            << "    work_limit: " << o.exact.work_limit
+            << "  # tilings costed per part-layer (deterministic)\n";
+    }
+    out << "  overlap: " << (o.overlap ? "true" : "false")
         << "  # OverlaPIM: layers start on their inputs' finished tiles\n";
 }
 

@@ -360,9 +360,9 @@ TEST_F(ConfigFiles, ModelSection) {
         (void)parse(std::string(kMinimal) + "model:\n  intra_node: exact_typo\n");
         ADD_FAILURE() << "an unknown intra-node model was accepted";
     } catch (const ConfigError& e) {
-        EXPECT_NE(
-            std::string(e.what()).find("key 'model.intra_node': expected one of analytic or exact, got exact_typo"),
-            std::string::npos)
+        EXPECT_NE(std::string(e.what()).find(
+                      "key 'model.intra_node': expected one of analytic or exact, got exact_typo"),
+                  std::string::npos)
             << e.what();
     }
     EXPECT_THROW((void)parse(std::string(kMinimal) + "model: {intra_node: [analytic]}\n"), InputError);
@@ -375,6 +375,50 @@ TEST_F(ConfigFiles, ModelSection) {
     EXPECT_EQ(h.model.intra_node, pimdse::IntraNodeModel::analytic);
     EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
     EXPECT_THROW((void)parse_hardware(hardware + "model: {intra_node: exact_typo}\n", "h.yaml"), ConfigError);
+}
+
+TEST_F(ConfigFiles, ModelExactSection) {
+    // The exact node model, its objective and work limit; absent: latency, the default limit.
+    const Config plain = parse(std::string(kMinimal) + "model: {intra_node: exact}\n");
+    EXPECT_EQ(plain.model.intra_node, pimdse::IntraNodeModel::exact);
+    EXPECT_EQ(plain.model.exact, pimdse::ExactNodeOptions{});
+    const Config c = parse(std::string(kMinimal) +
+                           "model:\n  intra_node: exact\n  exact: {objective: edp, work_limit: 500}\n");
+    EXPECT_EQ(c.model.exact.objective, pimdse::NodeObjective::edp);
+    EXPECT_EQ(c.model.exact.work_limit, 500);
+    EXPECT_NE(to_yaml(c).find("  exact:"), std::string::npos);
+    EXPECT_EQ(parse(to_yaml(c)), c);
+    // Left out of the resolved form while unused and at its defaults.
+    EXPECT_EQ(to_yaml(parse(kMinimal)).find("  exact:"), std::string::npos);
+    const std::pair<const char*, const char*> bad[] = {
+        {"exact: {objective: power}", "key 'model.exact.objective': expected one of latency, energy or edp"},
+        {"exact: {work_limit: 0}", "key 'model.exact.work_limit'"},
+        {"exact: {work_limit: 1.5}", "key 'model.exact.work_limit'"},
+        {"exact: {time_limit: 3}", "model.exact.time_limit"},
+        {"exact: latency", "key 'model.exact'"},
+    };
+    for (const auto& [text, want] : bad) {
+        try {
+            (void)parse(std::string(kMinimal) + "model: {" + text + "}\n");
+            ADD_FAILURE() << text << " was accepted";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+        }
+    }
+    const std::string hardware =
+        "hardware: {node_array: [4, 4], pe_array: [32, 32], buffers_kib: {input: 128, weight: 128, output: "
+        "128}}\n";
+    const HardwareFile h =
+        parse_hardware(hardware + "model: {intra_node: exact, exact: {objective: energy}}\n", "h.yaml");
+    EXPECT_EQ(h.model.exact.objective, pimdse::NodeObjective::energy);
+    EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
+    try {
+        (void)parse_hardware(hardware + "model: {exact: {objective: speed}}\n", "h.yaml");
+        ADD_FAILURE() << "objective: speed was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("h.yaml"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("model.exact.objective"), std::string::npos) << e.what();
+    }
 }
 
 TEST_F(ConfigFiles, ModelOverlap) {
