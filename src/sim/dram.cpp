@@ -539,10 +539,12 @@ void TileSumsStore::place(std::uint64_t hash, std::uint32_t entry) noexcept {
 
 void TileSumsStore::insert(const Key& k, const TileSums& t) {
     entries_.emplace_back(k, t);
-    if (2 * entries_.size() > slots_.size()) {  // grow, re-placing every entry
-        slots_.assign(std::max<std::size_t>(1024, 2 * slots_.size()), Slot{});
-        for (std::size_t e = 0; e < entries_.size(); ++e)
-            place(hash_of(entries_[e].first), static_cast<std::uint32_t>(e + 1));
+    if (2 * entries_.size() > slots_.size()) {  // grow, re-placing every entry by its kept hash
+        std::vector<Slot> old(std::max<std::size_t>(1024, 2 * slots_.size()), Slot{});
+        old.swap(slots_);
+        for (const Slot& s : old)
+            if (s.entry != 0) place(s.hash, s.entry);
+        place(hash_of(k), static_cast<std::uint32_t>(entries_.size()));
     } else {
         place(hash_of(k), static_cast<std::uint32_t>(entries_.size()));
     }
