@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "pimdse/core/heap.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/mapper/mapper.hpp"
@@ -60,6 +61,9 @@ Hardware hardware_of(const std::string& file) {
 // the snake ring, the returned mapping with the hardware file's scheduler (default: the ILP
 // under its work limit), and map's default options (3 rounds, no fallback).
 double map_one(const Hardware& hw, const Workload& w, bool baseline) {
+    // The heap as `pimdse map` sets it up (core/heap.hpp); only the first call acts.
+    keep_freed_memory();
+    (void)prefer_huge_pages();
     const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(hw.model, hw.system.energy);
     sim::SnakeRingScheduler search;
     const std::unique_ptr<sched::DataScheduler> final = sched::make_scheduler(hw.schedule);

@@ -25,6 +25,7 @@
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/heap.hpp"
 #include "pimdse/core/model_options.hpp"
 #include "pimdse/hw/area.hpp"
 #include "pimdse/hw/params.hpp"
@@ -84,6 +85,7 @@ std::string sharing_summary(const sched::DataScheduler& s, double seconds) {
 }
 
 int run_evaluate(const EvaluateOptions& o) {
+    (void)prefer_huge_pages();  // the mapper's caches on huge pages (core/heap.hpp)
     const std::vector<std::filesystem::path> inputs{o.hardware, o.network, o.mapping};
     // Refused before the costing; checked again when written.
     if (!o.layers.empty()) io::check_output_path(o.layers, inputs);

@@ -1,7 +1,6 @@
 // The pimdse executable: parse the command line, run one subcommand, map errors to exit
 // codes. Library code never exits; this is the only place that decides the exit status.
 
-#include <malloc.h>
 #include <CLI/CLI.hpp>
 
 #include <exception>
@@ -10,6 +9,7 @@
 #include "pimdse/build_info.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/heap.hpp"
 #include "pimdse/store/hdf5.hpp"
 
 namespace {
@@ -26,13 +26,7 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    // One evaluation allocates and frees tens of megabytes (the mapper's memo tables, the
-    // timeline). By default glibc hands large blocks back to the kernel, and the next
-    // evaluation faults them in again: some 5000 page faults per evaluation, 5 % of a sweep
-    // worker's time in the kernel, more when two workers share the machine. Keep freed memory
-    // in the process instead; the peak footprint is unchanged.
-    mallopt(M_MMAP_THRESHOLD, 256 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    pimdse::keep_freed_memory();
     pimdse::store::h5::start_library_before_mpi();
     CLI::App app{
         "pimdse: design-space exploration of processing-in-memory DNN accelerators "

@@ -17,6 +17,7 @@
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/heap.hpp"
 #include "pimdse/core/model_options.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
@@ -159,7 +160,26 @@ void write_outputs(const MapOptions& o, const workload::Network& network, const 
     }
 }
 
+// The mapper's options from the command line: rounds, the baseline's LM and fallback, and
+// the ablation's frozen dimensions.
+mapper::MapperOptions mapper_options(const MapOptions& o) {
+    mapper::MapperOptions options;
+    options.max_optim_iter = o.rounds;
+    options.baseline_lm = o.baseline_lm == "full-latency" ? mapper::BaselineLm::full_latency
+                          : o.baseline_lm == "compute-delay-sharing"
+                              ? mapper::BaselineLm::compute_delay_sharing
+                              : mapper::BaselineLm::compute_delay;
+    options.keep_baseline_if_better = o.fallback;
+    for (const std::string& f : o.freeze) {
+        options.freeze_sm = options.freeze_sm || f == "sm";
+        options.freeze_wr = options.freeze_wr || f == "wr";
+        options.freeze_dl = options.freeze_dl || f == "dl";
+    }
+    return options;
+}
+
 int run_map(const MapOptions& o) {
+    (void)prefer_huge_pages();  // the mapper's caches on huge pages (core/heap.hpp)
     // Refused before the search's seconds; checked again when written.
     if (!o.output.empty()) io::check_output_path(o.output, inputs_of(o));
     if (!o.csv.empty()) io::check_output_path(o.csv, inputs_of(o));
@@ -186,19 +206,7 @@ int run_map(const MapOptions& o) {
     // `pimdse evaluate` does, so the written mapping evaluates to the printed numbers.
     sim::SnakeRingScheduler search;
     const std::unique_ptr<sched::DataScheduler> final = sched::make_scheduler(h.schedule);
-    mapper::MapperOptions options;
-    options.max_optim_iter = o.rounds;
-    options.baseline_lm = o.baseline_lm == "full-latency" ? mapper::BaselineLm::full_latency
-                          : o.baseline_lm == "compute-delay-sharing"
-                              ? mapper::BaselineLm::compute_delay_sharing
-                              : mapper::BaselineLm::compute_delay;
-    options.keep_baseline_if_better = o.fallback;
-    for (const std::string& f : o.freeze) {
-        options.freeze_sm = options.freeze_sm || f == "sm";
-        options.freeze_wr = options.freeze_wr || f == "wr";
-        options.freeze_dl = options.freeze_dl || f == "dl";
-    }
-    mapper::Mapper m(system, options, *intra, search, *final);
+    mapper::Mapper m(system, mapper_options(o), *intra, search, *final);
     const auto start = std::chrono::steady_clock::now();
     mapper::MapResult r;
     std::optional<mapper::PipelineResult> pipe;
