@@ -233,6 +233,28 @@ class Sweep:
             raise SweepError(f"{self.path}: no workload {network!r} (workloads: {', '.join(nets['name'])})")
         return self.table(f"workloads/{hit['group'].iloc[0]}/layers")
 
+    def timeline(self, candidate, network=0):
+        """When each layer of one candidate's network ran, on the timeline it was evaluated
+        with (sequential, or overlapped with model.overlap): its /mappings/layers rows ordered
+        by start, with the layer's name, segment, branch and region, start_cycles,
+        finish_cycles and latency_cycles. `network` is an index or a name. Files of format 6
+        on hold the times (docs/output.md)."""
+        lay = self.layers
+        if "start_cycles" not in lay:
+            raise SweepError(f"{self.path}: format version {self.info.get('format_version')} has no per-layer "
+                             "start and finish (format 6 on)")
+        nets = self.networks
+        hit = nets[(nets["network"] == network) | (nets["name"] == network)]
+        if hit.empty:
+            raise SweepError(f"{self.path}: no workload {network!r} (workloads: {', '.join(nets['name'])})")
+        rows = lay[(lay["candidate"] == candidate) & (lay["network"] == hit["network"].iloc[0])]
+        if rows.empty:
+            raise SweepError(f"{self.path}: no layer rows of candidate {candidate} on {network!r} "
+                             "(output.mappings keeps some candidates' only)")
+        cols = ["layer", "layer_name", "segment", "branch", "region_row", "region_col", "region_rows",
+                "region_cols", "start_cycles", "finish_cycles", "latency_cycles"]
+        return rows[cols].sort_values(["start_cycles", "layer"]).reset_index(drop=True)
+
     # -- answers ---------------------------------------------------------------------------
 
     @property

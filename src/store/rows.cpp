@@ -129,6 +129,8 @@ void put_mapping(LayerRow& r, const sim::LayerMapping& lm, const sim::Region& re
 // The layer's cost: latency split and energy breakdown.
 void put_cost(LayerRow& r, const sim::LayerCost& c) {
     r.latency_cycles = c.latency.value();
+    r.start_cycles = c.start.value();
+    r.finish_cycles = (c.start + c.latency).value();
     r.redistribution_cycles = c.redistribution.value();
     r.sharing_cycles = c.sharing.value();
     r.compute_cycles = c.compute.value();

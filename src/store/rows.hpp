@@ -127,7 +127,7 @@ struct LayerRow {
         part_c_w;
     std::int8_t dl_in_order, dl_out_order, status;
     char order[5];
-    double latency_cycles, redistribution_cycles, sharing_cycles, compute_cycles;
+    double latency_cycles, start_cycles, finish_cycles, redistribution_cycles, sharing_cycles, compute_cycles;
     double energy_j, energy_pe_j, energy_register_j, energy_sram_j, energy_sram_ibuf_j, energy_sram_wbuf_j,
         energy_sram_obuf_j, energy_dram_j, energy_dram_access_j, energy_dram_activation_j, energy_noc_j;
     double pe_utilisation;

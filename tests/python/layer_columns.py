@@ -32,6 +32,16 @@ def check_layer_table(s, units, check):
     check(np.allclose(layers["energy_dram_access_j"] + layers["energy_dram_activation_j"], layers["energy_dram_j"],
                       rtol=1e-12, atol=0), "DRAM split")
     check((layers["ibuf_reads"] > 0).all() and (layers["dram_reads"] > 0).all(), "access counts")
+    # The per-layer timeline (format 6): a candidate's network read back in the order it ran,
+    # its last layer ending at the network's latency.
+    check(lu["start_cycles"] == "cycles" and lu["finish_cycles"] == "cycles", "units of the timeline")
+    m = s.metrics
+    first = m[(m.status == "ok") & m.candidate.isin(layers.candidate)].iloc[0]
+    t = s.timeline(int(first["candidate"]), first["network_name"])
+    check(t["start_cycles"].is_monotonic_increasing and len(t) == len(s.network_layers(first["network_name"])),
+          "timeline: every layer of the network, by start")
+    check(t["finish_cycles"].max() == first["latency_cycles"],
+          f"timeline ends at the network's latency {first['latency_cycles']}: {t['finish_cycles'].max()}")
     tiled = layers["loop_order"] != "none"
     check(tiled.any() and (layers.loc[tiled, "tile_k"] > 0).all() and
           set(layers.loc[tiled, "dataflow"]) <= {"output", "weight", "input"}, "tiling columns")
