@@ -335,6 +335,28 @@ def scenario_tables(s):
                           + lay.energy_noc_j, rtol=1e-9, atol=0), "layer energy breakdown")
         nets = pd.DataFrame(f["workloads/networks"][()])
         check(list(nets["name"]) == [b"tiny", b"resnet18"], "workload names")
+        check_layer_times(lay, m, overlapped=False)
+
+
+def check_layer_times(lay, m, overlapped):
+    """The per-layer timeline of /mappings/layers against /metrics: every layer runs inside the
+    network's latency, finish - start is latency_cycles, the network's last layer finishes at
+    the network's latency and no layer later. Without overlap a layer takes its three phases."""
+    check(((lay.start_cycles >= 0) & (lay.finish_cycles >= lay.start_cycles)).all(), "start <= finish")
+    check(np.allclose(lay.finish_cycles - lay.start_cycles, lay.latency_cycles, rtol=1e-12, atol=1e-9),
+          "finish - start = latency_cycles")
+    phases = lay.redistribution_cycles + lay.sharing_cycles + lay.compute_cycles
+    if not overlapped:
+        check(np.allclose(lay.latency_cycles, phases, rtol=1e-12, atol=0), "sequential: a layer takes its phases")
+    ok = m[m.status == 0].set_index(["candidate", "network"]).latency_cycles
+    keys = lay.set_index(["candidate", "network"]).index
+    lay = lay[keys.isin(ok.index)]
+    check(len(lay) > 0, "layer rows of evaluated networks")
+    last = lay.loc[lay.groupby(["candidate", "network"]).layer.idxmax()].set_index(["candidate", "network"])
+    latest = lay.groupby(["candidate", "network"]).finish_cycles.max()
+    check(np.allclose(last.finish_cycles, ok.loc[last.index], rtol=1e-12, atol=0),
+          "the last layer finishes at the network's latency")
+    check(np.allclose(latest, ok.loc[latest.index], rtol=1e-12, atol=0), "no layer finishes after the network")
 
 
 def scenario_resume_rules(s):
@@ -794,6 +816,44 @@ def scenario_parego(s):
     half_cfg = config(f"parego_half_np{s.np}", 16)
     out = s.fresh(f"parego_resumed_np{s.np}.h5")
     check_resumed(s, full, half_cfg, full_cfg, out, 16, 4)
+
+
+def scenario_overlap(s):
+    """tiny.yaml with `model.overlap: true`: the same file without and with mpirun, a run
+    stopped at half the budget and resumed the same as an uninterrupted one in every result
+    table, and the per-layer timeline overlapped: the last layer's finish is the network's
+    latency, and layers start before the layer before them on their region has finished."""
+    def config(name, budget):
+        path = variant(s, "tiny.yaml", name, budget=budget, batch_size=4)
+        open(path, "a").write("model:\n  overlap: true\n")
+        return path
+    full_cfg = config(f"overlap_full_np{s.np}", 8)
+    ref = s.fresh(f"overlap_ref_np0_for_np{s.np}.h5")
+    s.run(["explore", full_cfg, "-o", ref], np_=0)
+    full = s.fresh(f"overlap_np{s.np}.h5")
+    s.run(["explore", full_cfg, "-o", full])
+    same_files(ref, full)
+    with h5py.File(full, "r") as f:
+        check(re.search(r"^model:\n(  .*\n)*  overlap: true\b", f["config/resolved"][0].decode(), re.M),
+              "the resolved configuration keeps overlap")
+        lay = pd.DataFrame(f["mappings/layers"][()])
+        m = pd.DataFrame(f["metrics"][()])
+    check_layer_times(lay, m, overlapped=True)
+    # Without overlap the layers of one region run one after another; overlapped, a layer
+    # starts on the first finished tiles of the one before it on its region.
+    lay = lay.sort_values(["candidate", "network", "layer"])
+    region = ["candidate", "network", "region_row", "region_col", "region_rows", "region_cols"]
+    before = lay.groupby(region).finish_cycles.shift()
+    early = int((lay.start_cycles < before).sum())
+    print(f"{early} of {len(lay)} layers start before the layer before them on their region has finished")
+    check(early > 0, "no layer starts before the one before it on its region finishes: not overlapped")
+    out = s.fresh(f"overlap_resumed_np{s.np}.h5")
+    check_resumed(s, full, config(f"overlap_half_np{s.np}", 4), full_cfg, out, 4, 1)
+    results = ("/candidates", "/metrics", "/mappings/", "/schedules", "/pareto")
+    problems = [q for q in compare_sweeps.compare(full, out) if q.startswith(results)]
+    for q in problems:
+        print(q)
+    check(not problems, f"the resumed result tables differ from an uninterrupted run's in {len(problems)} places")
 
 
 def scenario_plots(s):
