@@ -126,8 +126,8 @@ int run_evaluate(const EvaluateOptions& o) {
         print_overlap(std::cout, cost, seq.latency);
     }
     if (!o.layers.empty())
-        write_layer_table(o.layers, network, seg, mapping, cost,
-                          {hw::to_string(h.params), label, h.model.overlap}, inputs);
+        write_layer_table(o.layers, network, seg, mapping, cost, {hw::to_string(h.params), label, true},
+                          inputs);
     return static_cast<int>(ExitCode::ok);
 }
 

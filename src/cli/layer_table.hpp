@@ -22,7 +22,7 @@ namespace pimdse::cli {
 struct LayerTableContext {
     std::string hardware;  ///< the hardware point, as hw::to_string prints it
     std::string mapping;   ///< what was costed: "PIM-Mapper mapping", "uniform mapping", ...
-    bool timing = false;   ///< add start_cycles and finish_cycles (the overlapped timeline's)
+    bool timing = false;   ///< add start_cycles and finish_cycles (the timeline's, overlapped or not)
 };
 
 /// The CSV table (a header, then one row per layer in network order); with `timing`, each

@@ -144,8 +144,8 @@ void write_outputs(const MapOptions& o, const workload::Network& network, const 
         io::write_output_file(o.output, mapper::to_yaml(r.mapping, target), inputs_of(o));
     }
     if (!o.layers.empty()) {
-        write_layer_table(o.layers, network, seg, r.mapping, r.cost,
-                          {hw::to_string(h.params), label, h.model.overlap}, inputs_of(o));
+        write_layer_table(o.layers, network, seg, r.mapping, r.cost, {hw::to_string(h.params), label, true},
+                          inputs_of(o));
     }
     if (!o.csv.empty()) {
         CsvRow row{r.cost.latency.value(), r.cost.seconds,  r.cost.energy,

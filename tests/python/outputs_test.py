@@ -527,8 +527,8 @@ def scenario_layers_evaluate():
         for r, e in zip(rows.to_dict("records"), cli):
             where = f"candidate {cand}, network {r['network_name']}, layer {r['layer_name']}"
             check(e["layer"] == r["layer_name"] and e["status"] == r["status"], f"{where}: name and status")
-            for f in ("latency_cycles", "redistribution_cycles", "sharing_cycles", "compute_cycles",
-                      "pe_utilisation"):
+            for f in ("latency_cycles", "start_cycles", "finish_cycles", "redistribution_cycles",
+                      "sharing_cycles", "compute_cycles", "pe_utilisation"):
                 check(float(e[f]) == r[f], f"{where}: {f} {e[f]} vs {r[f]}")
             for part in energies:  # the CLI prints pJ; the file holds pJ x 1e-12, bit for bit
                 check(float(e[f"energy{part}_pj"]) * 1e-12 == r[f"energy{part}_j"],
