@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# jobs/paper/overlap/run.sh on one small network and system, both settings: the job runs, the
+# overlapped latency of each mapping is at most its sequential one, and the layers' added
+# cycles of postprocess/overlap.py sum to the overlapped and the sequential latency pimdse
+# reports (the per-layer finish times agree with the network's).
+# Usage: overlap_smoke.sh PIMDSE HARDWARE NETWORK WORKDIR
+set -euo pipefail
+pimdse=$1 hw=$2 net=$3 dir=$4
+root=$(cd "$(dirname "$0")/../.." && pwd)
+rm -rf "$dir" && mkdir -p "$dir"
+PIMDSE=$pimdse SYSTEMS=$hw NETWORKS=$net "$root/jobs/paper/overlap/run.sh" "$dir" > "$dir/out.txt"
+/usr/bin/python3 - "$dir" <<'PY'
+import sys
+import pandas as pd
+d = sys.argv[1]
+nets = pd.read_csv(f"{d}/overlap.csv")
+layers = pd.read_csv(f"{d}/overlap_layers.csv")
+assert sorted(nets.setting) == ["a", "b"], nets
+assert (nets.overlapped_cycles <= nets.sequential_cycles).all(), nets
+for r in nets.itertuples():
+    mine = layers[layers.setting == r.setting]
+    assert abs(mine.added_cycles.sum() - r.overlapped_cycles) <= 1e-9 * r.overlapped_cycles, (r, mine)
+    assert abs(mine.sequential_added_cycles.sum() - r.sequential_cycles) <= 1e-9 * r.sequential_cycles, (r, mine)
+    assert abs(mine.finish_cycles.max() - r.overlapped_cycles) <= 1e-9 * r.overlapped_cycles, (r, mine)
+    share = mine.overlap_share.dropna()
+    assert len(share) and ((share >= 0) & (share <= 1)).all(), mine
+PY
+grep -Eq '^\| b \| [a-z0-9_]+ \| [a-z0-9_]+ \| [0-9,]+ \| [0-9,]+ \| [0-9.]+ \|' "$dir/overlap_table.md" ||
+  { cat "$dir/overlap_table.md" >&2; exit 1; }
+[[ -s $dir/overlap.png && -s $dir/overlap.pdf && -s $dir/overlap.svg ]] || { echo "overlap_smoke: a figure is missing" >&2; exit 1; }
+echo "overlap job ok"
