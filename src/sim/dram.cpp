@@ -446,7 +446,7 @@ FetchCount box_fetch(const TensorDims& dims, DataLayout layout, const TensorBox&
 
 std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& layer, const NodeSpec& node,
                                                              const Tiling& tiling, DataLayout in,
-                                                             DataLayout out, TileSumsCache* cache) noexcept {
+                                                             DataLayout out, TileSumsCache* cache) {
     std::array<std::int64_t, kLoopDims> n{};
     for (std::size_t d = 0; d < kLoopDims; ++d) {
         const std::int64_t e = extent(layer, static_cast<LoopDim>(d));

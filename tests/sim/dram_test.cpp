@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pimdse/core/rng.hpp"
@@ -261,6 +262,14 @@ std::string expect_cached_traffic(Rng rng, std::uint64_t i, int tilings, TileSum
     }
     return label;
 }
+
+// The cache and its store allocate: a failed allocation must leave the search as bad_alloc,
+// which a sweep records before it stops cleanly. Declared noexcept, it would call
+// std::terminate instead (the fault trials saw a worker abort there under a memory limit).
+static_assert(!noexcept(dram_traffic_all_orders(std::declval<const PartLayer&>(),
+                                                std::declval<const NodeSpec&>(),
+                                                std::declval<const Tiling&>(), DataLayout{}, DataLayout{},
+                                                std::declval<TileSumsCache*>())));
 
 // The intra-node search reuses one TileSumsCache over every tiling of a part-layer: the
 // cached sums must give the traffic an uncached call gives, for every loop order, whatever

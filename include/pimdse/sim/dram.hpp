@@ -148,8 +148,12 @@ struct TileSumsCache {
 /// dram_traffic for every loop order (indexed by LoopOrder; tiling.order is ignored): the
 /// per-tile sums are shared, so this costs little more than one call. With `cache`, sums
 /// computed for an earlier tiling of the same part-layer are reused (the result is the same).
-[[nodiscard]] std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(
-    const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in, DataLayout out,
-    TileSumsCache* cache = nullptr) noexcept;
+/// Not noexcept: the cache and its store allocate, and an allocation that fails must reach
+/// the caller (a sweep records the candidate and stops cleanly, exit code 8) as bad_alloc.
+[[nodiscard]] std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& layer,
+                                                                           const NodeSpec& node,
+                                                                           const Tiling& tiling,
+                                                                           DataLayout in, DataLayout out,
+                                                                           TileSumsCache* cache = nullptr);
 
 }  // namespace pimdse::sim
