@@ -31,11 +31,13 @@ struct RealOption {
 struct KernelOption {};
 struct AcquisitionOption {};
 struct ScalarisationOption {};
+struct PosteriorOption {};
 struct LayersOption {};  // `hidden`: a list of layer widths
 
 struct Option {
     std::string_view name;
-    std::variant<IntOption, RealOption, KernelOption, AcquisitionOption, ScalarisationOption, LayersOption>
+    std::variant<IntOption, RealOption, KernelOption, AcquisitionOption, ScalarisationOption, PosteriorOption,
+                 LayersOption>
         kind;
 };
 
@@ -51,6 +53,7 @@ const std::vector<Option>& options() {
         {"hidden", LayersOption{}},
         {"fit_max", IntOption{&P::fit_max, 2, 1 << 16}},
         {"fit_best", IntOption{&P::fit_best, 0, 1 << 16}},
+        {"posterior", PosteriorOption{}},
         {"retrain_growth", RealOption{&P::retrain_growth, 1, false, 1000}},
         {"gp_steps", IntOption{&P::gp_steps, 0, 100000}},
         {"gp_learning_rate", RealOption{&P::gp_learning_rate, 0, true, 1}},
@@ -103,6 +106,8 @@ void read_option(const Reader& r, const Field& v, const Option& o, ProposerOptio
         p.acquisition = static_cast<AcquisitionKind>(r.choice(v, names_of(kAcquisitionKindNames)));
     } else if (std::holds_alternative<ScalarisationOption>(o.kind)) {
         p.scalarisation = static_cast<Scalarisation>(r.choice(v, names_of(kScalarisationNames)));
+    } else if (std::holds_alternative<PosteriorOption>(o.kind)) {
+        p.posterior = static_cast<GpPosteriorKind>(r.choice(v, names_of(kGpPosteriorKindNames)));
     } else {
         const std::string want = "a list of 1 to 8 layer widths, each an integer in [1, 4096]";
         const std::vector<Field> items = r.list(v, want);
@@ -122,6 +127,8 @@ std::string text_of(const Option& o, const ProposerOptions& p) {
         return std::string(name_of(kAcquisitionKindNames, p.acquisition));
     if (std::holds_alternative<ScalarisationOption>(o.kind))
         return std::string(name_of(kScalarisationNames, p.scalarisation));
+    if (std::holds_alternative<PosteriorOption>(o.kind))
+        return std::string(name_of(kGpPosteriorKindNames, p.posterior));
     std::string out = "[";
     for (std::size_t k = 0; k < p.hidden.size(); ++k) out += (k ? ", " : "") + std::to_string(p.hidden[k]);
     return out + "]";

@@ -1,7 +1,8 @@
 // "gp" and "nicepim": Bayesian optimisation with a GP on the encoding or a deep-kernel GP
 // (NicePIM section V's suggestion model), expected improvement or a confidence bound over
 // legal samples, and a Kriging-believer batch filled by grid exclusion beyond believer_max;
-// the model is retrained on a geometric schedule of history sizes (docs/tuner.md, "Scale").
+// the model is retrained on a geometric schedule of history sizes and, by default, conditioned
+// on every observation through the FITC approximation (docs/tuner.md, "Scale").
 
 #include <algorithm>
 #include <cmath>
@@ -46,6 +47,20 @@ FitData fit_data(std::span<const Observation> history, std::span<const double> t
     return d;
 }
 
+// Every observation of `history`: encoded inputs and targets standardised over all of them.
+FitData all_data(std::span<const Observation> history, std::span<const double> targets,
+                 const Encoding& encoding) {
+    const auto n = std::ssize(history);
+    FitData d{Matrix(n, 0), Vector(n)};
+    encode_rows(
+        encoding, history.size(), [&](std::size_t i) { return history[i].params; }, d.x);
+    for (Eigen::Index i = 0; i < n; ++i) d.y(i) = targets[static_cast<std::size_t>(i)];
+    const double mean = d.y.mean();
+    const double sd = std::sqrt((d.y.array() - mean).square().mean());
+    d.y = (d.y.array() - mean) / (sd > 0 ? sd : 1.0);
+    return d;
+}
+
 // The prefix of the history the model is trained on: the training schedule's point, unless
 // that prefix has fewer than two successes (then the whole history).
 std::size_t trained_prefix(std::span<const Observation> history, const ProposerOptions& options) {
@@ -67,7 +82,8 @@ struct Training {
 
 // The model of one batch: the parameters trained on the history's training prefix
 // (trained_prefix; trained afresh, from a network initialised from (seed, stream), unless
-// `cache` holds that prefix's), conditioned on the fitted subset of the whole history.
+// `cache` holds that prefix's), conditioned on the fitted subset of the whole history, or
+// (posterior fitc, more observations than fit_max) on all of it through that subset.
 class GpSurrogate final : public Surrogate {
 public:
     explicit GpSurrogate(std::vector<int> hidden) : hidden_(std::move(hidden)) {}
@@ -113,6 +129,17 @@ public:
             }
         }
         best_target_ = data.y.minCoeff();
+        if (in.options.posterior == GpPosteriorKind::fitc &&
+            std::ssize(in.history) > static_cast<std::ptrdiff_t>(in.options.fit_max)) {
+            // Every observation, the fitted subset as the inducing points. Should K(Z, Z) not
+            // factor, the subset's exact posterior above stays (a function of the history too).
+            const FitData all = all_data(in.history, in.targets, in.encoding);
+            try {
+                model_->condition_fitc(data.x, all.x, all.y);
+                best_target_ = all.y.minCoeff();
+            } catch (const std::runtime_error&) {
+            }
+        }
     }
 
     [[nodiscard]] Choice choose(const Matrix& x, int q, const BatchOptions& b) const override {

@@ -185,22 +185,35 @@ GpPosterior::GpPosterior(const Kernel& kernel, Matrix x, const Vector& y)
     : kernel_(kernel), x_(std::move(x)) {
     Matrix k = kernel_.cross(x_, x_);
     k.diagonal().array() += kernel_.noise_variance();
-    llt_ = factor(k);
-    alpha_ = llt_.solve(y);
-    l_inv_ = lower_inverse(llt_.matrixL());
+    const Eigen::LLT<Matrix> llt = factor(k);
+    alpha_ = llt.solve(y);
+    whiten_ = lower_inverse(llt.matrixL());
 }
+
+GpPosterior::GpPosterior(const Kernel& kernel, Matrix z, Matrix whiten, bool lower, Vector alpha)
+    : kernel_(kernel),
+      x_(std::move(z)),
+      whiten_(std::move(whiten)),
+      lower_(lower),
+      alpha_(std::move(alpha)) {}
 
 void GpPosterior::predict(const Matrix& xs, Vector& mean, Vector& variance) const {
     const Matrix ks = kernel_.cross(x_, xs);
     mean = ks.transpose() * alpha_;
     Matrix v(ks.rows(), ks.cols());
-    v.noalias() = l_inv_.triangularView<Eigen::Lower>() * ks;
+    if (lower_)
+        v.noalias() = whiten_.triangularView<Eigen::Lower>() * ks;
+    else
+        v.noalias() = whiten_ * ks;
     variance = (kernel_.signal_variance() - v.colwise().squaredNorm().transpose().array()).cwiseMax(0.0);
 }
 
 Matrix GpPosterior::whitened_cross(const Matrix& xs) const {
     Matrix v(x_.rows(), xs.rows());
-    v.noalias() = l_inv_.triangularView<Eigen::Lower>() * kernel_.cross(x_, xs);
+    if (lower_)
+        v.noalias() = whiten_.triangularView<Eigen::Lower>() * kernel_.cross(x_, xs);
+    else
+        v.noalias() = whiten_ * kernel_.cross(x_, xs);
     return v;
 }
 

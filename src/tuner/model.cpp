@@ -224,6 +224,18 @@ void DeepKernelGp::condition(const Matrix& x, const Vector& y) {
     posterior_.emplace(kernel_, features(x), y);
 }
 
+void DeepKernelGp::condition_fitc(const Matrix& z, const Matrix& x, const Vector& y) {
+    // The features of every observation in passes: the first hidden layer of 10^5 rows at once
+    // would be 200 MB.
+    constexpr Eigen::Index chunk = 4096;
+    Matrix fx(x.rows(), kernel_.dim());
+    for (Eigen::Index at = 0; at < x.rows(); at += chunk) {
+        const Eigen::Index len = std::min(chunk, x.rows() - at);
+        fx.middleRows(at, len) = features(x.middleRows(at, len));
+    }
+    posterior_.emplace(GpPosterior::fitc(kernel_, features(z), fx, y));
+}
+
 const GpPosterior& DeepKernelGp::posterior() const {
     if (!posterior_) throw InternalError("tuner::DeepKernelGp: no posterior before fit() or condition()");
     return *posterior_;

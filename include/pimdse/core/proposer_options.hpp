@@ -28,6 +28,13 @@ enum class Scalarisation { eq1, parego };
 inline constexpr EnumNames<Scalarisation, 2> kScalarisationNames{
     {{Scalarisation::eq1, "eq1"}, {Scalarisation::parego, "parego"}}};
 
+/// What the GP-based proposers condition on once the history outgrows `fit_max` (docs/tuner.md,
+/// "Scale: every observation"): the fitted subset exactly, or every observation through the
+/// FITC sparse approximation with the fitted subset as its inducing points.
+enum class GpPosteriorKind { subset, fitc };
+inline constexpr EnumNames<GpPosteriorKind, 2> kGpPosteriorKindNames{
+    {{GpPosteriorKind::subset, "subset"}, {GpPosteriorKind::fitc, "fitc"}}};
+
 /// The options of every proposer; each reads those of its own.
 struct ProposerOptions {
     // ---- Bayesian proposers ("gp", "nicepim"; "xgboost" shares the batch options) -----------
@@ -36,8 +43,11 @@ struct ProposerOptions {
     AcquisitionKind acquisition = AcquisitionKind::expected_improvement;
     double ucb_kappa = 2.0;                ///< UCB on the minimised target: mean - kappa * sd
     std::vector<int> hidden{256, 64, 16};  ///< "nicepim": MLP layer widths; the last is the feature size
-    int fit_max = 256;                     ///< at most this many observations in one GP fit
-    int fit_best = 128;                    ///< of which the lowest-cost ones; the rest uniformly drawn
+    int fit_max = 256;   ///< at most this many observations in one GP training (fitc: inducing points)
+    int fit_best = 128;  ///< of which the lowest-cost ones; the rest uniformly drawn
+    /// subset: the posterior conditions on the fitted subset only; fitc: on every observation,
+    /// the fitted subset being the inducing points (docs/tuner.md, "Scale: every observation").
+    GpPosteriorKind posterior = GpPosteriorKind::fitc;
     /// The network and kernel are retrained when the observations have grown by this factor
     /// since the last training (and conditioned on the current data in between); 1 retrains
     /// for every batch, as NicePIM does (docs/tuner.md, "Scale: retraining").

@@ -2,7 +2,9 @@
 // Gaussian-process regression on Eigen (docs/tuner.md, "Models"): stationary kernels with ARD
 // length scales, the log marginal likelihood with its analytic gradient through the Cholesky
 // factor (Rasmussen & Williams 2006, Eq. 2.30 and 5.9), and the posterior used for the
-// acquisition. Inputs are rows of a matrix: the encoding for "gp", MLP features for "nicepim".
+// acquisition: exact on the data, or the FITC sparse approximation through inducing inputs
+// (Quinonero-Candela & Rasmussen 2005) that conditions on every observation at O(n m^2).
+// Inputs are rows of a matrix: the encoding for "gp", MLP features for "nicepim".
 
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
@@ -65,26 +67,39 @@ struct LmlGradient {
 /// X = L^-1 this is K^-1 from the Cholesky factor of K, in about n^3 / 6 multiply-adds.
 [[nodiscard]] Matrix lower_gram(const Matrix& x);
 
-/// The posterior of a GP conditioned on (X, y) with fixed hyperparameters.
+/// The posterior of a GP conditioned on (X, y) with fixed hyperparameters, exact or sparse. Both
+/// have the form mean(x) = k(Z, x)^T alpha and latent covariance
+/// k(a, b) - (P k(Z, a))^T (P k(Z, b)) for some inputs Z and an m x m matrix P: for the exact
+/// posterior Z = X and P = L^-1 (K = L L^T); for FITC Z are the inducing inputs.
 class GpPosterior {
 public:
-    /// Throws std::runtime_error when K is not positive definite.
+    /// The exact posterior. Throws std::runtime_error when K is not positive definite.
     GpPosterior(const Kernel& kernel, Matrix x, const Vector& y);
+    /// The FITC posterior (Quinonero-Candela & Rasmussen 2005, Eq. 24b with Lambda of Eq. 21)
+    /// conditioned on every row of x, through the inducing inputs z (docs/tuner.md, "Scale:
+    /// every observation"). O(n m^2) time, O(m^2 + 2048 m) memory. Throws std::runtime_error
+    /// when K(Z, Z) plus the noise floor is not positive definite.
+    [[nodiscard]] static GpPosterior fitc(const Kernel& kernel, Matrix z, const Matrix& x, const Vector& y);
 
     /// Posterior mean and variance of the latent function (no noise) at the rows of xs.
     void predict(const Matrix& xs, Vector& mean, Vector& variance) const;
-    /// L^-1 K(X, xs): column j gives the variance reduction at xs_j and, by inner products,
+    /// P K(Z, xs): column j gives the variance reduction at xs_j and, by inner products,
     /// the posterior covariance between test points (the Kriging believer needs it).
     [[nodiscard]] Matrix whitened_cross(const Matrix& xs) const;
 
     [[nodiscard]] const Kernel& kernel() const { return kernel_; }
+    /// Z: the training inputs (exact) or the inducing inputs (FITC).
     [[nodiscard]] const Matrix& inputs() const { return x_; }
 
 private:
+    GpPosterior(const Kernel& kernel, Matrix z, Matrix whiten, bool lower, Vector alpha);
+
     Kernel kernel_;
     Matrix x_;
-    Eigen::LLT<Matrix> llt_;
-    Matrix l_inv_;  // L^-1, lower triangular: scoring multiplies by it (TRMM), twice as fast as solving
+    // P; lower triangular for the exact posterior (L^-1: scoring multiplies by it (TRMM), twice as
+    // fast as solving), full for FITC.
+    Matrix whiten_;
+    bool lower_ = true;
     Vector alpha_;
 };
 

@@ -73,6 +73,9 @@ public:
     std::vector<double> fit(const Matrix& x, const Vector& y);
     /// The posterior on (x, y) with the current parameters.
     void condition(const Matrix& x, const Vector& y);
+    /// The FITC posterior on every row of (x, y) through the inducing inputs z (rows of the
+    /// model's inputs, mapped to features like x), with the current parameters.
+    void condition_fitc(const Matrix& z, const Matrix& x, const Vector& y);
 
     [[nodiscard]] bool has_posterior() const { return posterior_.has_value(); }
     /// The posterior, after fit() or condition().
