@@ -22,10 +22,14 @@
 #include "pimdse/tuner/encoding.hpp"
 #include "pimdse/tuner/pareto.hpp"
 #include "pimdse/tuner/proposers.hpp"
+#include "tuner_synthetic.hpp"
 
 namespace {
 
 using namespace pimdse;
+using pimdse::bench::make_setup;
+using pimdse::bench::Setup;
+using pimdse::bench::synthetic_observation;
 using Clock = std::chrono::steady_clock;
 
 // This thread's CPU time: on a loaded machine the wall time also counts other jobs' turns.
@@ -33,51 +37,6 @@ double thread_seconds() {
     timespec t{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-// A smooth synthetic cost of the encoding and three conflicting objectives; one in twenty fails.
-tuner::Observation synthetic_observation(const tuner::Encoding& encoding, std::int64_t id,
-                                         const DesignPoint& p) {
-    const tuner::Unit u = encoding.encode(p);
-    double s = 0, big = 0, small = 0;
-    for (std::size_t k = 0; k < encoding.space().dimensions(); ++k) {
-        s += (k + 1.0) * (u[k] - 0.4) * (u[k] - 0.4);
-        big += (k + 1.0) * u[k];
-        small += (k + 1.0) * (1 - u[k]) * (1 - u[k]);
-    }
-    tuner::Observation o;
-    o.candidate = id;
-    o.params = p;
-    if (id % 20 == 19) {
-        o.outcome = tuner::Outcome::failed;
-        o.cost = INFINITY;
-        o.objectives.assign(3, INFINITY);
-    } else {
-        o.cost = std::exp(3 * s + std::sin(7 * u[4]));
-        o.objectives = {std::exp(small + 0.3 * std::sin(5 * u[2])), std::exp(0.5 * big + s), 1 + big};
-    }
-    return o;
-}
-
-struct Setup {
-    tuner::ProposerContext ctx;
-    std::vector<tuner::Observation> history;
-};
-
-Setup make_setup(int n, int samples_per_round = 0) {
-    Setup s;
-    // The default sweep's family, as the engine gives it to the proposers.
-    static const std::unique_ptr<family::Family> fam = family::make_family(io::Config{});
-    s.ctx.space = fam->space();
-    s.ctx.legal = [](const DesignPoint& p) { return fam->legal(p); };
-    if (samples_per_round > 0) s.ctx.samples_per_round = samples_per_round;
-    const tuner::LegalSampler sampler(s.ctx.space, s.ctx.legal);
-    const tuner::Encoding encoding(s.ctx.space);
-    Rng rng(99, 1);
-    const std::vector<DesignPoint> points = sampler.sample(rng, n, {});
-    for (std::size_t i = 0; i < points.size(); ++i)
-        s.history.push_back(synthetic_observation(encoding, static_cast<std::int64_t>(i), points[i]));
-    return s;
 }
 
 // `batches` consecutive batches from `observations`: propose, evaluate (untimed), archive and
@@ -207,6 +166,40 @@ BENCHMARK(BM_ProposeAndArchive_amosa)
 // boosters of 100 trees) on every observation, then scores 16384 candidates; batches of 64
 // after 10^3 and 10^4 observations.
 BENCHMARK(BM_ProposeAndArchive_xgboost)->Apply(batches_of_64);
+
+// Fit plus one batch of 64 from a fresh proposer (so the training runs, as at a schedule point)
+// after 10^3, 10^4 and 10^5 observations, for every model proposer: the GP-based ones with the
+// posterior on every observation (fitc, the default) and on the fitted subset only.
+// Run with --benchmark_filter=FitAndPropose --benchmark_repetitions=3 and read the medians.
+tuner::ProposerOptions posterior(tuner::GpPosteriorKind kind) {
+    tuner::ProposerOptions o;
+    o.posterior = kind;
+    return o;
+}
+void BM_FitAndPropose_nicepim_fitc(benchmark::State& state) {
+    propose_and_archive(state, "nicepim", posterior(tuner::GpPosteriorKind::fitc));
+}
+void BM_FitAndPropose_nicepim_subset(benchmark::State& state) {
+    propose_and_archive(state, "nicepim", posterior(tuner::GpPosteriorKind::subset));
+}
+void BM_FitAndPropose_gp_fitc(benchmark::State& state) {
+    propose_and_archive(state, "gp", posterior(tuner::GpPosteriorKind::fitc));
+}
+void BM_FitAndPropose_gp_subset(benchmark::State& state) {
+    propose_and_archive(state, "gp", posterior(tuner::GpPosteriorKind::subset));
+}
+void BM_FitAndPropose_xgboost(benchmark::State& state) {
+    propose_and_archive(state, "xgboost");
+}
+void one_batch_of_64(benchmark::internal::Benchmark* b) {
+    b->Args({1000, 64, 1, 0})->Args({10000, 64, 1, 0})->Args({100000, 64, 1, 0});
+    b->Unit(benchmark::kSecond)->Iterations(1);
+}
+BENCHMARK(BM_FitAndPropose_nicepim_fitc)->Apply(one_batch_of_64);
+BENCHMARK(BM_FitAndPropose_nicepim_subset)->Apply(one_batch_of_64);
+BENCHMARK(BM_FitAndPropose_gp_fitc)->Apply(one_batch_of_64);
+BENCHMARK(BM_FitAndPropose_gp_subset)->Apply(one_batch_of_64);
+BENCHMARK(BM_FitAndPropose_xgboost)->Apply(one_batch_of_64);
 
 // The archive alone: `batch` inserts into an archive that holds the front of `observations`.
 void BM_ArchiveInsert(benchmark::State& state) {
