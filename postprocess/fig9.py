@@ -28,7 +28,7 @@ import numpy as np
 
 import pimdse
 
-ORDER = ["nicepim", "gp", "xgboost", "random", "annealing", "evolution"]
+ORDER = ["nicepim", "nicepim-subset", "gp", "gp-subset", "xgboost", "random", "annealing", "evolution"]
 
 
 def quality_curve(cost: np.ndarray) -> np.ndarray:
@@ -48,7 +48,12 @@ def read_run(path: pathlib.Path) -> tuple[str, int, np.ndarray, str]:
     with pimdse.Sweep(path) as s:
         c = s.candidates.sort_values("candidate")
         cost = np.where(c["status"] == "ok", c["cost"].to_numpy(dtype=float), np.inf)
-        return str(s.info.get("proposer", "?")), int(s.info.get("seed", 0)), cost, s.cost_unit()
+        name = str(s.info.get("proposer", "?"))
+        # The GP conditioned on the fitted subset only (posterior: subset) is its own curve.
+        options = ((s.config() or {}).get("sweep", {}) or {}).get("proposer_options", {}) or {}
+        if options.get("posterior") == "subset":
+            name += "-subset"
+        return name, int(s.info.get("seed", 0)), cost, s.cost_unit()
 
 
 def draw(curves: dict[str, np.ndarray], n: int, unit: str, stem: pathlib.Path) -> None:

@@ -9,7 +9,8 @@
 #   jobs/paper/fig9/run.sh [OUT_DIR]                       (default: out/paper/fig9)
 #
 # Environment: BUDGET (evaluations per run, default 1024 as the config), BATCH (candidates
-# per batch, default 16), SEEDS (default "1 2 3"), PROPOSERS (default all six), SAMPLES
+# per batch, default 16), SEEDS (default "1 2 3"), PROPOSERS (default all six; also
+# nicepim-subset and gp-subset, the GP conditioned on the fitted subset only), SAMPLES
 # (legal points sampled per round by model-based proposers, default 16384 as the paper),
 # NP (MPI ranks, default cores + 1). A full run is thousands of evaluations: submit it to a
 # cluster (jobs/slurm.sbatch shows how); a smoke run on a laptop is
@@ -23,7 +24,12 @@ proposers=${PROPOSERS:-nicepim gp random annealing evolution xgboost}
 
 for p in $proposers; do
   for s in $seeds; do
-    explore_run "$p" "$p" "$s"
+    case $p in
+      # The GP-based tuners with the posterior on the fitted subset only (docs/tuner.md,
+      # "Scale: every observation"): the model before FITC, for comparison.
+      nicepim-subset | gp-subset) explore_run "$p" "${p%-subset}" "$s" "  proposer_options: {posterior: subset}" ;;
+      *) explore_run "$p" "$p" "$s" ;;
+    esac
   done
 done
 /usr/bin/python3 "$root/postprocess/fig9.py" "$out"/*.h5 --out "$out"
