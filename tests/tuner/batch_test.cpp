@@ -49,10 +49,11 @@ ProposerContext context() {
     return dram_pim_context(5, 512);
 }
 
-ProposerOptions small(double retrain_growth) {
+ProposerOptions small(double retrain_growth, GpPosteriorKind posterior = GpPosteriorKind::fitc) {
     ProposerOptions o = small_options(8, {16, 4}, 48, 15);
     o.believer_max = 6;  // batches of 12 take 6 picks by the grid rule
     o.retrain_growth = retrain_growth;
+    o.posterior = posterior;
     return o;
 }
 
@@ -72,10 +73,11 @@ Observation evaluate(const Encoding& e, std::int64_t id, const DesignPoint& p) {
 constexpr int kSize = 12;
 
 // Batches of 12; every second proposal on another thread, as rank 0's loop does.
-Trace run(std::string_view name, double growth, int batches) {
+Trace run(std::string_view name, double growth, int batches,
+          GpPosteriorKind posterior = GpPosteriorKind::fitc) {
     const ProposerContext ctx = context();
     const Encoding e(ctx.space);
-    auto proposer = make_proposer(name, ctx, small(growth));
+    auto proposer = make_proposer(name, ctx, small(growth, posterior));
     Trace r;
     for (int b = 0; b < batches; ++b) {
         std::vector<DesignPoint> points =
@@ -120,6 +122,18 @@ INSTANTIATE_TEST_SUITE_P(Xgboost, LargeBatch,
 // observations) uses the model trained on the first 78.
 TEST(LargeBatch, ScheduleIsUsed) {
     EXPECT_NE(run("gp", 1.0, 9).batches[8], run("gp", 1.25, 9).batches[8]);
+}
+
+// fit_max is 48: up to batch 4 (48 observations) the fitted subset is every observation and
+// FITC changes nothing; batch 5 (60) is conditioned on all 60 under fitc, on 48 under subset.
+TEST(LargeBatch, PosteriorSeesEveryObservationBeyondFitMax) {
+    for (const std::string_view name : {"gp", "nicepim"}) {
+        const Trace all = run(name, 1.25, 6, GpPosteriorKind::fitc);
+        const Trace subset = run(name, 1.25, 6, GpPosteriorKind::subset);
+        for (std::size_t b = 0; b < 5; ++b)
+            EXPECT_EQ(all.batches[b], subset.batches[b]) << name << " batch " << b;
+        EXPECT_NE(all.batches[5], subset.batches[5]) << name;
+    }
 }
 
 }  // namespace
