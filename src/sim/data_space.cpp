@@ -189,8 +189,60 @@ std::vector<std::size_t> step_dims(const Tiling& t) {
     return dims;
 }
 
+/// The step divisor whose blocks keep a tensor's tile resident across consecutive steps, 0
+/// when every step fetches its tile anyway or the tensor is fetched once: the tile is
+/// refetched when a loop it depends on advances (dram.cpp, visits), so with `inner` its
+/// innermost such loop of more than one tile, blocks of steps that share it must stay
+/// together unless `inner` lies inside the steps (C or a loop after it) or is their
+/// innermost multi-tile loop.
+std::int64_t keep_of(const NodeSteps& ns, const std::vector<std::size_t>& dims,
+                     const std::array<bool, kBoxDims>& relevant, bool inside) {
+    if (inside) return 0;
+    std::int64_t innermost = -1;  // the innermost multi-tile step dim, then the tensor's
+    for (std::size_t d : dims)
+        if (ns.count[d] > 1) innermost = static_cast<std::int64_t>(d);
+    for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+        if (ns.count[*it] <= 1 || !relevant[*it]) continue;
+        return static_cast<std::int64_t>(*it) == innermost ? 0 : ns.stride[*it];
+    }
+    return 0;
+}
+
+/// NodeSteps::keep of a node: its input's and weights' blocks (docs/model.md, "The
+/// overlap-friendly transformation").
+void keep_blocks(NodeSteps& ns, const workload::Layer& l, const PartTiling& part,
+                 const std::vector<std::size_t>& dims) {
+    const auto loops = loops_of(part.tiling.order);
+    const auto at_c = std::find(loops.begin(), loops.end(), LoopDim::C);
+    static constexpr std::array<LoopDim, kBoxDims> kLoop{LoopDim::B, LoopDim::K, LoopDim::P, LoopDim::Q};
+    // Grouped convolutions: the node model's part-layer holds one group, so C is not trusted
+    // to be split and the input depends on K.
+    const bool grouped = l.groups > 1;
+    const Range c = ns.ranges[index_of(PartDim::c)];
+    const bool c_split =
+        !grouped && ceil_div(c.size(), std::clamp<std::int64_t>(part.tiling[LoopDim::C], 1,
+                                                                std::max<std::int64_t>(1, c.size()))) > 1;
+    bool in_inner = c_split, w_inner = c_split;  // a loop from C inwards of more than one tile
+    for (auto it = at_c + 1; it != loops.end(); ++it) {
+        const std::size_t d =
+            static_cast<std::size_t>(std::find(kLoop.begin(), kLoop.end(), *it) - kLoop.begin());
+        const std::int64_t n = ceil_div(
+            std::max<std::int64_t>(1, ns.out[d].size()),
+            std::clamp<std::int64_t>(part.tiling[*it], 1, std::max<std::int64_t>(1, ns.out[d].size())));
+        if (n <= 1) continue;
+        in_inner = in_inner || d != 1 || grouped;
+        w_inner = w_inner || d == 1 || (d == 0 && l.weights_are_activations);
+    }
+    const std::array<bool, kBoxDims> in_rel{true, grouped, true, true};
+    const std::array<bool, kBoxDims> w_rel{l.weights_are_activations, true, false, false};
+    std::array<std::int64_t, 2> k{keep_of(ns, dims, in_rel, in_inner), keep_of(ns, dims, w_rel, w_inner)};
+    if (k[0] < k[1]) std::swap(k[0], k[1]);  // coarsest (largest divisor) first
+    if (k[1] == k[0]) k[1] = 0;
+    ns.keep = k;
+}
+
 /// Cuts a node's output box into its steps: the step dims by the tile sizes, the others whole.
-void cut_steps(NodeSteps& ns, const PartTiling& part) {
+void cut_steps(NodeSteps& ns, const workload::Layer& l, const PartTiling& part) {
     for (std::size_t d = 0; d < kBoxDims; ++d) ns.tile[d] = std::max<std::int64_t>(1, ns.out[d].size());
     std::vector<std::size_t> dims;
     if (part.tiled) dims = step_dims(part.tiling);
@@ -205,6 +257,7 @@ void cut_steps(NodeSteps& ns, const PartTiling& part) {
         ns.stride[*it] = ns.steps;
         ns.steps *= ns.count[*it];
     }
+    if (part.tiled) keep_blocks(ns, l, part, dims);
 }
 
 }  // namespace
@@ -236,7 +289,7 @@ LayerSpaces layer_spaces(const workload::Network& net, LayerIndex li, const Laye
             ns.idx = part_indices(m, y, x);
             ns.out = {ns.ranges[index_of(PartDim::b)], ns.ranges[index_of(PartDim::k)],
                       ns.ranges[index_of(PartDim::p)], ns.ranges[index_of(PartDim::q)]};
-            cut_steps(ns, cost.part);
+            cut_steps(ns, l, cost.part);
             if (ns.idx[index_of(PartDim::c)] != 0) continue;
             sp.owner[static_cast<std::size_t>(
                 ((ns.idx[index_of(PartDim::b)] * sp.parts[1] + ns.idx[index_of(PartDim::k)]) * sp.parts[2] +

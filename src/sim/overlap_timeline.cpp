@@ -9,6 +9,7 @@
 
 #include "pimdse/core/error.hpp"
 #include "pimdse/sim/data_space.hpp"
+#include "pimdse/sim/overlap_transform.hpp"
 
 namespace pimdse::sim {
 
@@ -19,14 +20,24 @@ namespace {
 /// When the steps of one composed layer finish.
 struct LayerRun {
     bool barrier = false;
+    bool reordered = false;                   ///< its nodes ran their steps transformed
     double end = 0;                           ///< its last step's finish
     std::vector<std::vector<double>> finish;  ///< per node, per step (non-barrier layers)
+};
+
+/// One way of running a streamed layer: its run, when it runs, and its nodes' last finishes.
+struct Play {
+    LayerRun run;
+    LayerTiming timing;
+    std::vector<double> free;  ///< per node of the layer's spaces
 };
 
 /// The composition state: the runs so far and when each node is free.
 class Composer {
 public:
-    explicit Composer(std::size_t layers) { runs_.reserve(layers); }
+    /// With `transform`, each streamed layer runs its nodes' steps in the loop order or
+    /// transformed (overlap_transform.hpp), whichever finishes the layer first.
+    Composer(std::size_t layers, bool transform) : transform_(transform) { runs_.reserve(layers); }
 
     /// Composes the next layer; returns when it runs.
     LayerTiming add(const TimelineLayer& t) {
@@ -39,7 +50,7 @@ public:
         }
         LayerRun run;
         run.barrier = sp.barrier;
-        const LayerTiming timing = sp.barrier ? block(t, prods, run) : steps(t, prods, run);
+        const LayerTiming timing = sp.barrier ? block(t, prods, run) : stream(t, prods, run);
         position_[sp.layer] = static_cast<std::int32_t>(runs_.size());
         runs_.push_back(std::move(run));
         spaces_.push_back(&sp);
@@ -47,6 +58,7 @@ public:
     }
 
 private:
+    bool transform_ = false;
     std::vector<LayerRun> runs_;
     std::vector<const LayerSpaces*> spaces_;  ///< per run
     std::unordered_map<LayerIndex, std::int32_t> position_;
@@ -87,29 +99,71 @@ private:
             for (b[1] = lo[1]; b[1] <= hi[1]; ++b[1])
                 for (b[2] = lo[2]; b[2] <= hi[2]; ++b[2])
                     for (b[3] = lo[3]; b[3] <= hi[3]; ++b[3]) {
-                        const std::int32_t m = sp.owner_of(b);
-                        const NodeSteps& ns = sp.nodes[static_cast<std::size_t>(m)];
+                        const auto m = static_cast<std::size_t>(sp.owner_of(b));
+                        const NodeSteps& ns = sp.nodes[m];
+                        if (run.reordered) {
+                            f = std::max(f, latest_in(ns, run.finish[m], box));
+                            continue;
+                        }
                         std::array<std::int64_t, kBoxDims> corner{};  // the overlap's upper corner
                         for (std::size_t d = 0; d < kBoxDims; ++d)
                             corner[d] = std::min(box[d].end, ns.out[d].end) - 1;
-                        f = std::max(f, run.finish[static_cast<std::size_t>(m)]
-                                                  [static_cast<std::size_t>(ns.step_of(corner))]);
+                        f = std::max(f, run.finish[m][static_cast<std::size_t>(ns.step_of(corner))]);
                     }
         return f;
     }
 
-    LayerTiming steps(const TimelineLayer& t, const std::vector<std::int32_t>& prods, LayerRun& run);
+    /// The latest finish among the steps of node `ns` whose outputs overlap `box`, in any
+    /// order of the steps: the maximum over the sub-grid of steps the box covers.
+    static double latest_in(const NodeSteps& ns, const std::vector<double>& finish, const Box& box) {
+        std::array<std::int64_t, kBoxDims> lo{}, hi{}, i{};
+        for (std::size_t d = 0; d < kBoxDims; ++d) {
+            lo[d] = (std::max(box[d].begin, ns.out[d].begin) - ns.out[d].begin) / ns.tile[d] % ns.count[d];
+            hi[d] = (std::min(box[d].end, ns.out[d].end) - 1 - ns.out[d].begin) / ns.tile[d] % ns.count[d];
+        }
+        double f = 0;
+        for (i[0] = lo[0]; i[0] <= hi[0]; ++i[0])
+            for (i[1] = lo[1]; i[1] <= hi[1]; ++i[1])
+                for (i[2] = lo[2]; i[2] <= hi[2]; ++i[2])
+                    for (i[3] = lo[3]; i[3] <= hi[3]; ++i[3]) {
+                        std::int64_t s = 0;
+                        for (std::size_t d = 0; d < kBoxDims; ++d) s += i[d] * ns.stride[d];
+                        f = std::max(f, finish[static_cast<std::size_t>(s)]);
+                    }
+        return f;
+    }
+
+    /// A streamed layer: in the loop order, or with transform_ the better of it and the
+    /// transformed order (the earlier finish; the transformed on a tie).
+    LayerTiming stream(const TimelineLayer& t, const std::vector<std::int32_t>& prods, LayerRun& run) {
+        Play loop = steps(t, prods, false);
+        if (transform_) {
+            Play moved = steps(t, prods, true);
+            if (moved.run.end <= loop.run.end) loop = std::move(moved);
+        }
+        for (std::size_t n = 0; n < loop.free.size(); ++n) free_[t.spaces->nodes[n].node] = loop.free[n];
+        run = std::move(loop.run);
+        return loop.timing;
+    }
+
+    Play steps(const TimelineLayer& t, const std::vector<std::int32_t>& prods, bool transform) const;
 };
 
-/// A streamed layer: each node's steps through its input pipe and its compute.
-LayerTiming Composer::steps(const TimelineLayer& t, const std::vector<std::int32_t>& prods, LayerRun& run) {
+/// A streamed layer: each node's steps through its input pipe and its compute, in the loop
+/// order or transformed.
+Play Composer::steps(const TimelineLayer& t, const std::vector<std::int32_t>& prods, bool transform) const {
+    Play play;
+    LayerRun& run = play.run;
+    run.barrier = false;
+    run.reordered = transform;
+    play.free.resize(t.spaces->nodes.size());
     const LayerSpaces& sp = *t.spaces;
     const double redis = t.redistribution.value();
     const double compute = t.compute.value();
     double first = -1;
     run.finish.resize(sp.nodes.size());
     std::vector<double> ready;
-    std::vector<std::int64_t> vol;
+    std::vector<std::int64_t> vol, order;
     for (std::size_t n = 0; n < sp.nodes.size(); ++n) {
         const NodeSteps& ns = sp.nodes[n];
         ready.assign(static_cast<std::size_t>(ns.steps), 0.0);
@@ -126,24 +180,27 @@ LayerTiming Composer::steps(const TimelineLayer& t, const std::vector<std::int32
             }
         for (std::int64_t v : vol) total_vol += v;
         const double out_vol = static_cast<double>(volume(ns.out));
+        if (transform) transformed_order(ns, ready, order);
         double arrive = 0;
         double f = free_at(ns.node);
         std::vector<double>& fin = run.finish[n];
         fin.resize(static_cast<std::size_t>(ns.steps));
-        for (std::int64_t s = 0; s < ns.steps; ++s) {
+        for (std::int64_t k = 0; k < ns.steps; ++k) {
+            const std::int64_t s = transform ? order[static_cast<std::size_t>(k)] : k;
             const std::size_t i = static_cast<std::size_t>(s);
             const double share =
                 total_vol > 0 ? redis * static_cast<double>(vol[i]) / static_cast<double>(total_vol) : 0.0;
             arrive = std::max(arrive, ready[i]) + share;
             const double start = std::max(f, arrive);
-            if (s == 0 && (first < 0 || start < first)) first = start;
+            if (k == 0 && (first < 0 || start < first)) first = start;
             f = start + compute * static_cast<double>(volume(ns.step_box(s))) / out_vol;
             fin[i] = f;
         }
-        free_[ns.node] = f;
+        play.free[n] = f;
         run.end = std::max(run.end, f);
     }
-    return {Cycles(first), Cycles(run.end - first)};
+    play.timing = {Cycles(first), Cycles(run.end - first)};
+    return play;
 }
 
 }  // namespace
@@ -160,14 +217,14 @@ Cycles OverlapTimeline::segment(std::span<const TimelineLayer> layers, std::size
     return total;
 }
 
-Cycles OverlapTimeline::network(std::span<const TimelineSegment> segments,
-                                std::span<std::vector<LayerTiming>> timing,
-                                std::span<Cycles> segment_latency) const {
-    if (timing.size() != segments.size() || segment_latency.size() != segments.size())
-        throw ModelError("OverlapTimeline: one timing list and one latency per segment");
+namespace {
+
+/// The segments composed by one Composer; see OverlapTimeline::network.
+Cycles compose(std::span<const TimelineSegment> segments, std::span<std::vector<LayerTiming>> timing,
+               std::span<Cycles> segment_latency, bool transform) {
     std::size_t count = 0;
     for (const TimelineSegment& s : segments) count += s.layers.size();
-    Composer c(count);
+    Composer c(count, transform);
     double running = 0;
     for (std::size_t k = 0; k < segments.size(); ++k) {
         const double before = running;
@@ -181,13 +238,39 @@ Cycles OverlapTimeline::network(std::span<const TimelineSegment> segments,
     return Cycles(running);
 }
 
+}  // namespace
+
+Cycles OverlapTimeline::network(std::span<const TimelineSegment> segments,
+                                std::span<std::vector<LayerTiming>> timing,
+                                std::span<Cycles> segment_latency) const {
+    if (timing.size() != segments.size() || segment_latency.size() != segments.size())
+        throw ModelError("OverlapTimeline: one timing list and one latency per segment");
+    const Cycles loop = compose(segments, timing, segment_latency, false);
+    if (!transform_) return loop;
+    // Each layer's choice is greedy (OverlaPIM III-E); the network keeps the loop orders
+    // when those choices together do not finish earlier.
+    std::vector<std::vector<LayerTiming>> moved(timing.begin(), timing.end());
+    std::vector<Cycles> moved_latency(segment_latency.size());
+    const Cycles transformed = compose(segments, moved, moved_latency, true);
+    if (transformed >= loop) return loop;
+    std::move(moved.begin(), moved.end(), timing.begin());
+    std::copy(moved_latency.begin(), moved_latency.end(), segment_latency.begin());
+    return transformed;
+}
+
 const Timeline& overlap_timeline() noexcept {
     static const OverlapTimeline timeline;
     return timeline;
 }
 
+const Timeline& overlap_transform_timeline() noexcept {
+    static const OverlapTimeline timeline(true);
+    return timeline;
+}
+
 const Timeline& timeline_of(const ModelOptions& model) noexcept {
-    return model.overlap ? overlap_timeline() : sequential_timeline();
+    if (!model.overlap) return sequential_timeline();
+    return model.overlap_transform ? overlap_transform_timeline() : overlap_timeline();
 }
 
 }  // namespace pimdse::sim

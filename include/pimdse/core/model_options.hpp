@@ -61,6 +61,9 @@ struct ModelOptions {
     /// Consecutive layers overlap (OverlaPIM; docs/model.md, "Overlapped layers"): the
     /// network's cost is composed by the overlapped timeline instead of the sequential one.
     bool overlap = false;
+    /// With overlap: the overlap-friendly transformation (OverlaPIM III-D; docs/model.md,
+    /// "The overlap-friendly transformation") reorders each node's steps by input ready time.
+    bool overlap_transform = false;
 
     friend bool operator==(const ModelOptions&, const ModelOptions&) = default;
 };

@@ -63,6 +63,10 @@ struct NodeSteps {
     std::array<std::int64_t, kBoxDims> count{1, 1, 1, 1};  ///< tiles per output dim
     std::array<std::int64_t, kBoxDims> stride{};           ///< step-number weight per output dim
     std::int64_t steps = 1;
+    /// Step-number divisors d, coarsest first (0: none), whose blocks s / d a reordering of
+    /// the steps keeps contiguous so that no tensor is fetched more often than in loop order
+    /// (overlap_transform.hpp): an input or weight tile that consecutive steps reuse.
+    std::array<std::int64_t, 2> keep{0, 0};
 
     /// The output box of step s.
     [[nodiscard]] Box step_box(std::int64_t s) const noexcept;

@@ -19,6 +19,11 @@ namespace pimdse::sim {
 /// layer it composes must carry its spaces (TimelineLayer::spaces; ModelError otherwise).
 class OverlapTimeline final : public Timeline {
 public:
+    /// With `transform`, the overlap-friendly transformation (overlap_transform.hpp): each
+    /// streamed layer's nodes run their steps in the loop order or reordered by ready time,
+    /// whichever ends the layer first, and the network keeps the loop orders throughout when
+    /// that finishes no later.
+    explicit OverlapTimeline(bool transform = false) noexcept : transform_(transform) {}
     /// One segment alone: its layers overlapped, earlier segments' outputs complete at 0.
     [[nodiscard]] Cycles segment(std::span<const TimelineLayer> layers, std::size_t regions,
                                  std::span<LayerTiming> timing) const override;
@@ -26,12 +31,19 @@ public:
     [[nodiscard]] Cycles network(std::span<const TimelineSegment> segments,
                                  std::span<std::vector<LayerTiming>> timing,
                                  std::span<Cycles> segment_latency) const override;
+
+private:
+    bool transform_ = false;
 };
 
 /// The overlapped timeline: what evaluate_mapping uses when the model's overlap is on.
 [[nodiscard]] const Timeline& overlap_timeline() noexcept;
 
-/// The timeline `model.overlap` selects: overlap_timeline() or sequential_timeline().
+/// The overlapped timeline with the overlap-friendly transformation (`model.overlap_transform`).
+[[nodiscard]] const Timeline& overlap_transform_timeline() noexcept;
+
+/// The timeline `model.overlap` and `model.overlap_transform` select:
+/// overlap_transform_timeline(), overlap_timeline() or sequential_timeline().
 [[nodiscard]] const Timeline& timeline_of(const ModelOptions& model) noexcept;
 
 }  // namespace pimdse::sim
