@@ -56,7 +56,8 @@ struct EvaluateOptions {
     std::string mapping;
     bool uniform = false;
     bool overlap = false;
-    std::string intra_node;  ///< empty: the hardware file's model.intra_node
+    bool overlap_transform = false;  ///< --overlap-transform (implies --overlap)
+    std::string intra_node;          ///< empty: the hardware file's model.intra_node
     std::string write_mapping;
     std::string layers;
     std::int64_t max_nodes = kDefaultMaxNodes;
@@ -90,7 +91,8 @@ int run_evaluate(const EvaluateOptions& o) {
     // Refused before the costing; checked again when written.
     if (!o.layers.empty()) io::check_output_path(o.layers, inputs);
     io::HardwareFile h = io::read_hardware_file(o.hardware);
-    h.model.overlap = h.model.overlap || o.overlap;
+    h.model.overlap = h.model.overlap || o.overlap || o.overlap_transform;
+    h.model.overlap_transform = h.model.overlap_transform || o.overlap_transform;
     if (!o.intra_node.empty()) h.model.intra_node = *value_of(pimdse::kIntraNodeModelNames, o.intra_node);
     check_node_count("evaluate", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const workload::Network network = io::read_network_file(o.network);
@@ -210,6 +212,12 @@ void add_evaluate_command(CLI::App& app, Action& action) {
                                          "layers overlap (OverlaPIM; the hardware file's model.overlap on; "
                                          "docs/model.md, \"Overlapped layers\")");
     crossbar->excludes(overlap);
+    CLI::Option* transform = cmd->add_flag(
+        "--overlap-transform", o->overlap_transform,
+        "overlap with the overlap-friendly transformation: each node runs its steps by input ready time "
+        "(OverlaPIM III-D; implies --overlap; the hardware file's model.overlap_transform on; "
+        "docs/model.md)");
+    crossbar->excludes(transform);
     CLI::Option* intra_node =
         cmd->add_option("--intra-node", o->intra_node,
                         "the node model of a part-layer: analytic (the fast search) or exact (the optimum of "

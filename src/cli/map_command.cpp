@@ -48,7 +48,8 @@ struct MapOptions {
     int rounds = 3;
     bool fallback = false;
     bool overlap = false;
-    std::string intra_node;  ///< empty: the hardware file's model.intra_node
+    bool overlap_transform = false;  ///< --overlap-transform (implies --overlap)
+    std::string intra_node;          ///< empty: the hardware file's model.intra_node
     std::vector<std::string> freeze;
     std::int64_t max_nodes = kDefaultMaxNodes;
 };
@@ -185,7 +186,8 @@ int run_map(const MapOptions& o) {
     if (!o.csv.empty()) io::check_output_path(o.csv, inputs_of(o));
     if (!o.layers.empty()) io::check_output_path(o.layers, inputs_of(o));
     io::HardwareFile h = io::read_hardware_file(o.hardware);
-    h.model.overlap = h.model.overlap || o.overlap;
+    h.model.overlap = h.model.overlap || o.overlap || o.overlap_transform;
+    h.model.overlap_transform = h.model.overlap_transform || o.overlap_transform;
     if (!o.intra_node.empty()) h.model.intra_node = *value_of(pimdse::kIntraNodeModelNames, o.intra_node);
     check_node_count("map", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const bool ddam = o.mapper == "ddam";
@@ -231,7 +233,7 @@ int run_map(const MapOptions& o) {
     if (h.model.overlap) {
         // The search ranks under the sequential timeline; its mapping is costed overlapped.
         r.cost =
-            sim::evaluate_mapping(network, seg, r.mapping, system, *intra, *final, sim::overlap_timeline());
+            sim::evaluate_mapping(network, seg, r.mapping, system, *intra, *final, sim::timeline_of(h.model));
     }
 
     print_segments(network, seg, r.mapping);
@@ -271,6 +273,10 @@ void add_map_command(CLI::App& app, Action& action) {
     cmd->add_flag("--overlap", o->overlap,
                   "cost the mapping with overlapped layers (OverlaPIM; the hardware file's model.overlap on; "
                   "docs/model.md, \"Overlapped layers\"); the search itself ranks sequentially");
+    cmd->add_flag("--overlap-transform", o->overlap_transform,
+                  "cost it overlapped with the overlap-friendly transformation: each node runs its steps by "
+                  "input ready time (OverlaPIM III-D; implies --overlap; the hardware file's "
+                  "model.overlap_transform on; docs/model.md)");
     cmd->add_option("--intra-node", o->intra_node,
                     "the node model of a part-layer: analytic (the fast search) or exact (the optimum of "
                     "the hardware file's model.exact objective; slow); default: the hardware file's "

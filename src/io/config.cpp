@@ -187,7 +187,7 @@ constexpr std::int64_t kMaxNodeWork = 1000000000000;
 pimdse::ModelOptions read_model(const Reader& r, const std::optional<Field>& f) {
     pimdse::ModelOptions o;
     if (!f) return o;
-    Map m(r, *f, {"intra_node", "exact", "overlap"});
+    Map m(r, *f, {"intra_node", "exact", "overlap", "overlap_transform"});
     if (auto v = m.get("intra_node")) {
         o.intra_node =
             static_cast<pimdse::IntraNodeModel>(r.choice(*v, names_of(pimdse::kIntraNodeModelNames)));
@@ -202,6 +202,12 @@ pimdse::ModelOptions read_model(const Reader& r, const std::optional<Field>& f) 
         if (auto w = e.get("work_limit")) o.exact.work_limit = r.integer(*w, 1, kMaxNodeWork);
     }
     if (auto v = m.get("overlap")) o.overlap = r.boolean(*v);
+    if (auto v = m.get("overlap_transform")) {
+        o.overlap_transform = r.boolean(*v);
+        // The transformation reorders the steps of overlapped layers; alone it means nothing.
+        if (o.overlap_transform && !o.overlap)
+            r.value_error(*v, "false unless model.overlap is true", "true");
+    }
     return o;
 }
 

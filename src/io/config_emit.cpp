@@ -113,6 +113,9 @@ void write_model(std::ostream& out, const pimdse::ModelOptions& o) {
     }
     out << "  overlap: " << (o.overlap ? "true" : "false")
         << "  # OverlaPIM: layers start on their inputs' finished tiles\n";
+    // Written when set, so a file written before the key existed still matches.
+    if (o.overlap_transform)
+        out << "  overlap_transform: true  # OverlaPIM III-D: steps by input ready time\n";
 }
 
 void write_schedule(std::ostream& out, const pimdse::ScheduleOptions& o) {
