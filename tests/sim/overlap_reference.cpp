@@ -195,7 +195,88 @@ struct Player {
 
     void play(LayerIndex li, const LayerMapping& m, const Region& region, const System& sys, double& start,
               double& finish);
+    /// The streamed layer's nodes in the walk's order or transformed, into `out` and `frees`.
+    double stream(LayerIndex li, const LayerMapping& m, const Region& region, const System& sys,
+                  bool transform, Stamps& out, std::map<NodeId, double>& frees, double& start);
+
+    bool transform = false;
 };
+
+/// The product of the walk's loop counts strictly inside loop `from` and outside C.
+std::int64_t inside(const std::vector<std::int64_t>& count, int from, std::size_t c_at) {
+    std::int64_t p = 1;
+    for (std::size_t i = static_cast<std::size_t>(from) + 1; i < c_at; ++i) p *= count[i];
+    return p;
+}
+
+/// The transformed order of a node's walked steps: blocks of steps that reuse an input or
+/// weight tile (a loop the tensor depends on, outside C, with a multi-tile loop it does not
+/// depend on inside it) stay together, by their earliest ready time, coarsest first; inside,
+/// by ready time, then pixels first (B, P, Q, K of the step's tile), then walk order.
+std::vector<std::size_t> transformed(const Layer& l, const std::array<Range, kPartDims>& r,
+                                     const PartTiling& part, const std::vector<Step>& steps,
+                                     const std::vector<double>& ready) {
+    std::vector<std::size_t> order(steps.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::vector<std::int64_t> divisors;
+    if (part.tiled) {
+        const auto loops = loops_of(part.tiling.order);
+        std::vector<std::int64_t> count(kLoopDims);
+        std::size_t c_at = 0;
+        const bool grouped = l.groups > 1;
+        for (std::size_t i = 0; i < kLoopDims; ++i) {
+            const LoopDim d = loops[i];
+            const Range e = d == LoopDim::B   ? r[index_of(PartDim::b)]
+                            : d == LoopDim::K ? r[index_of(PartDim::k)]
+                            : d == LoopDim::P ? r[index_of(PartDim::p)]
+                            : d == LoopDim::Q ? r[index_of(PartDim::q)]
+                                              : r[index_of(PartDim::c)];
+            const std::int64_t t =
+                std::clamp<std::int64_t>(part.tiling[d], 1, std::max<std::int64_t>(1, e.size()));
+            count[i] = d == LoopDim::C && grouped ? 1 : (std::max<std::int64_t>(1, e.size()) + t - 1) / t;
+            if (d == LoopDim::C) c_at = i;
+        }
+        int last = -1;  // the innermost step loop of more than one tile
+        for (std::size_t i = 0; i < c_at; ++i)
+            if (count[i] > 1) last = static_cast<int>(i);
+        const auto input = [&](LoopDim d) { return d != LoopDim::K || grouped; };
+        const auto weight = [&](LoopDim d) {
+            return d == LoopDim::K || d == LoopDim::C || (d == LoopDim::B && l.weights_are_activations);
+        };
+        for (int tensor = 0; tensor < 2; ++tensor) {
+            int inner = -1;
+            for (std::size_t i = 0; i < kLoopDims; ++i)
+                if (count[i] > 1 && (tensor == 0 ? input(loops[i]) : weight(loops[i])))
+                    inner = static_cast<int>(i);
+            if (inner >= 0 && inner < static_cast<int>(c_at) && inner != last)
+                divisors.push_back(inside(count, inner, c_at));
+        }
+        std::sort(divisors.rbegin(), divisors.rend());
+    }
+    std::vector<std::map<std::int64_t, double>> first(divisors.size());
+    for (std::size_t lv = 0; lv < divisors.size(); ++lv)
+        for (std::size_t s = 0; s < steps.size(); ++s) {
+            const std::int64_t b = static_cast<std::int64_t>(s) / divisors[lv];
+            const auto it = first[lv].find(b);
+            first[lv][b] = it == first[lv].end() ? ready[s] : std::min(it->second, ready[s]);
+        }
+    const auto pixel = [&](std::size_t s) {
+        const auto& t = steps[s].tiles.front();
+        return std::array<std::int64_t, 4>{t[0].begin, t[2].begin, t[3].begin, t[1].begin};
+    };
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        for (std::size_t lv = 0; lv < divisors.size(); ++lv) {
+            const std::int64_t ba = static_cast<std::int64_t>(a) / divisors[lv];
+            const std::int64_t bb = static_cast<std::int64_t>(b) / divisors[lv];
+            if (ba == bb) continue;
+            const double fa = first[lv].at(ba), fb = first[lv].at(bb);
+            return fa != fb ? fa < fb : ba < bb;
+        }
+        if (ready[a] != ready[b]) return ready[a] < ready[b];
+        return pixel(a) < pixel(b);
+    });
+    return order;
+}
 
 void Player::play(LayerIndex li, const LayerMapping& m, const Region& region, const System& sys,
                   double& start, double& finish) {
@@ -225,52 +306,96 @@ void Player::play(LayerIndex li, const LayerMapping& m, const Region& region, co
                 free[sys.mesh.node(region.row + y, region.col + x)] = finish;
         return;
     }
+    // Both orders with the transformation, the earlier finish kept (the transformed on a tie).
+    Stamps loop_out = out, moved_out = out;
+    std::map<NodeId, double> loop_free = free, moved_free = free;
+    double loop_start = 0, moved_start = 0;
+    finish = stream(li, m, region, sys, false, loop_out, loop_free, loop_start);
+    start = loop_start;
+    if (transform) {
+        const double moved = stream(li, m, region, sys, true, moved_out, moved_free, moved_start);
+        if (moved <= finish) {
+            out = std::move(moved_out);
+            free = std::move(moved_free);
+            start = moved_start;
+            finish = moved;
+            return;
+        }
+    }
+    out = std::move(loop_out);
+    free = std::move(loop_free);
+}
+
+double Player::stream(LayerIndex li, const LayerMapping& m, const Region& region, const System& sys,
+                      bool transformed_order, Stamps& out, std::map<NodeId, double>& frees, double& start) {
+    const Layer& l = net.layer(li);
+    const LayerCost& lc = cost.layers[static_cast<std::size_t>(li)];
     start = -1;
-    finish = 0;
+    double finish = 0;
     for (std::int32_t y = 0; y < region.rows; ++y)
         for (std::int32_t x = 0; x < region.cols; ++x) {
             const NodeId node = sys.mesh.node(region.row + y, region.col + x);
             const auto r = part_ranges(l, m, y, x);
             const std::vector<Step> steps = walk(r, lc.part);
             std::vector<std::pair<double, std::int64_t>> in;
+            std::vector<double> ready;
             std::int64_t total = 0, outputs = 0;
             for (const Step& s : steps) {
                 in.push_back(inputs(l, r, s));
+                ready.push_back(in.back().first);
                 total += in.back().second;
                 outputs += s.outputs;
             }
+            std::vector<std::size_t> order(steps.size());
+            for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+            if (transformed_order) order = transformed(l, r, lc.part, steps, ready);
             double arrive = 0;
-            double f = node_free(node);
-            for (std::size_t i = 0; i < steps.size(); ++i) {
+            const auto fr = frees.find(node);
+            double f = fr == frees.end() ? 0.0 : fr->second;
+            for (std::size_t k = 0; k < steps.size(); ++k) {
+                const std::size_t i = order[k];
                 const double share = total > 0
                                          ? lc.redistribution.value() * static_cast<double>(in[i].second) /
                                                static_cast<double>(total)
                                          : 0.0;
                 arrive = std::max(arrive, in[i].first) + share;
                 const double s0 = std::max(f, arrive);
-                if (i == 0 && (start < 0 || s0 < start)) start = s0;
+                if (k == 0 && (start < 0 || s0 < start)) start = s0;
                 f = s0 +
                     lc.compute.value() * static_cast<double>(steps[i].outputs) / static_cast<double>(outputs);
                 for (const auto& t : steps[i].tiles)
                     for (std::int64_t b = t[0].begin; b < t[0].end; ++b)
-                        for (std::int64_t k = t[1].begin; k < t[1].end; ++k)
+                        for (std::int64_t k2 = t[1].begin; k2 < t[1].end; ++k2)
                             for (std::int64_t p = t[2].begin; p < t[2].end; ++p)
                                 for (std::int64_t q = t[3].begin; q < t[3].end; ++q)
-                                    out.t[out.at(b, k, p, q)] = f;
+                                    out.t[out.at(b, k2, p, q)] = f;
             }
-            free[node] = f;
+            frees[node] = f;
             finish = std::max(finish, f);
         }
+    return finish;
 }
 
 }  // namespace
 
 OverlapRun overlap_reference(const workload::Network& network, const workload::Segmentation& seg,
-                             const NetworkMapping& mapping, const System& system, const NetworkCost& cost) {
+                             const NetworkMapping& mapping, const System& system, const NetworkCost& cost,
+                             bool transform) {
+    if (transform) {  // the transformed run, unless the loop orders finish no later
+        OverlapRun loop = overlap_reference(network, seg, mapping, system, cost, false);
+        OverlapRun moved = play_all(network, seg, mapping, system, cost, true);
+        return moved.latency < loop.latency ? moved : loop;
+    }
+    return play_all(network, seg, mapping, system, cost, false);
+}
+
+OverlapRun play_all(const workload::Network& network, const workload::Segmentation& seg,
+                    const NetworkMapping& mapping, const System& system, const NetworkCost& cost,
+                    bool transform) {
     OverlapRun run;
     run.start.assign(static_cast<std::size_t>(network.size()), 0.0);
     run.finish.assign(static_cast<std::size_t>(network.size()), 0.0);
-    Player player{network, cost, {}, {}, {}, 0};
+    Player player{network, cost, {}, {}, {}, 0, transform};
     for (const workload::Segment& s : seg.segments)
         for (const workload::Branch& b : s.branches)
             for (LayerIndex li : b.layers) {

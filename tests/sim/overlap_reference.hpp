@@ -19,9 +19,17 @@ struct OverlapRun {
 };
 
 /// The overlapped timeline of `mapping` on `system`, given the layers' sequential costs
-/// (`cost`, from evaluate_mapping with any timeline).
+/// (`cost`, from evaluate_mapping with any timeline); with `transform`, each streamed layer
+/// also in the transformed order of its steps (docs/model.md, "The overlap-friendly
+/// transformation"), as OverlapTimeline(true) chooses.
 [[nodiscard]] OverlapRun overlap_reference(const workload::Network& network,
                                            const workload::Segmentation& seg, const NetworkMapping& mapping,
-                                           const System& system, const NetworkCost& cost);
+                                           const System& system, const NetworkCost& cost,
+                                           bool transform = false);
+
+/// One play of every layer, transformed or not (no choice between the two at the end).
+[[nodiscard]] OverlapRun play_all(const workload::Network& network, const workload::Segmentation& seg,
+                                  const NetworkMapping& mapping, const System& system,
+                                  const NetworkCost& cost, bool transform);
 
 }  // namespace pimdse::sim::reference

@@ -74,12 +74,14 @@ NetworkMapping streaming_mapping(const Network& n, const Segmentation& s, int ro
 }
 
 /// The analytic overlapped timeline of `m` against the reference, layer by layer.
+/// With `transform`, the transformed timeline against the reference's transformed play.
 void expect_reference(const Network& n, const NetworkMapping& m, const System& sys, double tolerance,
-                      bool overlaps) {
+                      bool overlaps, bool transform = false) {
     const Segmentation s = workload::decompose(n);
     const NetworkCost seq = evaluate(n, s, m, sys, sequential_timeline());
-    const NetworkCost ov = evaluate(n, s, m, sys, overlap_timeline());
-    const reference::OverlapRun ref = reference::overlap_reference(n, s, m, sys, seq);
+    const NetworkCost ov =
+        evaluate(n, s, m, sys, transform ? overlap_transform_timeline() : overlap_timeline());
+    const reference::OverlapRun ref = reference::overlap_reference(n, s, m, sys, seq, transform);
     if (tolerance == 0) {
         EXPECT_EQ(ov.latency.value(), ref.latency);
         for (workload::LayerIndex li = 0; li < n.size(); ++li) {
@@ -199,6 +201,71 @@ TEST(OverlapTimeline, HandComputedChain) {
     EXPECT_EQ(t[1][0].start, Cycles(400));
     // Sequentially: 400, then 100 + 400.
     EXPECT_EQ(h.run(0, 1, sequential_timeline(), t), Cycles(900));
+}
+
+TEST(OverlapTransform, HandComputedChain) {
+    // c1 in order kbpqc with K8, C4, P16: four steps (k0 p0, k0 p1, k1 p0, k1 p1) of 100
+    // cycles; c2 (K whole, C4, P16) runs two steps of 200, each reading 16 rows of all 16 of
+    // c1's channels, 50 cycles of gathering each. C is split, so every step fetches its
+    // input and weight tiles and any order of the steps costs the same.
+    HandChain h;
+    h.part.part.tiling.order = LoopOrder::kbpqc;
+    h.part.part.tiling.tile = {1, 8, 4, 16, 64};
+    const LayerSpaces s1 = layer_spaces(h.n, 0, h.m, Region{0, 0, 1, 1}, h.sys.mesh, h.part);
+    ASSERT_EQ(s1.nodes[0].steps, 4);
+    EXPECT_EQ(s1.nodes[0].keep, (std::array<std::int64_t, 2>{0, 0}));
+    std::vector<std::vector<LayerTiming>> t;
+    // Loop order: c2's rows 0-16 are complete with c1's third step at 300; c2 runs
+    // 350-550, then its rows 16-32 (ready 400, arrived 450) 550-750.
+    EXPECT_EQ(h.run(0, 1, overlap_timeline(), t), Cycles(750));
+    // Transformed: c1's steps are equally ready (the network input), so pixels go first:
+    // k0 p0, k1 p0, k0 p1, k1 p1; rows 0-16 complete at 200, c2 runs 250-450 and 450-650.
+    EXPECT_EQ(h.run(0, 1, overlap_transform_timeline(), t), Cycles(650));
+    EXPECT_EQ(t[1][0].start, Cycles(250));
+    EXPECT_EQ(t[0][0].latency, Cycles(400));
+    EXPECT_EQ(h.run(0, 1, sequential_timeline(), t), Cycles(900));
+}
+
+TEST(OverlapTransform, ReusedTilesPinTheLoopOrder) {
+    // C whole: c1's weight tile of K step k stays for its two P steps, so the K blocks stay
+    // together (keep = the K stride) and the transformation cannot move pixels forward.
+    HandChain h;
+    h.part.part.tiling.order = LoopOrder::kbpqc;
+    h.part.part.tiling.tile = {1, 8, 64, 16, 64};
+    const LayerSpaces s1 = layer_spaces(h.n, 0, h.m, Region{0, 0, 1, 1}, h.sys.mesh, h.part);
+    EXPECT_EQ(s1.nodes[0].keep, (std::array<std::int64_t, 2>{2, 0}));
+    std::vector<std::vector<LayerTiming>> t;
+    EXPECT_EQ(h.run(0, 1, overlap_transform_timeline(), t), h.run(0, 1, overlap_timeline(), t));
+}
+
+TEST(OverlapTransform, EqualsTheReferenceAndNeverAboveTheLoopOrder) {
+    // 4 KiB buffers: several tiles per node, C split in some layers.
+    const System sys = system_of(2, 2, 4);
+    for (const char* text : {kChain, kResidual, kConcat}) {
+        const Network n = io::parse_network(text, "small.yaml");
+        SCOPED_TRACE(n.name());
+        const Segmentation s = workload::decompose(n);
+        for (Placement p : {Placement::uniform, Placement::banded}) {
+            const NetworkMapping m = streaming_mapping(n, s, 2, 2, p);
+            expect_reference(n, m, sys, 0, p == Placement::banded, true);
+            const double seq = evaluate(n, s, m, sys, sequential_timeline()).latency.value();
+            const double ov = evaluate(n, s, m, sys, overlap_timeline()).latency.value();
+            const double xf = evaluate(n, s, m, sys, overlap_transform_timeline()).latency.value();
+            EXPECT_LE(xf, ov);
+            EXPECT_LE(ov, seq);
+        }
+    }
+}
+
+TEST(OverlapTransform, ResNet18WithinOnePercentOfTheReference) {
+    const Network n =
+        io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks/resnet18.yaml");
+    const Segmentation s = workload::decompose(n);
+    const NetworkMapping m = streaming_mapping(n, s, 2, 2, Placement::banded);
+    expect_reference(n, m, system_of(2, 2), 0.01, true, true);
+    const double ov = evaluate(n, s, m, system_of(2, 2), overlap_timeline()).latency.value();
+    const double xf = evaluate(n, s, m, system_of(2, 2), overlap_transform_timeline()).latency.value();
+    EXPECT_LE(xf, ov);
 }
 
 TEST(OverlapTimeline, DataSharingMakesABarrier) {
