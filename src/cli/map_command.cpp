@@ -52,6 +52,7 @@ struct MapOptions {
     std::string intra_node;          ///< empty: the hardware file's model.intra_node
     std::vector<std::string> freeze;
     std::int64_t max_nodes = kDefaultMaxNodes;
+    int layer_band = 0;  ///< --layer-band: ddam, every segment on its own band this wide
 };
 
 /// What one --csv row reports: the whole batch (for ddam, the samples streamed through it).
@@ -171,6 +172,7 @@ mapper::MapperOptions mapper_options(const MapOptions& o) {
                               ? mapper::BaselineLm::compute_delay_sharing
                               : mapper::BaselineLm::compute_delay;
     options.keep_baseline_if_better = o.fallback;
+    options.layer_band = o.layer_band;
     for (const std::string& f : o.freeze) {
         options.freeze_sm = options.freeze_sm || f == "sm";
         options.freeze_wr = options.freeze_wr || f == "wr";
@@ -191,6 +193,7 @@ int run_map(const MapOptions& o) {
     if (!o.intra_node.empty()) h.model.intra_node = *value_of(pimdse::kIntraNodeModelNames, o.intra_node);
     check_node_count("map", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
     const bool ddam = o.mapper == "ddam";
+    if (o.layer_band > 0 && !ddam) throw UsageError("map: --layer-band takes --mapper ddam");
     if (ddam && h.model.overlap)
         throw UsageError("map: --mapper ddam does not take overlap (--overlap or model.overlap in " +
                          o.hardware +
@@ -298,6 +301,11 @@ void add_map_command(CLI::App& app, Action& action) {
                     "batch size (default: the network file's); for ddam, the samples streamed through the "
                     "pipeline one at a time (default 1)")
         ->check(integer_in(1, 65536));
+    cmd->add_option("--layer-band", o->layer_band,
+                    "with --mapper ddam: every segment a part of its own on a band this many rows (columns) "
+                    "wide, wrapping to the array's start when the segments outnumber the bands: OverlaPIM's "
+                    "fixed memory per layer (default: DDAM's load-balanced cuts; docs/mapper.md)")
+        ->check(integer_in(1, 4096));
     cmd->add_option("--rounds", o->rounds, "MAX_OPTIM_ITER of Algorithm 1 (default 3)")
         ->check(integer_in(1, 100));
     cmd->add_option("--max-nodes", o->max_nodes,

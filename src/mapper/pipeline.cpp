@@ -124,6 +124,21 @@ Cuts balance(const std::vector<std::vector<SegmentFit>>& fit, std::size_t units)
     return out;
 }
 
+/// OverlaPIM's fixed memory per layer: every segment alone on a band `width` wide (the
+/// array's width when it is narrower); no parts when a segment fits no such band.
+Cuts one_per_segment(const std::vector<std::vector<SegmentFit>>& fit, std::int32_t units,
+                     std::int32_t width) {
+    const auto w = static_cast<std::size_t>(std::min(width, units));
+    Cuts out;
+    out.interval = 0;
+    for (std::size_t s = 0; s < fit.size(); ++s) {
+        if (fit[s][w].cycles == kInf) return {};
+        out.parts.emplace_back(s, w);
+        out.interval = std::max(out.interval, fit[s][w].cycles);
+    }
+    return out;
+}
+
 /// The batch's cycles, seconds and energy from the costed stages: every sample costs the same
 /// dynamic energy; the banks draw background power for as long as the batch takes.
 void add_batch_totals(PipelineResult& out, const sim::System& system) {
@@ -157,7 +172,8 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
     const sim::DataLayout dl = options_.layouts.front();  // DDAM does not choose layouts
     const std::vector<std::vector<SegmentFit>> fit =
         fit_segments(search_, timeline_, network, seg, bands, dl, [this] { check_cancelled(); });
-    const Cuts cuts = balance(fit, static_cast<std::size_t>(bands.units()));
+    const Cuts cuts = options_.layer_band > 0 ? one_per_segment(fit, bands.units(), options_.layer_band)
+                                              : balance(fit, static_cast<std::size_t>(bands.units()));
     if (cuts.parts.empty())
         throw Unmappable("ddam: no cut of '" + network.name() + "' fits the array's bands");
 
@@ -169,13 +185,16 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
     out.mapping.layers.resize(static_cast<std::size_t>(network.size()));
     out.mapping.segments.resize(S);
     std::int32_t offset = 0;
+    std::vector<std::vector<LayerIndex>> band_layers(static_cast<std::size_t>(bands.units()));
     for (std::size_t p = 0; p < cuts.parts.size(); ++p) {
         const std::size_t first = cuts.parts[p].first;
         const std::size_t end = p + 1 < cuts.parts.size() ? cuts.parts[p + 1].first : S;
         const auto w = static_cast<std::int32_t>(cuts.parts[p].second);
+        if (offset + w > bands.units()) offset = 0;  // layer bands wrap; the DP's cuts never do
         const sim::Region b = bands.band(offset, w);
+        // The layers of every part on this band so far share its nodes' DRAM.
+        std::vector<LayerIndex>& part_layers = band_layers[static_cast<std::size_t>(offset)];
         offset += w;
-        std::vector<LayerIndex> part_layers;
         for (std::size_t s = first; s < end; ++s) {
             const SegmentFit& f = fit[s][static_cast<std::size_t>(w)];
             const workload::Segment& segment = seg.segments[s];
@@ -191,7 +210,7 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
                     part_layers.push_back(l);
                 }
         }
-        reduce_replication(network, out.mapping, part_layers);  // a part's nodes store its layers only
+        reduce_replication(network, out.mapping, part_layers);  // a band stores its parts' layers only
         out.stages.push_back(
             PipelineStage{static_cast<std::int32_t>(first), static_cast<std::int32_t>(end), b, 0});
     }

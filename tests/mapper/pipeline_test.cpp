@@ -113,5 +113,33 @@ TEST(Pipeline, BalancesItsPartsAsWellAsBruteForce) {
     EXPECT_GE(m.pipeline(n, seg, 16).throughput(), p.throughput());
 }
 
+TEST(Pipeline, LayerBandsGiveEverySegmentItsOwnBand) {
+    // Five segments on 4 rows with --layer-band 1: segment s on row s mod 4, the fifth back
+    // on row 0; with 2, rows 0-1, 2-3, 0-1, ...
+    const sim::System sys = hardware("nicepim_4x4.yaml");
+    const workload::Network n = io::parse_network(kChain, "chain.yaml");
+    const workload::Segmentation seg = workload::decompose(n);
+    sim::AnalyticIntraNodeMapper intra;
+    sim::SnakeRingScheduler sched;
+    for (std::int32_t width : {1, 2}) {
+        MapperOptions o;
+        o.layer_band = width;
+        Mapper m(sys, o, intra, sched, sched);
+        const PipelineResult p = m.pipeline(n, seg, 1);
+        ASSERT_EQ(p.stages.size(), 5u);
+        for (std::size_t s = 0; s < 5; ++s) {
+            const PipelineStage& st = p.stages[s];
+            EXPECT_EQ(st.first_segment, static_cast<std::int32_t>(s));
+            EXPECT_EQ(st.end_segment, static_cast<std::int32_t>(s + 1));
+            EXPECT_EQ(st.band.row, static_cast<std::int32_t>(s) * width % 4);
+            EXPECT_EQ(st.band.rows, width);
+            const sim::Region& r = p.mapping.segments[s].regions.front();
+            EXPECT_GE(r.row, st.band.row);
+            EXPECT_LE(r.row + r.rows, st.band.row + st.band.rows);
+        }
+        EXPECT_EQ(sim::check_mapping(n, seg, p.mapping, 4, 4), std::nullopt);
+    }
+}
+
 }  // namespace
 }  // namespace pimdse::mapper

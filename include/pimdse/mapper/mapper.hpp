@@ -63,6 +63,11 @@ struct MapperOptions {
     /// Arrangements ((Ph, Pw) split x order) costed per partition-count vector of a layer; 0 is
     /// the exhaustive search. Bounded by default because 16 x 16 arrays have thousands.
     std::int64_t max_arrangements = 12;
+    /// The DDAM pipeline's parts (pipeline.hpp): 0, its dynamic programme's cuts; w > 0,
+    /// OverlaPIM's setting of a fixed memory per layer: every segment a part of its own on a
+    /// band w rows (columns) wide, the bands laid out in order and wrapping to the array's
+    /// start when the segments outnumber them (pimdse map --layer-band).
+    std::int32_t layer_band = 0;
     /// Called between rounds and layers; returning true abandons the search (std::runtime_error
     /// "cancelled"). For per-candidate time limits.
     std::function<bool()> cancelled;
