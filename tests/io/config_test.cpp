@@ -450,6 +450,22 @@ TEST_F(ConfigFiles, ModelOverlap) {
     EXPECT_EQ(parse_hardware(to_yaml(h), "h.yaml"), h);
 }
 
+TEST_F(ConfigFiles, ModelOverlapTransform) {
+    EXPECT_FALSE(parse(kMinimal).model.overlap_transform);  // off by default, and not written
+    EXPECT_EQ(to_yaml(parse(kMinimal)).find("overlap_transform"), std::string::npos);
+    const Config on = parse(std::string(kMinimal) + "model: {overlap: true, overlap_transform: true}\n");
+    EXPECT_TRUE(on.model.overlap_transform);
+    EXPECT_NE(to_yaml(on).find("  overlap_transform: true"), std::string::npos);
+    EXPECT_EQ(parse(to_yaml(on)), on);
+    try {  // the transformation reorders overlapped steps: alone it is refused
+        (void)parse(std::string(kMinimal) + "model:\n  overlap_transform: true\n");
+        ADD_FAILURE() << "overlap_transform without overlap was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("model.overlap_transform"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("model.overlap is true"), std::string::npos) << e.what();
+    }
+}
+
 TEST_F(ConfigFiles, WallTimeForms) {
     const std::pair<const char*, long long> cases[] = {
         {"3600", 3600},          {"45s", 45},           {"90m", 5400},         {"12h", 43200}, {"2d", 172800},
