@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# jobs/paper/overlap/run.sh on one small network and system, both settings: the job runs, the
-# overlapped latency of each mapping is at most its sequential one, and the layers' added
+# jobs/paper/overlap/run.sh on one small network and system, all three settings: the job runs,
+# the transformed latency of each mapping is at most its overlapped one, which is at most its
+# sequential one, and the layers' added
 # cycles of postprocess/overlap.py sum to the overlapped and the sequential latency pimdse
 # reports (the per-layer finish times agree with the network's).
 # Usage: overlap_smoke.sh PIMDSE HARDWARE NETWORK WORKDIR
@@ -15,8 +16,9 @@ import pandas as pd
 d = sys.argv[1]
 nets = pd.read_csv(f"{d}/overlap.csv")
 layers = pd.read_csv(f"{d}/overlap_layers.csv")
-assert sorted(nets.setting) == ["a", "b"], nets
+assert sorted(nets.setting) == ["a", "b", "d"], nets
 assert (nets.overlapped_cycles <= nets.sequential_cycles).all(), nets
+assert (nets.transformed_cycles <= nets.overlapped_cycles).all(), nets
 for r in nets.itertuples():
     mine = layers[layers.setting == r.setting]
     assert abs(mine.added_cycles.sum() - r.overlapped_cycles) <= 1e-9 * r.overlapped_cycles, (r, mine)
