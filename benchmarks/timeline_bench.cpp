@@ -3,7 +3,8 @@
 // mapping on NicePIM's 16 x 16 system (8 x 8 PEs, 8 KiB buffers) and 4 x 4 system (32 x 32
 // PEs, 128 KiB), with a fresh intra-node mapper per evaluation (cold memo: every distinct
 // part-layer is searched) and with one kept across evaluations (warm memo); the warm cases
-// also under the overlapped timeline (docs/model.md, "Overlapped layers").
+// also under the overlapped timeline (docs/model.md, "Overlapped layers") and with the
+// overlap-friendly transformation ("The overlap-friendly transformation").
 #include <benchmark/benchmark.h>
 
 #include <string>
@@ -79,11 +80,16 @@ void BM_Resnet152_4x4_Warm_Overlap(benchmark::State& state) {
     run(state, case_4x4(), true, overlap_timeline());
 }
 
+void BM_Resnet152_16x16_Warm_OverlapTransform(benchmark::State& state) {
+    run(state, case_16x16(), true, overlap_transform_timeline());
+}
+
 BENCHMARK(BM_Resnet152_16x16_Cold)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Resnet152_16x16_Warm)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Resnet152_4x4_Cold)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Resnet152_4x4_Warm)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Resnet152_16x16_Warm_Overlap)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Resnet152_4x4_Warm_Overlap)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Resnet152_16x16_Warm_OverlapTransform)->Unit(benchmark::kMillisecond);
 
 }  // namespace
