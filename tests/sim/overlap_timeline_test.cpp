@@ -224,6 +224,23 @@ TEST(OverlapTransform, HandComputedChain) {
     EXPECT_EQ(t[1][0].start, Cycles(250));
     EXPECT_EQ(t[0][0].latency, Cycles(400));
     EXPECT_EQ(h.run(0, 1, sequential_timeline(), t), Cycles(900));
+
+    // The event-driven reference, given the same costs and tiling, plays the same orders.
+    NetworkMapping nm;
+    nm.segments = {{{Region{0, 0, 1, 1}}, {0}}, {{Region{0, 1, 1, 1}}, {0}}};
+    nm.layers.assign(2, h.m);
+    NetworkCost cost;
+    cost.layers.resize(2);
+    for (LayerCost& lc : cost.layers) {
+        lc.compute = Cycles(400);
+        lc.part = h.part.part;
+    }
+    cost.layers[1].redistribution = Cycles(100);
+    const Segmentation seg = workload::decompose(h.n);
+    EXPECT_EQ(reference::overlap_reference(h.n, seg, nm, h.sys, cost).latency, 750);
+    const reference::OverlapRun moved = reference::overlap_reference(h.n, seg, nm, h.sys, cost, true);
+    EXPECT_EQ(moved.latency, 650);
+    EXPECT_EQ(moved.start[1], 250);
 }
 
 TEST(OverlapTransform, ReusedTilesPinTheLoopOrder) {
