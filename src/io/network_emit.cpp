@@ -158,6 +158,8 @@ std::string emit_network(const workload::Network& net, const std::vector<std::st
     if (!net.info().description.empty()) out << "description: " << quoted(net.info().description) << '\n';
     if (!net.info().source.empty()) out << "source: " << quoted(net.info().source) << '\n';
     out << "batch: " << net.batch() << '\n';
+    if (net.mode() != workload::NetworkMode::inference)
+        out << "mode: " << name_of(workload::kNetworkModeNames, net.mode()) << '\n';
     const auto& in = net.input();
     out << "input: {channels: " << in.channels << ", height: " << in.height << ", width: " << in.width
         << "}\n";

@@ -33,7 +33,8 @@ using yaml::Map;
 constexpr std::int64_t kMaxInteger = std::numeric_limits<std::int32_t>::max();
 const std::string kPositive = "an integer in [1, " + std::to_string(kMaxInteger) + "]";
 
-const std::vector<std::string_view> kTopKeys{"network", "description", "source", "batch", "input", "layers"};
+const std::vector<std::string_view> kTopKeys{"network", "description", "source", "batch",
+                                             "mode",    "input",       "layers"};
 
 struct LayerEntry {
     Field field;  ///< the layer's mapping, path layers[i]
@@ -121,6 +122,7 @@ public:
 
         collect(items);
         workload::NetworkBuilder builder(std::move(info), batch, input);
+        if (auto f = top.get("mode")) builder.set_mode(mode(*f));
         for (std::size_t i = 0; i < entries_.size(); ++i) add_layer(builder, static_cast<LayerIndex>(i));
         workload::Network network = std::move(builder).build();
         warn_chained_siblings(network);
@@ -129,6 +131,13 @@ public:
 
 private:
     std::int64_t positive(const Field& f) const { return r_.integer(f, 1, kMaxInteger); }
+
+    // `mode`: inference (the default) or training (workload/training.hpp).
+    workload::NetworkMode mode(const Field& f) const {
+        const std::string text = r_.string(f);
+        if (auto m = value_of(workload::kNetworkModeNames, text)) return *m;
+        r_.value_error(f, "one of inference, training", "'" + text + "'");
+    }
 
     // `padding`: an integer or [h, w] before and after; on a conv also `sep` (SEP, Gibbon IV-A).
     // `padding_end`: the padding after the last row and column, when it differs.

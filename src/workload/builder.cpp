@@ -315,7 +315,7 @@ LayerIndex NetworkBuilder::activation(std::string name, LayerIndex input, Activa
 }
 
 Network NetworkBuilder::build() && {
-    return Network(std::move(info_), batch_, input_, std::move(layers_));
+    return Network(std::move(info_), batch_, input_, std::move(layers_), mode_);
 }
 
 }  // namespace pimdse::workload

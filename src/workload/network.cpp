@@ -417,8 +417,9 @@ std::optional<NetworkIssue> check_layer(std::span<const Layer> layers, LayerInde
     return LayerChecker(layers, index, batch, input).run();
 }
 
-Network::Network(NetworkInfo info, std::int64_t batch, TensorShape input, std::vector<Layer> layers)
-    : info_(std::move(info)), batch_(batch), input_(input), layers_(std::move(layers)) {
+Network::Network(NetworkInfo info, std::int64_t batch, TensorShape input, std::vector<Layer> layers,
+                 NetworkMode mode)
+    : info_(std::move(info)), batch_(batch), input_(input), layers_(std::move(layers)), mode_(mode) {
     const SourceLocation where{"network '" + info_.name + "'"};
     if (!is_valid_name(info_.name))
         throw InputError(where, "network",
@@ -510,7 +511,11 @@ std::int64_t Network::total_ops() const noexcept {
 Network Network::with_batch(std::int64_t batch) const {
     std::vector<Layer> layers = layers_;
     for (Layer& l : layers) l.B = batch;
-    return Network(info_, batch, input_, std::move(layers));
+    return Network(info_, batch, input_, std::move(layers), mode_);
+}
+
+Network Network::with_mode(NetworkMode mode) const {
+    return Network(info_, batch_, input_, layers_, mode);
 }
 
 }  // namespace pimdse::workload

@@ -235,7 +235,8 @@ const Malformed kMalformed[] = {
     {"bad_boolean.yaml", 5, "layers[0].bias", "expected true or false, got yes"},
     {"yaml_syntax.yaml", 6, "", "expected valid YAML, got a syntax error"},
     {"empty.yaml", 1, "",
-     "expected a mapping with the keys network, description, source, batch, input, layers, got an empty "
+     "expected a mapping with the keys network, description, source, batch, mode, input, layers, got an "
+     "empty "
      "file"},
 };
 

@@ -108,6 +108,9 @@ public:
     /// Number of layers added so far; the next layer gets this index.
     [[nodiscard]] LayerIndex size() const noexcept { return static_cast<LayerIndex>(layers_.size()); }
 
+    /// The network's mode (inference unless set).
+    void set_mode(NetworkMode mode) noexcept { mode_ = mode; }
+
     [[nodiscard]] Network build() &&;
 
 private:
@@ -126,6 +129,7 @@ private:
     TensorShape input_;
     std::vector<Layer> layers_;
     std::unordered_map<std::string, LayerIndex> names_;
+    NetworkMode mode_ = NetworkMode::inference;
 };
 
 }  // namespace pimdse::workload

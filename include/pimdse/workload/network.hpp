@@ -15,6 +15,13 @@
 
 namespace pimdse::workload {
 
+/// What a network is run for: its forward pass alone, or a training step (forward pass,
+/// backward pass and weight update; workload/training.hpp). Values are append only.
+enum class NetworkMode : std::uint8_t { inference = 0, training = 1 };
+/// The modes' names (the network file's `mode`), declared once.
+inline constexpr EnumNames<NetworkMode, 2> kNetworkModeNames{
+    {{NetworkMode::inference, "inference"}, {NetworkMode::training, "training"}}};
+
 /// Descriptive facts that do not change the computation.
 struct NetworkInfo {
     std::string name;         ///< [A-Za-z0-9_.-]+, used as an HDF5 group name
@@ -44,11 +51,14 @@ public:
     /// Validates everything (names valid and unique, "input" reserved, producers precede
     /// their consumers, check_layer for each layer) and throws pimdse::InputError naming
     /// the network, the key path and the problem.
-    Network(NetworkInfo info, std::int64_t batch, TensorShape input, std::vector<Layer> layers);
+    Network(NetworkInfo info, std::int64_t batch, TensorShape input, std::vector<Layer> layers,
+            NetworkMode mode = NetworkMode::inference);
 
     [[nodiscard]] const std::string& name() const noexcept { return info_.name; }
     [[nodiscard]] const NetworkInfo& info() const noexcept { return info_; }
     [[nodiscard]] std::int64_t batch() const noexcept { return batch_; }
+    /// Inference (the forward pass) or training (workload/training.hpp adds its phases).
+    [[nodiscard]] NetworkMode mode() const noexcept { return mode_; }
     /// Per-sample shape of the network input tensor.
     [[nodiscard]] const TensorShape& input() const noexcept { return input_; }
     [[nodiscard]] std::span<const Layer> layers() const noexcept { return layers_; }
@@ -71,12 +81,15 @@ public:
 
     /// The same network at another batch size (every layer's B); MACs scale linearly.
     [[nodiscard]] Network with_batch(std::int64_t batch) const;
+    /// The same network in another mode.
+    [[nodiscard]] Network with_mode(NetworkMode mode) const;
 
 private:
     NetworkInfo info_;
     std::int64_t batch_ = 1;
     TensorShape input_;
     std::vector<Layer> layers_;
+    NetworkMode mode_ = NetworkMode::inference;
     // Consumers in CSR form: consumers of i are consumer_list_[offsets_[i] .. offsets_[i+1]).
     std::vector<std::int32_t> consumer_offsets_;
     std::vector<LayerIndex> consumer_list_;
