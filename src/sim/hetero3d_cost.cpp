@@ -64,7 +64,8 @@ void digital_compute(PhaseCost& c, std::int64_t macs, const workload::Precision&
 // A forward phase as crossbar MVMs on the PEs' crossbars; false (and the status set) when
 // the weights do not fit.
 bool crossbar_compute(PhaseCost& c, const workload::Layer& layer, const workload::Precision& p,
-                      const hw::TileSpec& tile, std::int64_t tiles, const hw::NeuroSimPreset& preset) {
+                      const hw::TileSpec& tile, std::int64_t tiles, const hw::NeuroSimPreset& preset,
+                      bool replicate) {
     const CrossbarConfig cfg = tile_config(tile, p.bits);
     const CrossbarMapping m = map_to_crossbars(layer, cfg);
     const std::int64_t available = tiles * tile.arrays;
@@ -75,7 +76,7 @@ bool crossbar_compute(PhaseCost& c, const workload::Layer& layer, const workload
                    std::to_string(c.pes) + " PEs hold " + std::to_string(available);
         return false;
     }
-    c.replicas = available / m.crossbars;
+    c.replicas = replicate ? available / m.crossbars : 1;
     const std::int64_t converters = std::max(tile.adcs, tile.sense_amps) / tile.arrays;  // per crossbar
     const std::int64_t used_columns = std::min<std::int64_t>(m.columns, cfg.size);
     const std::int64_t used_rows = std::min<std::int64_t>(m.rows, cfg.size);
@@ -109,7 +110,8 @@ void program_weights(PhaseCost& c, const workload::Layer& layer, const hw::TileS
         c.write_ns = static_cast<double>(ceil_div(c.cells_written, per_cycle)) * dev.write_latency_ns;
     } else {
         const CrossbarMapping m = map_to_crossbars(layer, tile_config(tile, bits));
-        const std::int64_t copies = std::max<std::int64_t>(1, tiles * tile.arrays / m.crossbars);
+        const std::int64_t copies =
+            params.replicate_weights ? std::max<std::int64_t>(1, tiles * tile.arrays / m.crossbars) : 1;
         c.cells_written = copies * m.groups * m.rows * m.columns;
         c.write_ns = static_cast<double>(std::min<std::int64_t>(m.rows, tile.rows)) * dev.write_latency_ns;
     }
@@ -181,7 +183,8 @@ PhaseCost cost_phase(const workload::Layer& layer, const workload::PhaseStep& st
         return c;
     }
     if (crossbar && mvm) {
-        if (!crossbar_compute(c, layer, step.precision, tile, tiles, preset)) return c;
+        if (!crossbar_compute(c, layer, step.precision, tile, tiles, preset, params.replicate_weights))
+            return c;
     } else {
         digital_compute(c, step.phase == TrainingPhase::forward ? step.ops : step.macs, step.precision, tiles,
                         params);

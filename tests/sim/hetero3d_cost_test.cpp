@@ -97,8 +97,10 @@ TEST(Hetero3dPhase, SramDigitalByHand) {
 
 TEST(Hetero3dPhase, ReramCrossbarByHand) {
     const auto net = fc_network();
+    Hetero3dCostParams copies;
+    copies.replicate_weights = true;
     const PhaseCost c = cost_phase(net.layer(0), step_of(net, TrainingPhase::forward), PimDevice::reram, 1,
-                                   hunt(), preset(), {});
+                                   hunt(), preset(), copies);
     ASSERT_TRUE(c.ok()) << c.reason;
     // 256 rows x 10 x 8 two-bit cells = 80 columns: 2 crossbars of 128 x 128; 1 PE holds
     // 4 x 96 = 384, so 192 copies and one position. 16 one-bit input cycles; a read is the
@@ -115,6 +117,12 @@ TEST(Hetero3dPhase, ReramCrossbarByHand) {
     const double adc = adc_uw * 9 * 1e-3;
     EXPECT_NEAR(c.compute_pj, 16 * (256 * 80 * cell + 160 * adc), 1e-6);
     EXPECT_EQ(c.leakage_mw, 0.0);
+    // One copy (the default): the same reads, energy and latency for one position.
+    const PhaseCost one = cost_phase(net.layer(0), step_of(net, TrainingPhase::forward), PimDevice::reram, 1,
+                                     hunt(), preset(), {});
+    EXPECT_EQ(one.replicas, 1);
+    EXPECT_DOUBLE_EQ(one.compute_ns, c.compute_ns);
+    EXPECT_DOUBLE_EQ(one.compute_pj, c.compute_pj);
 }
 
 TEST(Hetero3dPhase, FefetCrossbarByHand) {
@@ -125,7 +133,6 @@ TEST(Hetero3dPhase, FefetCrossbarByHand) {
     // 16 one-bit cells a weight: 160 columns of one 256 x 256 crossbar, 256 sense amplifiers
     // each read once: 10 ns + (1 + 1) ns a read.
     EXPECT_EQ(c.crossbars, 1);
-    EXPECT_EQ(c.replicas, 4 * 48);
     EXPECT_DOUBLE_EQ(c.compute_ns, 16 * 12.0);
     const double g = 0.5 / 240e3 + 0.5 / 24e6;
     const double cell = 0.25 * g * 10e-9 * 1e12;
@@ -154,17 +161,23 @@ TEST(Hetero3dPhase, GradientsOnCrossbarsAndOversizedLayersAreStatuses) {
 TEST(Hetero3dPhase, UpdateWritesAndLifetimeByHand) {
     const auto net = fc_network();
     const PhaseStep up = step_of(net, TrainingPhase::weight_update);
-    // ReRAM: 192 copies of 256 x 80 cells, each written once, 2 nJ a cell; 128 rows of 100 ns.
+    // ReRAM: 256 x 80 cells, each written once, 2 nJ a cell; 128 rows of 100 ns.
     const PhaseCost r = cost_phase(net.layer(0), up, PimDevice::reram, 1, hunt(), preset(), {});
-    EXPECT_EQ(r.cells_written, 192 * 256 * 80);
-    EXPECT_DOUBLE_EQ(r.write_pj, 192.0 * 256 * 80 * 2000);
+    EXPECT_EQ(r.cells_written, 256 * 80);
+    EXPECT_DOUBLE_EQ(r.write_pj, 256.0 * 80 * 2000);
+    // With copies, every one of the 192 is reprogrammed.
+    Hetero3dCostParams copies;
+    copies.replicate_weights = true;
+    EXPECT_EQ(cost_phase(net.layer(0), up, PimDevice::reram, 1, hunt(), preset(), copies).cells_written,
+              192 * 256 * 80);
     EXPECT_DOUBLE_EQ(r.write_ns, 128 * 100.0);
     EXPECT_DOUBLE_EQ(r.lifetime_iterations, 1e8);  // one write a cell an iteration: Table I's 1e8
     // The update's arithmetic: 2560 float multiply-adds in the digital periphery.
     EXPECT_NEAR(r.compute_pj, 2560 * (4.6 + 5.0), 1e-9);
-    // FeFET: 192 copies of 256 x 160 one-bit cells at 5 pJ; 256 rows of 3 ns; 1e5 iterations.
+    // FeFET: 256 x 160 one-bit cells at 5 pJ; 256 rows of 3 ns; 1e5 iterations.
     const PhaseCost f = cost_phase(net.layer(0), up, PimDevice::fefet, 1, hunt(), preset(), {});
-    EXPECT_EQ(f.cells_written, 192 * 256 * 160);
+    EXPECT_EQ(f.cells_written, 256 * 160);
+    EXPECT_DOUBLE_EQ(f.write_pj, 256.0 * 160 * 5);
     EXPECT_DOUBLE_EQ(f.write_ns, 256 * 3.0);
     EXPECT_DOUBLE_EQ(f.lifetime_iterations, 1e5);
     // SRAM: 2560 x 16 bits, 4 x 256 bits a 1 ns cycle, 3 pJ a bit.

@@ -43,6 +43,10 @@ struct Hetero3dCostParams {
     int sram_tile_bits_per_cycle = 256;       ///< HuNT Table II: 256 sense amplifiers per SRAM tile
     /// SRAM leakage per KiB, mW: MNSIM 2.0's 16 KiB PE input buffer, 8.86342 mW.
     double sram_leakage_mw_per_kib = 8.86342 / 16;
+    /// Fill a layer's PEs with copies of its weights that split its output positions. Off by
+    /// default (ours): in training every copy is reprogrammed each step at Table I's write
+    /// energy (2 nJ a ReRAM cell), so the greedy start point keeps one copy.
+    bool replicate_weights = false;
     double ambient_k = 300;  ///< HuNT IV-A
     /// Err's temperature scale T_s (ours): N = exp((Q − T_amb) / T_s) for ReRAM, (Q − T_amb) / T_s
     /// for FeFET; 50 K (docs/model.md, "Err").
@@ -106,7 +110,8 @@ struct PhaseCost {
 };
 
 /// The cost of `step` of `layer` on `pes` PEs of `device`. Forward phases of weighted layers
-/// on ReRAM/FeFET hold one or more copies of the weights in the PEs' crossbars; other phases
+/// on ReRAM/FeFET hold the weights in the PEs' crossbars (one copy, or as many as fit with
+/// `replicate_weights`); other phases
 /// there (an auxiliary layer's forward, the update's arithmetic) run in the tiles' digital
 /// periphery at the SRAM digital rates. Throws ModelError for pes < 1.
 [[nodiscard]] PhaseCost cost_phase(const workload::Layer& layer, const workload::PhaseStep& step,
