@@ -255,6 +255,10 @@ hw::Technology read_technology(const Reader& r, const std::optional<Field>& f) {
            "dram_trp_ns",
            "dram_tras_ns",
            "dram_tccd_ns",
+           "dram_trtp_ns",
+           "dram_write_to_precharge_ns",
+           "dram_write_to_read_ns",
+           "dram_read_to_write_ns",
            "dram_trfc_ns",
            "dram_trefi_ns",
            "dram_background_mw_per_bank",
@@ -281,6 +285,10 @@ hw::Technology read_technology(const Reader& r, const std::optional<Field>& f) {
     non_negative("dram_trp_ns", t.dram_trp_ns);
     non_negative("dram_tras_ns", t.dram_tras_ns);
     non_negative("dram_tccd_ns", t.dram_tccd_ns);
+    non_negative("dram_trtp_ns", t.dram_trtp_ns);
+    non_negative("dram_write_to_precharge_ns", t.dram_write_to_precharge_ns);
+    non_negative("dram_write_to_read_ns", t.dram_write_to_read_ns);
+    non_negative("dram_read_to_write_ns", t.dram_read_to_write_ns);
     non_negative("dram_trfc_ns", t.dram_trfc_ns);
     if (auto v = m.get("dram_trefi_ns")) t.dram_trefi_ns = r.number(*v, 0, true, kMaxTechnologyValue);
     if (!(t.dram_trefi_ns > t.dram_trfc_ns)) {

@@ -25,9 +25,15 @@ std::int64_t DramTraffic::activations() const noexcept {
     return a;
 }
 
-Cycles dram_cycles(const NodeSpec& node, double accesses, double activations) noexcept {
-    const double open = std::max(activations * node.ras_cycles,
-                                 activations * node.activate_cycles + accesses * node.access_cycles);
+Cycles dram_cycles(const NodeSpec& node, double accesses, double activations,
+                   double write_activations) noexcept {
+    // Per row: tRCD to its first column, tCCD_L between columns, tRTP (read) or the write
+    // recovery (write) from its last column to the precharge; at least tRAS from ACT to PRE.
+    const double columns = activations * node.activate_cycles +
+                           (accesses - activations) * node.access_cycles +
+                           (activations - write_activations) * node.read_precharge_cycles +
+                           write_activations * node.write_precharge_cycles;
+    const double open = std::max(activations * node.ras_cycles, columns);
     return Cycles(node.refresh_factor * (activations * node.precharge_cycles + open));
 }
 
@@ -35,9 +41,21 @@ Cycles DramTraffic::cycles(const NodeSpec& node) const noexcept {
     // Per tensor: a tensor's rows are alike (its tiles have one shape), so the max over
     // tRAS and the column time is taken where the rows are similar, not over all rows at once.
     Cycles c{0};
-    for (const TensorTraffic& t : tensor)
+    for (const TensorTraffic& t : tensor) {
         c += dram_cycles(node, static_cast<double>(t.read_accesses + t.write_accesses),
-                         static_cast<double>(t.activations));
+                         static_cast<double>(t.activations), static_cast<double>(t.write_activations));
+        // A turnaround replaces one tCCD_L between columns of an open row.
+        c +=
+            Cycles(node.refresh_factor *
+                   (static_cast<double>(t.read_write_turns) * (node.read_write_cycles - node.access_cycles) +
+                    static_cast<double>(t.write_read_turns) * (node.write_read_cycles - node.access_cycles)));
+    }
+    // The stream's ends: its first row finds the bank precharged (no tRP), and its time ends
+    // with the last burst of the final write-back, before that row's write recovery.
+    const TensorTraffic& out = tensor[static_cast<std::size_t>(Tensor::output)];
+    if (out.write_activations > 0)
+        c -= Cycles(node.refresh_factor *
+                    (node.precharge_cycles + node.write_precharge_cycles - node.access_cycles));
     return c;
 }
 
@@ -431,7 +449,9 @@ void add(TensorTraffic& out, const TileSums& t, double times, bool write) {
     const auto r = round_half_away;
     (write ? out.write_elements : out.read_elements) += r(t.elements * times);
     (write ? out.write_accesses : out.read_accesses) += r(t.accesses * times);
-    out.activations += r(t.activations * times);
+    const std::int64_t rows = r(t.activations * times);
+    out.activations += rows;
+    if (write) out.write_activations += rows;
     out.fetches += r(t.tiles * times);
 }
 

@@ -9,10 +9,13 @@ namespace pimdse::sim {
 namespace {
 
 // Command timing of the node's bound banks, one logical bank (docs/model.md, "DRAM timing"):
-// a column command (RD or WR) every tCCD_L, ACT at least tRP after PRE, the first column
-// command tRCD after ACT, PRE at least tRAS after ACT and one tCCD_L after the last column
-// command; every tREFI the bank is precharged and refreshed for tRFC, after which the open
-// row must be activated again. All times in node cycles.
+// a column command (RD or WR) every tCCD_L in one direction, a read to a write at least the
+// read-to-write time apart and a write to a read at least the write-to-read time (tWTR_L with
+// the write's latency and burst); ACT at least tRP after PRE, the first column command tRCD
+// after ACT; PRE at least tRAS after ACT and, after the last column command, tRTP (a read)
+// or the write's latency, burst and recovery tWR (a write). Every tREFI the bank is
+// precharged and refreshed for tRFC, after which the open row must be activated again. All
+// times in node cycles.
 class CommandClock {
 public:
     explicit CommandClock(const NodeSpec& n, double refi, double rfc) : n_(n), refi_(refi), rfc_(rfc) {}
@@ -24,16 +27,17 @@ public:
         open_ = true;
         ++commands_.activates;
     }
-    // One column command of the open row.
-    void column() {
-        double t = std::max({cas_ + n_.access_cycles, act_ + n_.activate_cycles, floor_});
+    // One column command of the open row: a write (WR) or a read (RD).
+    void column(bool write) {
+        double t = std::max({cas_ + column_gap(write), act_ + n_.activate_cycles, floor_});
         if (refresh_if_due(t)) {
             act_ = earliest_activate();  // the refresh closed the row: open it again
             open_ = true;
             ++commands_.activates;
-            t = act_ + n_.activate_cycles;
+            t = std::max(act_ + n_.activate_cycles, cas_ + column_gap(write));
         }
         cas_ = t;
+        write_ = write;
         ++commands_.columns;
     }
     [[nodiscard]] DramCommandCount result() const {
@@ -47,8 +51,14 @@ public:
     [[nodiscard]] double last_burst_end() const { return cas_ + n_.access_cycles; }
 
 private:
+    // The least distance from the last column command to one in direction `write`.
+    [[nodiscard]] double column_gap(bool write) const {
+        if (write == write_) return n_.access_cycles;
+        return write ? n_.read_write_cycles : n_.write_read_cycles;
+    }
     [[nodiscard]] double precharge_time() const {
-        return open_ ? std::max(act_ + n_.ras_cycles, cas_ + n_.access_cycles) : std::max(ready_, cas_);
+        const double after_column = cas_ + (write_ ? n_.write_precharge_cycles : n_.read_precharge_cycles);
+        return open_ ? std::max(act_ + n_.ras_cycles, after_column) : std::max(ready_, cas_);
     }
     [[nodiscard]] double earliest_activate() const {
         const double pre = std::max(precharge_time(), floor_);
@@ -76,6 +86,7 @@ private:
     double cas_ = -1e300, act_ = -1e300, ready_ = 0, floor_ = 0;
     double next_ref_ = refi_;
     bool open_ = false;
+    bool write_ = false;  // the direction of the last column command
     DramCommandCount commands_;
 };
 
@@ -86,9 +97,10 @@ public:
     Trace() = default;
     explicit Trace(CommandClock* clock) : clock_(clock) {}
     // Starts a fetch of region `region` whose elements have geometry `g`.
-    void begin(int region, const DramGeometry& g) {
+    void begin(int region, const DramGeometry& g, bool write = false) {
         region_ = region;
         g_ = g;
+        write_ = write;
         last_ = -2;
         count_ = {};
     }
@@ -104,9 +116,13 @@ public:
             ++count_.activations;
             open_region_ = region_;
             open_row_ = row;
+            open_dir_ = write_;
             if (clock_ != nullptr) clock_->activate();
+        } else if (new_access && open_dir_ != write_) {
+            ++(write_ ? read_write_turns_ : write_read_turns_);  // the other way in an open row
+            open_dir_ = write_;
         }
-        if (new_access && clock_ != nullptr) clock_->column();
+        if (new_access && clock_ != nullptr) clock_->column(write_);
         if (counts) ++elements_;
     }
     [[nodiscard]] FetchCount end() const { return count_; }
@@ -115,15 +131,24 @@ public:
         elements_ = 0;
         return e;
     }
+    // Moves the turnarounds counted since the last call into `t`.
+    void take_turns(TensorTraffic& t) {
+        t.read_write_turns += read_write_turns_;
+        t.write_read_turns += write_read_turns_;
+        read_write_turns_ = write_read_turns_ = 0;
+    }
 
 private:
     int region_ = -1;
+    bool write_ = false;
     DramGeometry g_;
     std::int64_t last_ = -2;
     FetchCount count_;
     int open_region_ = -1;
     std::int64_t open_row_ = -1;
+    bool open_dir_ = false;  // the direction of the open row's last column command
     std::int64_t elements_ = 0;
+    std::int64_t read_write_turns_ = 0, write_read_turns_ = 0;
     CommandClock* clock_ = nullptr;
 };
 
@@ -205,6 +230,8 @@ void record(TensorTraffic& t, Trace& trace, bool write) {
     (write ? t.write_accesses : t.read_accesses) += c.accesses;
     (write ? t.write_elements : t.read_elements) += trace.take_elements();
     t.activations += c.activations;
+    if (write) t.write_activations += c.activations;
+    trace.take_turns(t);
     ++t.fetches;
 }
 
@@ -331,7 +358,7 @@ DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling
         paced(NestTransfer::Kind::write_back, [&] {
             const std::int64_t v = done[static_cast<std::size_t>(k)];
             const bool final = v == total[static_cast<std::size_t>(k)];
-            trace.begin(final ? kOutput : (v % 2 == 0 ? kPsum0 : kPsum1), final ? data : psum);
+            trace.begin(final ? kOutput : (v % 2 == 0 ? kPsum0 : kPsum1), final ? data : psum, true);
             walk_box(out_dims, out, out_box(idx), trace);
             record(traffic[Tensor::output], trace, true);
         });

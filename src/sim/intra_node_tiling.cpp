@@ -118,7 +118,9 @@ void validate(const NodeSpec& n) {
         bad("NodeSpec: dram_port_bits must be a multiple of 8");
     if (n.row_buffer.value() * 8 < n.dram_port_bits || (n.row_buffer.value() * 8) % n.dram_port_bits != 0)
         bad("NodeSpec: the row buffer must hold a whole number of port-wide accesses");
-    for (double v : {n.access_cycles, n.precharge_cycles, n.activate_cycles, n.ras_cycles})
+    for (double v :
+         {n.access_cycles, n.precharge_cycles, n.activate_cycles, n.ras_cycles, n.read_precharge_cycles,
+          n.write_precharge_cycles, n.write_read_cycles, n.read_write_cycles})
         if (!(v >= 0) || !std::isfinite(v)) bad("NodeSpec: DRAM timing cycles must be finite and >= 0");
     if (!(n.refresh_factor >= 1) || !std::isfinite(n.refresh_factor))
         bad("NodeSpec: refresh_factor must be finite and >= 1");
@@ -153,7 +155,9 @@ std::size_t hash_value(const NodeSpec& n) noexcept {
     h = mix(h, static_cast<std::uint64_t>(n.wbuf.value()));
     h = mix(h, static_cast<std::uint64_t>(n.obuf.value()));
     h = mix(h, static_cast<std::uint64_t>(n.dram_port_bits));
-    for (double v : {n.access_cycles, n.precharge_cycles, n.activate_cycles, n.ras_cycles, n.refresh_factor})
+    for (double v :
+         {n.access_cycles, n.precharge_cycles, n.activate_cycles, n.ras_cycles, n.refresh_factor,
+          n.read_precharge_cycles, n.write_precharge_cycles, n.write_read_cycles, n.read_write_cycles})
         h = mix(h, std::bit_cast<std::uint64_t>(v));
     h = mix(h, static_cast<std::uint64_t>(n.row_buffer.value()));
     h = mix(h, std::bit_cast<std::uint64_t>(n.clock_mhz));

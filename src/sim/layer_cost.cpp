@@ -96,8 +96,9 @@ StreamCost stream_cost(const Layer& l, const std::array<Range, kPartDims>& r, co
     const std::int64_t accesses = ceil_div(in_bytes, port_bytes) + ceil_div(out_bytes, port_bytes);
     const std::int64_t activations =
         ceil_div(in_bytes, n.row_buffer.value()) + ceil_div(out_bytes, n.row_buffer.value());
-    const double dram =
-        sim::dram_cycles(n, static_cast<double>(accesses), static_cast<double>(activations)).value();
+    const double dram = sim::dram_cycles(n, static_cast<double>(accesses), static_cast<double>(activations),
+                                         static_cast<double>(ceil_div(out_bytes, n.row_buffer.value())))
+                            .value();
     const double op_cycles = std::ceil(ops / static_cast<double>(n.pe_rows * n.pe_cols));
     StreamCost s;
     s.cycles = Cycles(std::max(dram, op_cycles));

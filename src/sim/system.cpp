@@ -31,6 +31,10 @@ System make_system(const hw::Constraints& constraints, const hw::HardwareParams&
     n.precharge_cycles = t.dram_trp_ns * per_ns;
     n.activate_cycles = t.dram_trcd_ns * per_ns;
     n.ras_cycles = t.dram_tras_ns * per_ns;
+    n.read_precharge_cycles = t.dram_trtp_ns * per_ns;
+    n.write_precharge_cycles = t.dram_write_to_precharge_ns * per_ns;
+    n.write_read_cycles = t.dram_write_to_read_ns * per_ns;
+    n.read_write_cycles = t.dram_read_to_write_ns * per_ns;
     n.refresh_factor = t.dram_trefi_ns / (t.dram_trefi_ns - t.dram_trfc_ns);
     n.clock_mhz = c.clock_mhz;
     validate(n);

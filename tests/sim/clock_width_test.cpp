@@ -86,13 +86,18 @@ TEST(ClockAndWidth, ClockScalesDramTimingAndBackgroundPerCycle) {
     EXPECT_DOUBLE_EQ(at800.node.precharge_cycles, 11.2);
     EXPECT_DOUBLE_EQ(at800.node.activate_cycles, 11.2);
     EXPECT_DOUBLE_EQ(at800.node.ras_cycles, 27.2);
+    EXPECT_DOUBLE_EQ(at800.node.read_precharge_cycles, 11.2);         // tRTP 14 ns
+    EXPECT_DOUBLE_EQ(at800.node.write_precharge_cycles, 22.4);        // WR to PRE 28 ns
+    EXPECT_DOUBLE_EQ(at800.node.write_read_cycles, 16.0);             // WR to RD 20 ns
+    EXPECT_DOUBLE_EQ(at800.node.read_write_cycles, 11.2);             // RD to WR 14 ns
     EXPECT_EQ(at800.node.refresh_factor, at400.node.refresh_factor);  // a ratio of times
     // 256 banks x 4.26 mW x 1.25 ns = 1363.2 pJ per cycle: half of 400 MHz's.
     EXPECT_NEAR(at800.dram_background_pj_per_cycle, 256 * 4.26 * 1.25, 1e-9);
     // A DRAM-bound stream of 1000 accesses over 10 rows: its cycles double with the clock
-    // (F (N tRP + max(N tRAS, N tRCD + A tCCD_L)) = F (56 + 2456) at 400 MHz).
+    // (F (N tRP + max(N tRAS, N tRCD + (A - N) tCCD_L + N tRTP)) = F (56 + 2488) at 400 MHz).
     const double f = 3900.0 / 3640.0;
-    EXPECT_NEAR(dram_cycles(at400.node, 1000, 10).value(), f * (10 * 5.6 + 10 * 5.6 + 1000 * 2.4), 1e-6);
+    EXPECT_NEAR(dram_cycles(at400.node, 1000, 10).value(), f * (10 * 5.6 + 10 * 5.6 + 990 * 2.4 + 10 * 5.6),
+                1e-6);
     EXPECT_NEAR(dram_cycles(at800.node, 1000, 10).value(), 2 * dram_cycles(at400.node, 1000, 10).value(),
                 1e-6);
     // Energies per operation do not depend on the clock (no voltage scaling is modelled).

@@ -105,6 +105,15 @@ struct Technology {
     double dram_trp_ns = 14.0;
     double dram_tras_ns = 34.0;
     double dram_tccd_ns = 6.0;
+    /// Direction-dependent DRAM timing, ns, command to command, from the same speed bin
+    /// (Ramulator's HBM timing table): read to precharge tRTP = nRTP 7 clocks; write to
+    /// precharge tCWL + tBL + tWR = (4 + 2 + 8) clocks (write recovery); write to read in one
+    /// bank group tCWL + tBL + tWTR_L = (4 + 2 + 4) clocks; read to write tCL + tCCD_S + 2 tCK
+    /// - tCWL = (7 + 2 + 2 - 4) clocks.
+    double dram_trtp_ns = 14.0;
+    double dram_write_to_precharge_ns = 28.0;
+    double dram_write_to_read_ns = 20.0;
+    double dram_read_to_write_ns = 14.0;
     /// Refresh, ns: Ramulator's HBM, 4 Gb per channel: nRFC 130 clocks (260 ns) every nREFI
     /// 1950 clocks (3.9 us); the banks serve no access during tRFC.
     double dram_trfc_ns = 260.0;

@@ -57,8 +57,15 @@ struct TensorTraffic {
     std::int64_t write_elements = 0;
     std::int64_t read_accesses = 0;  ///< port-wide accesses
     std::int64_t write_accesses = 0;
-    std::int64_t activations = 0;  ///< row activations (reads and writes)
-    std::int64_t fetches = 0;      ///< tile reads + tile writes
+    std::int64_t activations = 0;        ///< row activations (reads and writes)
+    std::int64_t write_activations = 0;  ///< those of them opened by a write (write-backs, spills)
+    /// Direction switches inside an open row (a fetch that continues the previous fetch's row
+    /// the other way), each costing a read-to-write or write-to-read turnaround. The analytic
+    /// model has none: each of its fetches begins with a row miss, whose precharge and
+    /// activation outlast the turnaround. The trace counts them.
+    std::int64_t read_write_turns = 0;
+    std::int64_t write_read_turns = 0;
+    std::int64_t fetches = 0;  ///< tile reads + tile writes
 
     friend bool operator==(const TensorTraffic&, const TensorTraffic&) = default;
 };
@@ -74,17 +81,21 @@ struct DramTraffic {
     [[nodiscard]] std::int64_t activations() const noexcept;
     /// Port cycles, all tensors sharing the one port (PIM Optimizer Eq. 33 with a single
     /// shared port, a sum over tensors): the sum over tensors of dram_cycles of its accesses
-    /// and activations.
+    /// and activations, plus the turnarounds inside open rows, less the stream's ends (no
+    /// precharge before its first row, no write recovery after its last burst).
     [[nodiscard]] Cycles cycles(const NodeSpec& node) const noexcept;
 
     friend bool operator==(const DramTraffic&, const DramTraffic&) = default;
 };
 
-/// Cycles of `accesses` column accesses that open `activations` rows on `node`'s port:
-/// refresh_factor x (N tRP + max(N tRAS, N tRCD + A tCCD_L)) with N activations and A
-/// accesses (docs/model.md, "DRAM timing"). Each row is precharged, activated, read for its
-/// accesses and kept open at least tRAS; refresh stretches the whole by tREFI/(tREFI - tRFC).
-[[nodiscard]] Cycles dram_cycles(const NodeSpec& node, double accesses, double activations) noexcept;
+/// Cycles of `accesses` column accesses that open `activations` rows on `node`'s port, of
+/// which `write_activations` are opened by writes: refresh_factor x (N tRP + max(N tRAS,
+/// N tRCD + (A - N) tCCD_L + (N - W) tRTP + W tWP)) with N activations, W of them written, and
+/// A accesses (docs/model.md, "DRAM timing"). Each row is precharged, activated, accessed and
+/// kept open at least tRAS; its last read waits tRTP, its last write tWP (write latency, burst
+/// and recovery) before the precharge; refresh stretches the whole by tREFI/(tREFI - tRFC).
+[[nodiscard]] Cycles dram_cycles(const NodeSpec& node, double accesses, double activations,
+                                 double write_activations = 0) noexcept;
 
 /// Analytic DRAM traffic of `layer` under `tiling` with input layout `in` and output layout
 /// `out` (the loop nest and fetch rules of docs/model.md, "DRAM"). Preconditions:

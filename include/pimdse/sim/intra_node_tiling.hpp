@@ -59,6 +59,14 @@ struct NodeSpec {
     double precharge_cycles = 5.6;
     double activate_cycles = 5.6;
     double ras_cycles = 13.6;
+    /// Direction-dependent timing, command to command: a read to its row's precharge (tRTP,
+    /// 14 ns), a write to its row's precharge (write latency, burst and recovery tWR, 28 ns),
+    /// a write to the next read (tWTR_L with the write's latency and burst, 20 ns) and a read
+    /// to the next write (14 ns).
+    double read_precharge_cycles = 5.6;
+    double write_precharge_cycles = 11.2;
+    double write_read_cycles = 8.0;
+    double read_write_cycles = 5.6;
     /// tREFI / (tREFI - tRFC): the banks are refreshing for tRFC of every tREFI.
     double refresh_factor = 3900.0 / 3640.0;
     double clock_mhz = 400.0;
