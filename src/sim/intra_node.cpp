@@ -57,6 +57,38 @@ std::int64_t buffer_accesses(const PartLayer& layer, const NodeSpec& node, const
     return a;
 }
 
+// Register fills of the stationary tensor, per PE: like its buffer reads, except that an
+// element broadcast along an unrolled dim the tensor ignores fills every busy PE on it, so
+// that dim counts its busy lanes per tile, sum over tiles of min(tile, unit).
+std::int64_t stationary_fills(const PartLayer& layer, const NodeSpec& node, const Tiling& t, Tensor tensor) {
+    std::int64_t a = tensor == Tensor::output ? 1 : layer.R * layer.S;
+    for (std::size_t i = 0; i < kLoopDims; ++i) {
+        const auto d = static_cast<LoopDim>(i);
+        const std::int64_t u = unit_of(t.unroll, d, node);
+        const std::int64_t e = extent(layer, d);
+        const std::int64_t n = ceil_div(e, t.tile[i]);
+        if (relevant(layer, tensor, d))
+            a *= e;
+        else
+            a *= u > 1 ? (n - 1) * std::min(t.tile[i], u) + std::min(e - (n - 1) * t.tile[i], u) : n;
+    }
+    return a;
+}
+
+// PEs that accumulate into an output in its first cycle: one per busy lane along the unrolled
+// dims the output ignores (the first tile's first pass), for every output element.
+std::int64_t first_accumulations(const PartLayer& layer, const NodeSpec& node, const Tiling& t) {
+    std::int64_t a = 1;
+    for (std::size_t i = 0; i < kLoopDims; ++i) {
+        const auto d = static_cast<LoopDim>(i);
+        if (relevant(layer, Tensor::output, d))
+            a *= extent(layer, d);
+        else
+            a *= std::min(t.tile[i], unit_of(t.unroll, d, node));
+    }
+    return a;
+}
+
 constexpr std::array<PeDataflow, kPeDataflows> kDataflows{
     PeDataflow::output_stationary, PeDataflow::weight_stationary, PeDataflow::input_stationary};
 
@@ -87,9 +119,21 @@ Tensor stationary_tensor(PeDataflow d) noexcept {
 BufferReads buffer_reads(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
                          PeDataflow dataflow) noexcept {
     const Tensor st = stationary_tensor(dataflow);
-    return {buffer_accesses(layer, node, tiling, Tensor::input, st == Tensor::input),
-            buffer_accesses(layer, node, tiling, Tensor::weight, st == Tensor::weight),
-            buffer_accesses(layer, node, tiling, Tensor::output, st == Tensor::output)};
+    BufferReads r;
+    r.input = buffer_accesses(layer, node, tiling, Tensor::input, st == Tensor::input);
+    r.weight = buffer_accesses(layer, node, tiling, Tensor::weight, st == Tensor::weight);
+    r.psum = buffer_accesses(layer, node, tiling, Tensor::output, st == Tensor::output);
+    // The first accumulation into an output starts from zero: no obuf read (one distinct
+    // element per output), no register fill (every PE that accumulates into it then).
+    r.psum_reads = r.psum - layer.B * layer.K * layer.P * layer.Q;
+    // A non-stationary operand fills the register of every busy PE at every MAC.
+    const std::int64_t macs = layer.macs();
+    const auto fills = [&](Tensor t) { return t == st ? stationary_fills(layer, node, tiling, t) : macs; };
+    r.input_fills = fills(Tensor::input);
+    r.weight_fills = fills(Tensor::weight);
+    r.psum_drains = fills(Tensor::output);
+    r.psum_fills = r.psum_drains - first_accumulations(layer, node, tiling);
+    return r;
 }
 
 bool fits(const TileFootprint& f, const NodeSpec& node) noexcept {
@@ -130,9 +174,16 @@ IntraNodeCost order_free_cost(const PartLayer& layer, const NodeSpec& node, cons
         x.dataflow = d;
         x.ibuf.reads = r.input;
         x.wbuf.reads = r.weight;
-        // The obuf is read and written once per accumulation (per register spill when the
-        // psum is stationary), plus write-backs and psum reloads (finish()).
-        x.obuf.reads = x.obuf.writes = r.psum;
+        // The obuf is written once per accumulation (per register spill when the psum is
+        // stationary) and read for each but an output's first, plus write-backs and psum
+        // reloads (finish()).
+        x.obuf.reads = r.psum_reads;
+        x.obuf.writes = r.psum;
+        // Per MAC: read the input and weight registers, read and write the psum register;
+        // every PE fills its registers from the buffers and drains its psum into the obuf.
+        x.register_bits = layer.macs() * (2 * layer.data_bits + 2 * layer.psum_bits) +
+                          (r.input_fills + r.weight_fills) * layer.data_bits +
+                          (r.psum_fills + r.psum_drains) * layer.psum_bits;
         const double w = sram_read_weight(x, layer, node);
         if (first || w < best) {
             c = std::move(x);
@@ -143,7 +194,7 @@ IntraNodeCost order_free_cost(const PartLayer& layer, const NodeSpec& node, cons
     return c;
 }
 
-void finish(IntraNodeCost& c, const PartLayer& layer, const NodeSpec& node, const DramTraffic& dram) {
+void finish(IntraNodeCost& c, const PartLayer& /*layer*/, const NodeSpec& node, const DramTraffic& dram) {
     c.dram = dram;
     c.dram_cycles = dram.cycles(node);
     c.total_cycles = std::max(c.compute_cycles, c.dram_cycles);
@@ -151,13 +202,6 @@ void finish(IntraNodeCost& c, const PartLayer& layer, const NodeSpec& node, cons
     c.wbuf.writes = dram[Tensor::weight].read_elements;
     c.obuf.reads += dram[Tensor::output].write_elements;
     c.obuf.writes += dram[Tensor::output].read_elements;
-    // Per MAC: read the input and weight registers, read and write the psum register; every
-    // element read from the ibuf/wbuf is written into a register, and every obuf access
-    // passes the psum register.
-    const std::int64_t macs = layer.macs();
-    c.register_bits = macs * (2 * layer.data_bits + 2 * layer.psum_bits) +
-                      (c.ibuf.reads + c.wbuf.reads) * layer.data_bits +
-                      (c.obuf.reads + c.obuf.writes) * layer.psum_bits;
 }
 
 }  // namespace

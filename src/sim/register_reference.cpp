@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <unordered_set>
 #include <vector>
 
 #include "pimdse/core/error.hpp"
@@ -44,12 +45,30 @@ struct Cycle {
     std::size_t col;
 };
 
-/// The distinct elements of `t` the busy PEs read in one cycle; a stationary operand is read
-/// only by a PE whose register holds another element (`reg`, per PE, updated).
-std::int64_t distinct_reads(const PartLayer& layer, const NodeSpec& node, Tensor t, bool stationary,
-                            const Cycle& c, std::vector<std::int64_t>& reg,
-                            std::vector<std::int64_t>& needed) {
+/// What one operand costs in one cycle: the PEs that fill their register with it and the
+/// distinct elements read from its buffer for them; `old_*` the same restricted to elements
+/// in `before` (outputs accumulated in an earlier cycle).
+struct CycleReads {
+    std::int64_t fills = 0;
+    std::int64_t distinct = 0;
+    std::int64_t old_fills = 0;
+    std::int64_t old_distinct = 0;
+};
+
+std::int64_t distinct_count(std::vector<std::int64_t>& v) {
+    std::sort(v.begin(), v.end());
+    return static_cast<std::int64_t>(std::unique(v.begin(), v.end()) - v.begin());
+}
+
+/// The elements of `t` the busy PEs need in one cycle (left distinct in `needed`). A
+/// stationary operand fills only a PE whose register holds another element (`reg`, per PE,
+/// updated); the others fill every busy PE. Each distinct element filled is one buffer read.
+CycleReads cycle_reads(const PartLayer& layer, const NodeSpec& node, Tensor t, bool stationary,
+                       const Cycle& c, std::vector<std::int64_t>& reg, std::vector<std::int64_t>& needed,
+                       const std::unordered_set<std::int64_t>& before) {
+    CycleReads out;
     needed.clear();
+    std::vector<std::int64_t> old;
     for (std::int64_t a = 0; a < node.pe_rows; ++a)
         for (std::int64_t b = 0; b < node.pe_cols; ++b) {
             Index x{};
@@ -67,10 +86,34 @@ std::int64_t distinct_reads(const PartLayer& layer, const NodeSpec& node, Tensor
                 if (r == k) continue;
                 r = k;
             }
+            ++out.fills;
             needed.push_back(k);
+            if (before.contains(k)) {
+                ++out.old_fills;
+                old.push_back(k);
+            }
         }
-    std::sort(needed.begin(), needed.end());
-    return static_cast<std::int64_t>(std::unique(needed.begin(), needed.end()) - needed.begin());
+    out.distinct = distinct_count(needed);
+    needed.resize(static_cast<std::size_t>(out.distinct));
+    out.old_distinct = distinct_count(old);
+    return out;
+}
+
+// Adds one cycle's reads of `t` to `out`. Every accumulation writes the obuf and drains its
+// PEs; only one into an output accumulated in an earlier cycle reads it and fills a register.
+void add(BufferReads& out, Tensor t, const CycleReads& r) {
+    if (t == Tensor::input) {
+        out.input += r.distinct;
+        out.input_fills += r.fills;
+    } else if (t == Tensor::weight) {
+        out.weight += r.distinct;
+        out.weight_fills += r.fills;
+    } else {
+        out.psum += r.distinct;
+        out.psum_drains += r.fills;
+        out.psum_reads += r.old_distinct;
+        out.psum_fills += r.old_fills;
+    }
 }
 
 }  // namespace
@@ -107,6 +150,7 @@ BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, 
     for (std::size_t i = 0; i < kAll; ++i) n_tiles[i] = ceil_div(ext[i], tile[i]);
     const auto lanes = static_cast<std::size_t>(node.pe_rows) * static_cast<std::size_t>(node.pe_cols);
     std::array<std::int64_t, kAll> t_idx{};
+    std::unordered_set<std::int64_t> accumulated;  // outputs with a partial sum
     while (true) {
         // One tile: its extents, empty registers, every cycle of its temporal nest.
         std::array<std::int64_t, kAll> size{};
@@ -121,8 +165,8 @@ BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, 
         while (true) {
             const Cycle cycle{t_idx, s_idx, tile, unit, size, row, col};
             for (const Tensor t : tensors) {
-                const std::int64_t distinct = distinct_reads(layer, node, t, t == st, cycle, reg, needed);
-                (t == Tensor::input ? out.input : t == Tensor::weight ? out.weight : out.psum) += distinct;
+                add(out, t, cycle_reads(layer, node, t, t == st, cycle, reg, needed, accumulated));
+                if (t == Tensor::output) accumulated.insert(needed.begin(), needed.end());
             }
             // Next cycle: the innermost loop of `order` advances first.
             std::size_t j = order.size();

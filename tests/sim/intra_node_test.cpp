@@ -67,11 +67,15 @@ TEST(IntraNode, PeRegistersKeepTheCheapestOperandStationary) {
     EXPECT_EQ(c.dataflow, PeDataflow::weight_stationary);
     EXPECT_EQ(c.wbuf.reads, 32 * 32 * 7);
     EXPECT_EQ(c.ibuf.reads, 32 * 56 * 56);
-    EXPECT_EQ(c.obuf.reads - c.dram[Tensor::output].write_elements, 32 * 56 * 56);
+    // C is one pass of the PE columns, so each output gets one accumulation, its first: the
+    // obuf is written 32 x 56 x 56 times and never read back for it.
+    EXPECT_EQ(c.obuf.writes - c.dram[Tensor::output].read_elements, 32 * 56 * 56);
+    EXPECT_EQ(c.obuf.reads - c.dram[Tensor::output].write_elements, 0);
     // Registers: per MAC an input, a weight and a psum read plus a psum write (16 + 16 + 32 +
-    // 32 bits), and every buffer access passes a register.
-    EXPECT_EQ(c.register_bits,
-              l.macs() * 96 + (c.ibuf.reads + c.wbuf.reads) * 16 + (c.obuf.reads + c.obuf.writes) * 32);
+    // 32 bits); every PE fills its input register per MAC (not stationary) and its weight
+    // register per weight load (here one per weight read: K and C are both unrolled), and
+    // drains its psum per MAC, never filling it (every accumulation is a first).
+    EXPECT_EQ(c.register_bits, l.macs() * 96 + (l.macs() + c.wbuf.reads) * 16 + l.macs() * 32);
     EXPECT_EQ(c.compute_cycles.value(), static_cast<double>(l.macs() / 1024));  // unchanged by registers
 }
 
@@ -90,14 +94,16 @@ TEST(IntraNode, OutputStationaryDropsTheKernelLoopsFromPsumTraffic) {
     EXPECT_EQ(c.dataflow, PeDataflow::weight_stationary);
     EXPECT_EQ(c.wbuf.reads, 32 * 32 * 9);
     // Make the weights free to reread (a single-K, single-C layer): now the psum is what
-    // costs, and output stationary reads each of the 16 outputs once.
+    // costs, and output stationary writes each of the 16 outputs once (C is one tile), never
+    // reading one back: each accumulation is that output's first.
     const PartLayer one = conv(1, 1, 4, 3);
     Tiling t1;
     t1.unroll = {LoopDim::K, LoopDim::C};
     t1.tile = {1, 1, 1, 4, 4};
     const IntraNodeCost o = evaluate_tiling(one, node, t1, kBCHW, kBCHW);
     EXPECT_EQ(o.dataflow, PeDataflow::output_stationary);
-    EXPECT_EQ(o.obuf.reads - o.dram[Tensor::output].write_elements, 16);
+    EXPECT_EQ(o.obuf.writes - o.dram[Tensor::output].read_elements, 16);
+    EXPECT_EQ(o.obuf.reads - o.dram[Tensor::output].write_elements, 0);
 }
 
 TEST(IntraNode, WeightStationaryReadsEachWeightOnce) {

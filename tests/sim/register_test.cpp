@@ -1,5 +1,6 @@
-// Register reuse: the analytic buffer reads of every PE dataflow against the cycle-stepping
-// reference (register_reference.hpp) on generated part-layers, tilings and unrollings.
+// Register reuse: the analytic buffer reads and register fills of every PE dataflow against
+// the cycle-stepping reference (register_reference.hpp) on generated part-layers, tilings and
+// unrollings, and on a tiny convolution counted by hand.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -85,10 +86,118 @@ TEST(RegisterReuse, AnalyticReadsEqualTheCycleSteppingReference) {
             EXPECT_EQ(a.input, s.input) << what;
             EXPECT_EQ(a.weight, s.weight) << what;
             EXPECT_EQ(a.psum, s.psum) << what;
+            EXPECT_EQ(a.psum_reads, s.psum_reads) << what;
+            EXPECT_EQ(a.input_fills, s.input_fills) << what;
+            EXPECT_EQ(a.weight_fills, s.weight_fills) << what;
+            EXPECT_EQ(a.psum_fills, s.psum_fills) << what;
+            EXPECT_EQ(a.psum_drains, s.psum_drains) << what;
             ++cases;
         }
     }
     EXPECT_EQ(cases, 144);
+}
+
+// A tiny convolution on 2 x 2 PEs, K x C unrolled, one tile: K = C = 2, P = 2, Q = 1, R = 2,
+// S = 1; 16 MACs in 4 cycles, lane (k, c) multiplies input (c, p + r) by weight (k, c, r) into
+// output (k, p). Counted by hand, cycle by cycle, for each dataflow.
+PartLayer tiny_conv() {
+    PartLayer l;
+    l.K = l.C = l.P = l.R = 2;
+    l.H = 3;
+    return l;
+}
+
+Tiling whole(const PartLayer& l) {
+    Tiling t;
+    t.unroll = {LoopDim::K, LoopDim::C};
+    t.tile = {l.B, l.K, l.C, l.P, l.Q};
+    return t;
+}
+
+NodeSpec two_by_two() {
+    NodeSpec n;
+    n.pe_rows = n.pe_cols = 2;
+    return n;
+}
+
+TEST(RegisterReuse, HandCountedOutputStationary) {
+    // Cycles (p, r) = (0,0) (0,1) (1,0) (1,1). Psums stay over C and R: every lane loads its
+    // output at r = 0 (4 lanes x 2 pixels = 8 drains later), but each of those is the
+    // output's first accumulation (both C lanes start it), so no psum is read or filled.
+    // Inputs: 2 distinct per cycle (broadcast along K) but all 4 lanes fill: 8 reads, 16
+    // fills. Weights: 4 distinct per cycle.
+    BufferReads hand;
+    hand.input = 8;
+    hand.weight = 16;
+    hand.psum = 4;
+    hand.psum_reads = 0;
+    hand.input_fills = 16;
+    hand.weight_fills = 16;
+    hand.psum_fills = 0;
+    hand.psum_drains = 8;
+    const PartLayer l = tiny_conv();
+    for (const BufferReads& r :
+         {buffer_reads(l, two_by_two(), whole(l), PeDataflow::output_stationary),
+          simulate_buffer_reads(l, two_by_two(), whole(l), PeDataflow::output_stationary)})
+        EXPECT_EQ(r, hand);
+}
+
+TEST(RegisterReuse, HandCountedWeightStationary) {
+    // Cycles (r, p) = (0,0) (0,1) (1,0) (1,1). Weights load at each r: 2 x 4 = 8 reads and
+    // fills. Psums move every cycle: 2 distinct outputs written per cycle (8), 4 lanes drain
+    // (16); the r = 0 cycles are the first accumulations, so only the r = 1 cycles read the
+    // obuf (2 x 2 = 4) and fill registers (2 x 4 = 8).
+    BufferReads hand;
+    hand.input = 8;
+    hand.weight = 8;
+    hand.psum = 8;
+    hand.psum_reads = 4;
+    hand.input_fills = 16;
+    hand.weight_fills = 8;
+    hand.psum_fills = 8;
+    hand.psum_drains = 16;
+    const PartLayer l = tiny_conv();
+    for (const BufferReads& r :
+         {buffer_reads(l, two_by_two(), whole(l), PeDataflow::weight_stationary),
+          simulate_buffer_reads(l, two_by_two(), whole(l), PeDataflow::weight_stationary)})
+        EXPECT_EQ(r, hand);
+}
+
+TEST(RegisterReuse, HandCountedInputStationary) {
+    // Cycles (p, r) = (0,0) (0,1) (1,0) (1,1); only K is inner and it is one pass, so the input
+    // changes every cycle: 2 distinct reads but 4 fills per cycle (broadcast along K). Psums
+    // as for weight stationary: first accumulations at r = 0.
+    BufferReads hand;
+    hand.input = 8;
+    hand.weight = 16;
+    hand.psum = 8;
+    hand.psum_reads = 4;
+    hand.input_fills = 16;
+    hand.weight_fills = 16;
+    hand.psum_fills = 8;
+    hand.psum_drains = 16;
+    const PartLayer l = tiny_conv();
+    for (const BufferReads& r :
+         {buffer_reads(l, two_by_two(), whole(l), PeDataflow::input_stationary),
+          simulate_buffer_reads(l, two_by_two(), whole(l), PeDataflow::input_stationary)})
+        EXPECT_EQ(r, hand);
+}
+
+TEST(RegisterReuse, RegisterBitsCountFillsAndDrains) {
+    // The tiny convolution costed by the model: whichever dataflow it picks, its register bits
+    // are 16 MACs x (16 + 16 + 32 + 32) plus 16-bit fills and 32-bit psum fills and drains,
+    // and the obuf is read only for accumulations after an output's first.
+    const PartLayer l = tiny_conv();
+    const DataLayout bchw{};
+    const IntraNodeCost c = evaluate_tiling(l, two_by_two(), whole(l), bchw, bchw);
+    const BufferReads r = buffer_reads(l, two_by_two(), whole(l), c.dataflow);
+    EXPECT_EQ(c.register_bits,
+              16 * 96 + (r.input_fills + r.weight_fills) * 16 + (r.psum_fills + r.psum_drains) * 32);
+    EXPECT_EQ(c.obuf.reads - c.dram[Tensor::output].write_elements, r.psum_reads);
+    EXPECT_EQ(c.obuf.writes - c.dram[Tensor::output].read_elements, r.psum);
+    // Output stationary is the cheapest in buffer reads here (no obuf reads at all).
+    EXPECT_EQ(c.dataflow, PeDataflow::output_stationary);
+    EXPECT_EQ(c.register_bits, 16 * 96 + 32 * 16 + 8 * 32);
 }
 
 }  // namespace

@@ -41,12 +41,20 @@ inline constexpr std::size_t kPeDataflows = 3;
 /// The operand a dataflow keeps in the PEs' registers.
 [[nodiscard]] Tensor stationary_tensor(PeDataflow d) noexcept;
 
-/// The PE array's buffer reads under one dataflow, before DRAM fills and write-backs: input
-/// and weight elements read, and psum accumulations (each one obuf read and one write).
+/// The PE array's buffer and register traffic under one dataflow, before DRAM fills and
+/// write-backs (docs/model.md, "Register reuse"). Buffer counts are distinct elements per
+/// cycle (a broadcast is one read); register counts are per PE (a broadcast fills every PE
+/// that receives it).
 struct BufferReads {
-    std::int64_t input = 0;
-    std::int64_t weight = 0;
-    std::int64_t psum = 0;
+    std::int64_t input = 0;         ///< ibuf reads
+    std::int64_t weight = 0;        ///< wbuf reads
+    std::int64_t psum = 0;          ///< accumulations: obuf writes
+    std::int64_t psum_reads = 0;    ///< obuf reads: accumulations but an output's first
+    std::int64_t input_fills = 0;   ///< input register writes, per PE
+    std::int64_t weight_fills = 0;  ///< weight register writes, per PE
+    std::int64_t psum_fills =
+        0;  ///< psum register loads from the obuf, per PE (none on a first accumulation)
+    std::int64_t psum_drains = 0;  ///< psum register reads into the obuf, per PE
     friend bool operator==(const BufferReads&, const BufferReads&) = default;
 };
 
@@ -72,7 +80,8 @@ struct IntraNodeCost {
     PeDataflow dataflow = PeDataflow::output_stationary;  ///< the PE register's reuse
     SramCounts ibuf, wbuf, obuf;
     /// Bits read from and written into the PEs' operand registers: every MAC reads its input
-    /// and weight and reads and writes its psum; every buffer read or write passes a register.
+    /// and weight and reads and writes its psum; every PE fills its registers from the buffers
+    /// and drains its psum into the obuf (BufferReads' per-PE counts).
     std::int64_t register_bits = 0;
     DramTraffic dram;
     std::int64_t dram_port_bytes = 0;  ///< bytes per DRAM access (port width / 8)
