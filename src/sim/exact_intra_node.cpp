@@ -158,19 +158,12 @@ ExactNodeResult exact_search(const PartLayer& layer, const NodeSpec& node, DataL
 
 IntraNodeCost ExactIntraNodeMapper::map(const PartLayer& layer, const NodeSpec& node, DataLayout in,
                                         DataLayout out) {
-    Key key{layer, node, in, out};
+    NodeSearchKey key{layer, node, in, out};
     if (const auto it = memo_.find(key); it != memo_.end()) return it->second;
     const ExactNodeResult r = exact_search(layer, node, in, out, energy_, options_);
     if (r.status == ExactStatus::work_limit) ++unproven_;
     memo_.emplace(std::move(key), r.cost);
     return r.cost;
-}
-
-std::size_t ExactIntraNodeMapper::KeyHash::operator()(const Key& k) const noexcept {
-    std::size_t h = hash_value(k.layer);
-    h ^= hash_value(k.node) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-    h ^= hash_value(k.in) * 31 + hash_value(k.out);
-    return h;
 }
 
 }  // namespace pimdse::sim

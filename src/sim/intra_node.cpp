@@ -439,7 +439,7 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
 
 IntraNodeCost AnalyticIntraNodeMapper::map(const PartLayer& layer, const NodeSpec& node, DataLayout in,
                                            DataLayout out) {
-    Key key{layer, node, in, out};
+    NodeSearchKey key{layer, node, in, out};
     if (const auto it = memo_.find(key); it != memo_.end()) {
         ++hits_;
         return it->second;
@@ -449,7 +449,7 @@ IntraNodeCost AnalyticIntraNodeMapper::map(const PartLayer& layer, const NodeSpe
     return c;
 }
 
-std::size_t AnalyticIntraNodeMapper::KeyHash::operator()(const Key& k) const noexcept {
+std::size_t NodeSearchKeyHash::operator()(const NodeSearchKey& k) const noexcept {
     std::size_t h = hash_value(k.layer);
     h ^= hash_value(k.node) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
     h ^= hash_value(k.in) * 31 + hash_value(k.out);

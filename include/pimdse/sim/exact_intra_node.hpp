@@ -72,19 +72,9 @@ public:
     [[nodiscard]] std::int64_t unproven() const noexcept { return unproven_; }
 
 private:
-    struct Key {
-        PartLayer layer;
-        NodeSpec node;
-        DataLayout in;
-        DataLayout out;
-        friend bool operator==(const Key&, const Key&) = default;
-    };
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const noexcept;
-    };
     ExactNodeOptions options_;
     IntraNodeEnergyCoefficients energy_;
-    std::unordered_map<Key, IntraNodeCost, KeyHash> memo_;
+    std::unordered_map<NodeSearchKey, IntraNodeCost, NodeSearchKeyHash> memo_;
     std::int64_t unproven_ = 0;
 };
 

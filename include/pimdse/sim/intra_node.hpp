@@ -120,6 +120,18 @@ struct IntraNodeCost {
 /// True if two tiles of each tensor fit its buffer (double buffering).
 [[nodiscard]] bool fits(const TileFootprint& f, const NodeSpec& node) noexcept;
 
+/// What one node search depends on: the memo key of the intra-node mappers.
+struct NodeSearchKey {
+    PartLayer layer;
+    NodeSpec node;
+    DataLayout in;
+    DataLayout out;
+    friend bool operator==(const NodeSearchKey&, const NodeSearchKey&) = default;
+};
+struct NodeSearchKeyHash {
+    [[nodiscard]] std::size_t operator()(const NodeSearchKey& k) const noexcept;
+};
+
 /// Maps a part-layer onto a node. Implementations may keep state (memo tables): use one
 /// instance per worker thread.
 class IntraNodeMapper {
@@ -150,17 +162,7 @@ public:
     }
 
 private:
-    struct Key {
-        PartLayer layer;
-        NodeSpec node;
-        DataLayout in;
-        DataLayout out;
-        friend bool operator==(const Key&, const Key&) = default;
-    };
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const noexcept;
-    };
-    std::unordered_map<Key, IntraNodeCost, KeyHash> memo_;
+    std::unordered_map<NodeSearchKey, IntraNodeCost, NodeSearchKeyHash> memo_;
     TileSumsStore sums_;  // shared by the searches of all part-layers (dram.hpp)
     std::int64_t hits_ = 0;
 };
