@@ -3,10 +3,12 @@
 
 #include "pimdse/hw/neurosim_preset.hpp"
 
+#include <array>
 #include <cmath>
 #include <string>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/named_presets.hpp"
 
 namespace pimdse::hw {
 
@@ -78,15 +80,16 @@ const NeuroSimPreset& neurosim_v2_1_preset() {
     return p;
 }
 
+namespace {
+const std::array<NamedPreset<NeuroSimPreset>, 1> presets{{{"neurosim_v2_1", neurosim_v2_1_preset}}};
+}  // namespace
+
 const NeuroSimPreset& neurosim_preset(std::string_view name) {
-    if (name == "neurosim_v2_1") return neurosim_v2_1_preset();
-    throw ConfigError({}, "device_preset",
-                      "unknown device read-cost preset '" + std::string(name) +
-                          "'; known presets: " + neurosim_preset_names());
+    return find_preset(presets, name, "device_preset", "device read-cost preset");
 }
 
 std::string neurosim_preset_names() {
-    return "neurosim_v2_1";
+    return preset_names(presets);
 }
 
 }  // namespace pimdse::hw

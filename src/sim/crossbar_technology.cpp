@@ -9,6 +9,7 @@
 #include <string>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/core/named_presets.hpp"
 
 namespace pimdse::sim {
 
@@ -111,15 +112,16 @@ const CrossbarTechnology& mnsim2_technology() {
     return t;
 }
 
+namespace {
+const std::array<NamedPreset<CrossbarTechnology>, 1> technologies{{{"mnsim2", mnsim2_technology}}};
+}  // namespace
+
 const CrossbarTechnology& crossbar_technology(std::string_view name) {
-    if (name == "mnsim2") return mnsim2_technology();
-    throw ConfigError({}, "crossbar.technology",
-                      "unknown crossbar technology preset '" + std::string(name) +
-                          "'; known presets: " + crossbar_technology_names());
+    return find_preset(technologies, name, "crossbar.technology", "crossbar technology preset");
 }
 
 std::string crossbar_technology_names() {
-    return "mnsim2";
+    return preset_names(technologies);
 }
 
 void check_technology(const CrossbarTechnology& t) {
