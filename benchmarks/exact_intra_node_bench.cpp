@@ -19,16 +19,7 @@ using namespace pimdse::sim;
 
 PartLayer conv(std::int64_t K, std::int64_t C, std::int64_t P, std::int64_t Q, std::int64_t RS,
                std::int32_t stride = 1) {
-    PartLayer l;
-    l.K = K;
-    l.C = C;
-    l.P = P;
-    l.Q = Q;
-    l.R = l.S = RS;
-    l.stride_h = l.stride_w = stride;
-    l.H = (P - 1) * stride + RS;
-    l.W = (Q - 1) * stride + RS;
-    return l;
+    return PartLayer::convolution(K, C, P, Q, RS, stride);
 }
 
 struct Named {

@@ -14,13 +14,7 @@ using namespace pimdse;
 using namespace pimdse::sim;
 
 PartLayer conv(std::int64_t K, std::int64_t C, std::int64_t PQ, std::int64_t RS) {
-    PartLayer l;
-    l.K = K;
-    l.C = C;
-    l.P = l.Q = PQ;
-    l.R = l.S = RS;
-    l.H = l.W = PQ - 1 + RS;
-    return l;
+    return PartLayer::convolution(K, C, PQ, PQ, RS);
 }
 
 PartLayer layer(int i) {

@@ -8,6 +8,21 @@
 
 namespace pimdse::sim {
 
+PartLayer PartLayer::convolution(std::int64_t K, std::int64_t C, std::int64_t P, std::int64_t Q,
+                                 std::int64_t R, std::int32_t stride, std::int64_t B) noexcept {
+    PartLayer l;
+    l.B = B;
+    l.K = K;
+    l.C = C;
+    l.P = P;
+    l.Q = Q;
+    l.R = l.S = R;
+    l.stride_h = l.stride_w = stride;
+    l.H = (P - 1) * stride + R;
+    l.W = (Q - 1) * stride + R;
+    return l;
+}
+
 NodeSpec NodeSpec::with_banks(std::int32_t pe_rows, std::int32_t pe_cols, std::int64_t buffer_kib,
                               std::int32_t banks) {
     NodeSpec n;

@@ -34,17 +34,7 @@ const IntraNodeEnergyCoefficients& coefficients() {
 
 PartLayer conv(std::int64_t B, std::int64_t K, std::int64_t C, std::int64_t P, std::int64_t Q, std::int64_t R,
                std::int32_t stride = 1) {
-    PartLayer l;
-    l.B = B;
-    l.K = K;
-    l.C = C;
-    l.P = P;
-    l.Q = Q;
-    l.R = l.S = R;
-    l.stride_h = l.stride_w = stride;
-    l.H = (P - 1) * stride + R;
-    l.W = (Q - 1) * stride + R;
-    return l;
+    return PartLayer::convolution(K, C, P, Q, R, stride, B);
 }
 
 // A small node whose buffers bind: 4 x 2 PEs, 1 KiB buffers, a 256-bit port.

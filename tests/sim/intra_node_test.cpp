@@ -16,14 +16,7 @@ constexpr DataLayout kBCHW{LayoutOrder::bchw, 1};
 constexpr DataLayout kBHWC{LayoutOrder::bhwc, 1};
 
 PartLayer conv(std::int64_t K, std::int64_t C, std::int64_t PQ, std::int64_t RS, std::int32_t stride = 1) {
-    PartLayer l;
-    l.K = K;
-    l.C = C;
-    l.P = l.Q = PQ;
-    l.R = l.S = RS;
-    l.stride_h = l.stride_w = stride;
-    l.H = l.W = (PQ - 1) * stride + RS;
-    return l;
+    return PartLayer::convolution(K, C, PQ, PQ, RS, stride);
 }
 
 // NicePIM's 4 x 4 system node: 32 x 32 PEs, 128 KiB buffers, 16 banks.

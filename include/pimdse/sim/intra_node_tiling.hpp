@@ -31,6 +31,12 @@ struct PartLayer {
     std::int32_t data_bits = 16;  ///< inputs, weights, outputs (NicePIM VIII-B)
     std::int32_t psum_bits = 32;  ///< partial sums (NicePIM VIII-B)
 
+    /// A dense convolution with an R x R kernel and output P x Q, its input extent H x W
+    /// from the stride (halo included, no padding).
+    [[nodiscard]] static PartLayer convolution(std::int64_t K, std::int64_t C, std::int64_t P, std::int64_t Q,
+                                               std::int64_t R, std::int32_t stride = 1,
+                                               std::int64_t B = 1) noexcept;
+
     [[nodiscard]] std::int64_t macs() const noexcept { return B * K * C * P * Q * R * S; }
     /// Channels of the input tensor: K for depthwise, else C.
     [[nodiscard]] std::int64_t input_channels() const noexcept { return depthwise ? K : C; }
