@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <string>
 
 #include "pimdse/core/error.hpp"
@@ -57,29 +58,17 @@ TEST(PimDevice, TilesAreHuntTableII) {
     // HuNT Table II: ReRAM 96 SAR ADCs of 8 bits, 128 x 96 1-bit DACs, 96 crossbars of 128 x 128,
     // 2-bit cells; FeFET 256 x 48 1-bit S/A, 48 crossbars of 256 x 256, 1-bit cells; SRAM 6T
     // 1-bit cells, 256 S/A, 8 KB arrays of 256 x 256, 9 arrays; every tile 0.40 mm².
-    const TileSpec& r = hunt_tile(PimDevice::reram);
-    EXPECT_EQ(r.arrays, 96);
-    EXPECT_EQ(r.rows, 128);
-    EXPECT_EQ(r.columns, 128);
-    EXPECT_EQ(r.bits_per_cell, 2);
-    EXPECT_EQ(r.adcs, 96);
-    EXPECT_EQ(r.adc_bits, 8);
-    EXPECT_EQ(r.dacs, 128 * 96);
-    EXPECT_EQ(r.dac_bits, 1);
-    const TileSpec& f = hunt_tile(PimDevice::fefet);
-    EXPECT_EQ(f.arrays, 48);
-    EXPECT_EQ(f.rows, 256);
-    EXPECT_EQ(f.columns, 256);
-    EXPECT_EQ(f.bits_per_cell, 1);
-    EXPECT_EQ(f.sense_amps, 256 * 48);
-    EXPECT_EQ(f.adcs, 0);
-    const TileSpec& s = hunt_tile(PimDevice::sram);
-    EXPECT_EQ(s.arrays, 9);
-    EXPECT_EQ(s.rows, 256);
-    EXPECT_EQ(s.columns, 256);
-    EXPECT_EQ(s.bits_per_cell, 1);
-    EXPECT_EQ(s.sense_amps, 256);
-    for (const TileSpec* t : {&r, &f, &s}) EXPECT_DOUBLE_EQ(t->area.value(), 0.40);
+    // {arrays, rows, columns, bits per cell, ADCs, ADC bits, DACs, DAC bits, sense amps}
+    using Row = std::array<int, 9>;
+    const auto row = [](const TileSpec& t) {
+        return Row{t.arrays,   t.rows, t.columns,  t.bits_per_cell, t.adcs,
+                   t.adc_bits, t.dacs, t.dac_bits, t.sense_amps};
+    };
+    EXPECT_EQ(row(hunt_tile(PimDevice::reram)), (Row{96, 128, 128, 2, 96, 8, 128 * 96, 1, 0}));
+    EXPECT_EQ(row(hunt_tile(PimDevice::fefet)), (Row{48, 256, 256, 1, 0, 0, 0, 0, 256 * 48}));
+    EXPECT_EQ(row(hunt_tile(PimDevice::sram)), (Row{9, 256, 256, 1, 0, 0, 0, 0, 256}));
+    for (PimDevice d : {PimDevice::reram, PimDevice::fefet, PimDevice::sram})
+        EXPECT_DOUBLE_EQ(hunt_tile(d).area.value(), 0.40);
 }
 
 TEST(PimDevice, StoragePerTileIsTheIssuesFigure) {
