@@ -512,6 +512,17 @@ def kept_by_rule(f, best):
     return kept
 
 
+def explore_as_without_mpirun(s, cfg, name, ref_name):
+    """Explores `cfg` into `name`.h5 under mpirun and into `ref_name`.h5 without it, and
+    checks that the two files are the same. Returns the mpirun file's path and its run."""
+    ref = s.fresh(f"{ref_name}.h5")
+    s.run(["explore", cfg, "-o", ref], np_=0)
+    out = s.fresh(f"{name}.h5")
+    p = s.run(["explore", cfg, "-o", out])
+    same_files(ref, out)
+    return out, p
+
+
 def scenario_synthetic(s):
     ref = s.fresh("synthetic_np0.h5")
     s.run(["explore", s.data("synthetic.yaml"), "-o", ref], np_=0)
@@ -553,11 +564,7 @@ def scenario_model_share(s):
     for batch in (8, 4):
         cfg = variant(s, "tiny.yaml", f"share_b{batch}", proposer="nicepim", budget=48, batch_size=batch,
                       evaluator="synthetic", synthetic_median_seconds=0.01)
-        ref = s.fresh(f"share_b{batch}_np0.h5")
-        s.run(["explore", cfg, "-o", ref], np_=0)
-        out = s.fresh(f"share_b{batch}_np{s.np}.h5")
-        s.run(["explore", cfg, "-o", out])
-        same_files(ref, out)
+        out, _ = explore_as_without_mpirun(s, cfg, f"share_b{batch}_np{s.np}", f"share_b{batch}_np0")
         with h5py.File(out, "r") as f:
             b = pd.DataFrame(f["tuner/batches"][()])
         # A proposal fits a model exactly when it uses one (docs/tuner.md): fit_seconds > 0.
@@ -603,12 +610,8 @@ def scenario_clock_width(s):
     not the clock; a faster clock is never slower in seconds, and its DRAM background energy
     is the banks' power times the seconds (docs/model.md, "Clock and data width")."""
     cfg = variant(s, "clock.yaml", f"clock_np{s.np}")
-    ref = s.fresh(f"clock_ref_np{s.np}.h5")
-    s.run(["explore", cfg, "-o", ref], np_=0)
-    out = s.fresh(f"clock_np{s.np}.h5")
-    p = s.run(["explore", cfg, "-o", out])
+    out, p = explore_as_without_mpirun(s, cfg, f"clock_np{s.np}", f"clock_ref_np{s.np}")
     check("the space has no legal unseen point left: 6 evaluations" in p.stdout, "six points, then exhausted")
-    same_files(ref, out)
     with h5py.File(out, "r") as f:
         c = pd.DataFrame(f["candidates"][()])
         m = pd.DataFrame(f["metrics"][()])
@@ -672,12 +675,8 @@ CROSSBAR_ENERGY = ["energy_crossbar_j", "energy_adc_j", "energy_dac_j", "energy_
 
 def scenario_crossbar(s):
     cfg = variant(s, "crossbar.yaml", "crossbar")
-    ref = s.fresh(f"crossbar_ref_for_np{s.np}.h5")
-    s.run(["explore", cfg, "-o", ref], np_=0)
-    out = s.fresh(f"crossbar_np{s.np}.h5")
-    p = s.run(["explore", cfg, "-o", out])
+    out, p = explore_as_without_mpirun(s, cfg, f"crossbar_np{s.np}", f"crossbar_ref_for_np{s.np}")
     check("budget reached: 24 evaluations in 6 batches" in p.stdout, "no final line")
-    same_files(ref, out)
     with h5py.File(out, "r") as f:
         c = pd.DataFrame(f["candidates"][()])
         m = pd.DataFrame(f["metrics"][()])
@@ -760,11 +759,7 @@ def proposer_sweep(s, proposer, budget, options):
         return variant(s, "tiny.yaml", name, proposer=proposer, budget=evaluations, batch_size=4, lag=2,
                        evaluator="synthetic", synthetic_median_seconds=0.01, proposer_options=text)
     full_cfg = config(f"{proposer}_full_np{s.np}", budget)
-    ref = s.fresh(f"{proposer}_ref_np{s.np}.h5")
-    s.run(["explore", full_cfg, "-o", ref], np_=0)
-    full = s.fresh(f"{proposer}_np{s.np}.h5")
-    s.run(["explore", full_cfg, "-o", full])
-    same_files(ref, full)
+    full, _ = explore_as_without_mpirun(s, full_cfg, f"{proposer}_np{s.np}", f"{proposer}_ref_np{s.np}")
     with h5py.File(full, "r") as f:
         c = pd.DataFrame(f["candidates"][()])
         b = pd.DataFrame(f["tuner/batches"][()])
@@ -794,11 +789,7 @@ def scenario_parego(s):
                        evaluator="synthetic", synthetic_median_seconds=0.01,
                        proposer_options="{" + options + "initial_random: 8, gp_steps: 20}")
     full_cfg = config(f"parego_full_np{s.np}", 32)
-    ref = s.fresh(f"parego_ref_np{s.np}.h5")
-    s.run(["explore", full_cfg, "-o", ref], np_=0)
-    full = s.fresh(f"parego_np{s.np}.h5")
-    s.run(["explore", full_cfg, "-o", full])
-    same_files(ref, full)
+    full, _ = explore_as_without_mpirun(s, full_cfg, f"parego_np{s.np}", f"parego_ref_np{s.np}")
     eq1 = s.fresh(f"parego_eq1_np{s.np}.h5")
     s.run(["explore", config(f"parego_eq1_np{s.np}", 32, options=""), "-o", eq1])
     params = ["node_rows", "node_cols", "pe_rows", "pe_cols", "ibuf_kib", "wbuf_kib", "obuf_kib"]
@@ -828,11 +819,7 @@ def scenario_overlap(s):
         open(path, "a").write("model:\n  overlap: true\n")
         return path
     full_cfg = config(f"overlap_full_np{s.np}", 8)
-    ref = s.fresh(f"overlap_ref_np0_for_np{s.np}.h5")
-    s.run(["explore", full_cfg, "-o", ref], np_=0)
-    full = s.fresh(f"overlap_np{s.np}.h5")
-    s.run(["explore", full_cfg, "-o", full])
-    same_files(ref, full)
+    full, _ = explore_as_without_mpirun(s, full_cfg, f"overlap_np{s.np}", f"overlap_ref_np0_for_np{s.np}")
     with h5py.File(full, "r") as f:
         check(re.search(r"^model:\n(  .*\n)*  overlap: true\b", f["config/resolved"][0].decode(), re.M),
               "the resolved configuration keeps overlap")
