@@ -57,7 +57,8 @@ void BM_ExactSearch(benchmark::State& state) {
         r = exact_search(l.layer, sys.node, in, out, sys.energy, {objective, kDefaultNodeWorkLimit});
         benchmark::DoNotOptimize(r);
     }
-    const IntraNodeCost fast = AnalyticIntraNodeMapper::search(l.layer, sys.node, in, out);
+    const IntraNodeCost fast =
+        AnalyticIntraNodeMapper::search(l.layer, sys.node, in, out, nullptr, &sys.energy);
     state.SetLabel(std::string(l.name) + " " + std::string(to_string(objective)) + " " +
                    to_string(r.cost.tiling) +
                    (r.status == ExactStatus::optimal ? " optimal" : " work_limit"));

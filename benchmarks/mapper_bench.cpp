@@ -123,7 +123,7 @@ void BM_RoundInputs_Tiny64x64(benchmark::State& state) {
     const std::vector<sim::DataLayout> dl(static_cast<std::size_t>(n.size()));
     std::int64_t searches = 0;
     for (auto _ : state) {
-        sim::AnalyticIntraNodeMapper intra;
+        sim::AnalyticIntraNodeMapper intra(system.energy);
         sim::SnakeRingScheduler snake;
         mapper::Mapper m(system, mapper::MapperOptions{}, intra, snake, snake);
         const mapper::Mapper::RoundInputs in = m.round_inputs(n, seg, dl, dl);

@@ -47,7 +47,7 @@ void BM_CostWithDataScheduler(benchmark::State& state) {
     const Case& c = resnet152_16x16();
     for (auto _ : state) {
         const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(c.options);
-        sim::AnalyticIntraNodeMapper intra;
+        sim::AnalyticIntraNodeMapper intra(c.system.energy);
         benchmark::DoNotOptimize(
             sim::evaluate_mapping(c.network, c.seg, c.mapping, c.system, intra, *scheduler));
     }
@@ -60,7 +60,7 @@ void BM_CostAndScheduleEvents(benchmark::State& state) {
     std::size_t events = 0;
     for (auto _ : state) {
         const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(c.options);
-        sim::AnalyticIntraNodeMapper intra;
+        sim::AnalyticIntraNodeMapper intra(c.system.energy);
         const sim::NetworkCost cost =
             sim::evaluate_mapping(c.network, c.seg, c.mapping, c.system, intra, *scheduler);
         const auto rows = eval::schedule_events(c.network, c.seg, c.mapping, cost, c.system, *scheduler);

@@ -48,12 +48,12 @@ const Case& case_4x4() {
 
 void run(benchmark::State& state, const Case& c, bool warm,
          const Timeline& timeline = sequential_timeline()) {
-    AnalyticIntraNodeMapper kept;
+    AnalyticIntraNodeMapper kept(c.system.energy);
     SnakeRingScheduler scheduler;
     if (warm)
         benchmark::DoNotOptimize(evaluate_mapping(c.network, c.seg, c.mapping, c.system, kept, scheduler));
     for (auto _ : state) {
-        AnalyticIntraNodeMapper fresh;
+        AnalyticIntraNodeMapper fresh(c.system.energy);
         NetworkCost cost =
             evaluate_mapping(c.network, c.seg, c.mapping, c.system, warm ? kept : fresh, scheduler, timeline);
         benchmark::DoNotOptimize(cost);

@@ -133,7 +133,7 @@ ExactNodeResult exact_search(const PartLayer& layer, const NodeSpec& node, DataL
     ExactState s{layer, node, in, out, k, options, {}, {}, {}, false};
     s.cache.store = &s.store;
     // The fast search's choice is the first incumbent: a stopped search is never worse.
-    const IntraNodeCost fast = AnalyticIntraNodeMapper::search(layer, node, in, out);
+    const IntraNodeCost fast = AnalyticIntraNodeMapper::search(layer, node, in, out, nullptr, &k);
     if (fast.status == MapStatus::ok) {
         s.result.cost = fast;
         s.found = true;

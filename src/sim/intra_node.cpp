@@ -12,13 +12,16 @@ namespace pimdse::sim {
 namespace {
 
 // Spatial unrollings tried (rows | cols of the PE array): channel pairs for dense layers,
-// output channels against pixels for thin or depthwise layers, pixels against pixels.
-constexpr std::array<SpatialUnroll, 6> kUnrolls{{{LoopDim::K, LoopDim::C},
+// output channels against pixels (thin and depthwise layers, dense ones at equal cycles),
+// pixels against pixels (docs/model.md, "The mapper and its search space").
+constexpr std::array<SpatialUnroll, 8> kUnrolls{{{LoopDim::K, LoopDim::C},
                                                  {LoopDim::C, LoopDim::K},
                                                  {LoopDim::K, LoopDim::Q},
                                                  {LoopDim::Q, LoopDim::K},
                                                  {LoopDim::P, LoopDim::Q},
-                                                 {LoopDim::K, LoopDim::B}}};
+                                                 {LoopDim::K, LoopDim::B},
+                                                 {LoopDim::K, LoopDim::P},
+                                                 {LoopDim::P, LoopDim::K}}};
 
 constexpr std::array<LoopOrder, kLoopOrders> kOrders{LoopOrder::kbpqc, LoopOrder::bpqkc, LoopOrder::kcbpq,
                                                      LoopOrder::bpqck};
@@ -259,8 +262,16 @@ void tile_candidates(std::vector<std::int64_t>& v, std::int64_t extent, std::int
     v.push_back(extent);
 }
 
-bool better(const IntraNodeCost& a, const IntraNodeCost& b) {
+// Total cycles first; at equal cycles the lower energy under `energy` when given (a
+// part-layer's MACs cost the same in every tiling), then the lower access counts.
+bool better(const IntraNodeCost& a, const IntraNodeCost& b, const PartLayer& layer,
+            const IntraNodeEnergyCoefficients* energy) {
     if (a.total_cycles != b.total_cycles) return a.total_cycles < b.total_cycles;
+    if (energy != nullptr) {
+        const double ea = intra_node_energy(a, layer.macs(), *energy).value();
+        const double eb = intra_node_energy(b, layer.macs(), *energy).value();
+        if (ea != eb) return ea < eb;
+    }
     const std::int64_t da = a.dram.accesses() + a.dram.activations();
     const std::int64_t db = b.dram.accesses() + b.dram.activations();
     if (da != db) return da < db;
@@ -277,7 +288,8 @@ struct SearchState {
     const NodeSpec& node;
     DataLayout in;
     DataLayout out;
-    TileSumsCache& sums;  // tilings of this part-layer share most tensors' tile sums
+    TileSumsCache& sums;                        // tilings of this part-layer share most tensors' tile sums
+    const IntraNodeEnergyCoefficients* energy;  // null: ties go to access counts
     IntraNodeCost best;
     bool found = false;
 };
@@ -304,7 +316,7 @@ void try_tiling(SearchState& s, const Tiling& t) {
         IntraNodeCost c = base;
         c.tiling.order = o;
         finish(c, s.layer, s.node, dram);
-        if (!s.found || better(c, s.best)) {
+        if (!s.found || better(c, s.best, s.layer, s.energy)) {
             s.best = std::move(c);
             s.found = true;
         }
@@ -403,7 +415,8 @@ void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& can
 }  // namespace
 
 IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
-                                              DataLayout out, TileSumsStore* sums) {
+                                              DataLayout out, TileSumsStore* sums,
+                                              const IntraNodeEnergyCoefficients* energy) {
     validate(layer);
     validate(node);
     // Buffers kept per thread across searches (cleared, not freed): a search allocated its
@@ -412,7 +425,7 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
     thread_local TileSumsCache cache;
     for (auto& e : cache.entries) e.clear();
     cache.store = sums;
-    SearchState s{layer, node, in, out, cache, {}, false};
+    SearchState s{layer, node, in, out, cache, energy, {}, false};
     for (const SpatialUnroll& u : kUnrolls) {
         for (std::size_t i = 0; i < kLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
@@ -444,7 +457,7 @@ IntraNodeCost AnalyticIntraNodeMapper::map(const PartLayer& layer, const NodeSpe
         ++hits_;
         return it->second;
     }
-    IntraNodeCost c = search(layer, node, in, out, &sums_);
+    IntraNodeCost c = search(layer, node, in, out, &sums_, energy_ ? &*energy_ : nullptr);
     memo_.emplace(std::move(key), c);
     return c;
 }

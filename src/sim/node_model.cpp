@@ -13,7 +13,7 @@ std::unique_ptr<IntraNodeMapper> make_node_model(const ModelOptions& options,
                                                  const IntraNodeEnergyCoefficients& energy) {
     switch (options.intra_node) {
         case IntraNodeModel::analytic:
-            return std::make_unique<AnalyticIntraNodeMapper>();
+            return std::make_unique<AnalyticIntraNodeMapper>(energy);
         case IntraNodeModel::exact:
             return std::make_unique<ExactIntraNodeMapper>(options.exact, energy);
     }

@@ -50,8 +50,9 @@ struct ExactNodeResult {
 [[nodiscard]] bool exact_better(const IntraNodeCost& a, const IntraNodeCost& b, const PartLayer& layer,
                                 const IntraNodeEnergyCoefficients& k, NodeObjective objective) noexcept;
 
-/// The exact search: starts from the fast search's choice (AnalyticIntraNodeMapper::search)
-/// and costs every fitting tiling of the space in a fixed order until the work limit.
+/// The exact search: starts from the fast search's choice under the same coefficients
+/// (AnalyticIntraNodeMapper::search) and costs every fitting tiling of the space in a fixed
+/// order until the work limit.
 /// Infeasible (status in the cost) when no tiling fits.
 [[nodiscard]] ExactNodeResult exact_search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
                                            DataLayout out, const IntraNodeEnergyCoefficients& k,

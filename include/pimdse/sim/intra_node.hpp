@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -141,18 +142,36 @@ public:
                                             DataLayout out) = 0;
 };
 
-/// Searches six spatial unrollings, four loop orders and power-of-two tile sizes (plus the
-/// whole extent) that fit the buffers; minimises total cycles, then DRAM accesses +
-/// activations, then SRAM accesses. Results are memoised per (layer, node, layouts); the
-/// table is not synchronised: one mapper per thread.
+/// Energy coefficients (from the technology table, taken as given here).
+struct IntraNodeEnergyCoefficients {
+    double pj_per_mac = 0;
+    double pj_per_ibuf_access = 0;  ///< per element read or written
+    double pj_per_wbuf_access = 0;
+    double pj_per_obuf_access = 0;
+    double pj_per_dram_bit = 0.88;  ///< NicePIM VIII-B, per bit moved through the port
+    double pj_per_row_activation = 0;
+    double pj_per_register_bit = 0;  ///< a PE operand register, per bit read or written
+};
+
+/// Searches eight spatial unrollings, four loop orders and power-of-two tile sizes (plus the
+/// whole extent) that fit the buffers; minimises total cycles, then, given energy
+/// coefficients, intra-node energy, then DRAM accesses + activations, then SRAM accesses.
+/// Results are memoised per (layer, node, layouts); the table is not synchronised: one
+/// mapper per thread.
 class AnalyticIntraNodeMapper final : public IntraNodeMapper {
 public:
+    /// Ties in cycles go to the lower access counts (the search of NicePIM's PIM-Mapper).
+    AnalyticIntraNodeMapper() = default;
+    /// Ties in cycles go to the lower intra_node_energy under `energy` first.
+    explicit AnalyticIntraNodeMapper(const IntraNodeEnergyCoefficients& energy) : energy_(energy) {}
+
     [[nodiscard]] IntraNodeCost map(const PartLayer& layer, const NodeSpec& node, DataLayout in,
                                     DataLayout out) override;
     /// The search itself, without the memo table; with `sums`, tile sums are taken from and
-    /// added to it (the result is the same).
+    /// added to it (the result is the same); with `energy`, cycle ties go to less energy.
     [[nodiscard]] static IntraNodeCost search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
-                                              DataLayout out, TileSumsStore* sums = nullptr);
+                                              DataLayout out, TileSumsStore* sums = nullptr,
+                                              const IntraNodeEnergyCoefficients* energy = nullptr);
 
     [[nodiscard]] std::size_t memo_size() const noexcept { return memo_.size(); }
     [[nodiscard]] std::int64_t memo_hits() const noexcept { return hits_; }
@@ -164,18 +183,8 @@ public:
 private:
     std::unordered_map<NodeSearchKey, IntraNodeCost, NodeSearchKeyHash> memo_;
     TileSumsStore sums_;  // shared by the searches of all part-layers (dram.hpp)
+    std::optional<IntraNodeEnergyCoefficients> energy_;
     std::int64_t hits_ = 0;
-};
-
-/// Energy coefficients (from the technology table, taken as given here).
-struct IntraNodeEnergyCoefficients {
-    double pj_per_mac = 0;
-    double pj_per_ibuf_access = 0;  ///< per element read or written
-    double pj_per_wbuf_access = 0;
-    double pj_per_obuf_access = 0;
-    double pj_per_dram_bit = 0.88;  ///< NicePIM VIII-B, per bit moved through the port
-    double pj_per_row_activation = 0;
-    double pj_per_register_bit = 0;  ///< a PE operand register, per bit read or written
 };
 
 /// intra_node_energy split by where it is spent.
