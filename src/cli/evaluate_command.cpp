@@ -49,6 +49,9 @@ namespace pimdse::cli {
 
 namespace {
 
+// Both costings run the forward pass: a training network is refused, not run as inference.
+const io::NetworkReadOptions kInferenceOnly{.batch = {}, .warn = {}, .inference_only = true};
+
 struct EvaluateOptions {
     std::string hardware;
     std::string crossbar;
@@ -95,7 +98,7 @@ int run_evaluate(const EvaluateOptions& o) {
     h.model.overlap_transform = h.model.overlap_transform || o.overlap_transform;
     if (!o.intra_node.empty()) h.model.intra_node = *value_of(pimdse::kIntraNodeModelNames, o.intra_node);
     check_node_count("evaluate", o.hardware, h.params.node_rows, h.params.node_cols, o.max_nodes);
-    const workload::Network network = io::read_network_file(o.network);
+    const workload::Network network = io::read_network_file(o.network, kInferenceOnly);
     const workload::Segmentation seg = workload::decompose(network);
     const sim::System system = sim::make_system(h.constraints, h.params, h.technology);
     const mapper::MappingTarget target{&network, &seg, system.node_rows(), system.node_cols()};
@@ -156,7 +159,7 @@ int run_evaluate_crossbar(const EvaluateOptions& o) {
     const std::vector<std::filesystem::path> inputs{o.crossbar, o.network};
     if (!o.layers.empty()) io::check_output_path(o.layers, inputs);
     const io::CrossbarDesignFile d = io::read_crossbar_design_file(o.crossbar);
-    const workload::Network network = io::read_network_file(o.network);
+    const workload::Network network = io::read_network_file(o.network, kInferenceOnly);
     bool weighted = false;
     for (workload::LayerIndex i = 0; i < network.size(); ++i)
         weighted = weighted || network.layer(i).has_weights();

@@ -201,6 +201,7 @@ int run_map(const MapOptions& o) {
     io::NetworkReadOptions read;
     // A pipeline streams single samples through its parts: --batch is how many.
     read.batch = ddam ? std::optional<std::int64_t>(1) : o.batch;
+    read.inference_only = true;
     const workload::Network network = io::read_network_file(o.network, read);
     const workload::Segmentation seg = workload::decompose(network);
     const sim::System system = sim::make_system(h.constraints, h.params, h.technology);

@@ -135,8 +135,14 @@ private:
     // `mode`: inference (the default) or training (workload/training.hpp).
     workload::NetworkMode mode(const Field& f) const {
         const std::string text = r_.string(f);
-        if (auto m = value_of(workload::kNetworkModeNames, text)) return *m;
-        r_.value_error(f, "one of inference, training", "'" + text + "'");
+        const auto m = value_of(workload::kNetworkModeNames, text);
+        if (!m) r_.value_error(f, "one of inference, training", "'" + text + "'");
+        if (*m == workload::NetworkMode::training && options_.inference_only)
+            r_.value_error(f,
+                           "inference: this command costs the forward pass only (a training "
+                           "step is costed by the hetero3d model, docs/model.md)",
+                           "training");
+        return *m;
     }
 
     // `padding`: an integer or [h, w] before and after; on a conv also `sep` (SEP, Gibbon IV-A).

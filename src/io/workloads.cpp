@@ -44,6 +44,7 @@ std::vector<LoadedWorkload> load_workloads(const Config& config,
         NetworkReadOptions options;
         if (w.batch) options.batch = *w.batch;
         options.warn = warn;
+        options.inference_only = true;  // every family's evaluation costs the forward pass
         out.push_back(LoadedWorkload{w, read_network_file(w.network, options)});
     }
     const std::vector<std::string> names = workload_names(out);

@@ -23,6 +23,10 @@ struct NetworkReadOptions {
     /// its author meant (docs/workloads.md, "The format's traps"). Unset: printed to stderr as
     /// "pimdse: warning: ...".
     std::function<void(const std::string&)> warn;
+    /// Refuse `mode: training` (an InputError on `mode`): set by what costs only the forward
+    /// pass (`map`, `evaluate`, sweeps), so that a training network is never costed as
+    /// inference without a word.
+    bool inference_only = false;
 };
 
 /// Reads and validates a network file; a file that cannot be opened is an InputError too.
