@@ -120,26 +120,27 @@ NodeSpec two_by_two() {
     return n;
 }
 
+/// The model and the brute-force reference both give the hand count on the tiny convolution.
+void expect_hand_count(PeDataflow dataflow, const BufferReads& hand) {
+    const PartLayer l = tiny_conv();
+    EXPECT_EQ(buffer_reads(l, two_by_two(), whole(l), dataflow), hand);
+    EXPECT_EQ(simulate_buffer_reads(l, two_by_two(), whole(l), dataflow), hand);
+}
+
 TEST(RegisterReuse, HandCountedOutputStationary) {
     // Cycles (p, r) = (0,0) (0,1) (1,0) (1,1). Psums stay over C and R: every lane loads its
     // output at r = 0 (4 lanes x 2 pixels = 8 drains later), but each of those is the
     // output's first accumulation (both C lanes start it), so no psum is read or filled.
     // Inputs: 2 distinct per cycle (broadcast along K) but all 4 lanes fill: 8 reads, 16
     // fills. Weights: 4 distinct per cycle.
-    BufferReads hand;
-    hand.input = 8;
-    hand.weight = 16;
-    hand.psum = 4;
-    hand.psum_reads = 0;
-    hand.input_fills = 16;
-    hand.weight_fills = 16;
-    hand.psum_fills = 0;
-    hand.psum_drains = 8;
-    const PartLayer l = tiny_conv();
-    for (const BufferReads& r :
-         {buffer_reads(l, two_by_two(), whole(l), PeDataflow::output_stationary),
-          simulate_buffer_reads(l, two_by_two(), whole(l), PeDataflow::output_stationary)})
-        EXPECT_EQ(r, hand);
+    expect_hand_count(PeDataflow::output_stationary, {.input = 8,
+                                                      .weight = 16,
+                                                      .psum = 4,
+                                                      .psum_reads = 0,
+                                                      .input_fills = 16,
+                                                      .weight_fills = 16,
+                                                      .psum_fills = 0,
+                                                      .psum_drains = 8});
 }
 
 TEST(RegisterReuse, HandCountedWeightStationary) {
@@ -147,40 +148,28 @@ TEST(RegisterReuse, HandCountedWeightStationary) {
     // fills. Psums move every cycle: 2 distinct outputs written per cycle (8), 4 lanes drain
     // (16); the r = 0 cycles are the first accumulations, so only the r = 1 cycles read the
     // obuf (2 x 2 = 4) and fill registers (2 x 4 = 8).
-    BufferReads hand;
-    hand.input = 8;
-    hand.weight = 8;
-    hand.psum = 8;
-    hand.psum_reads = 4;
-    hand.input_fills = 16;
-    hand.weight_fills = 8;
-    hand.psum_fills = 8;
-    hand.psum_drains = 16;
-    const PartLayer l = tiny_conv();
-    for (const BufferReads& r :
-         {buffer_reads(l, two_by_two(), whole(l), PeDataflow::weight_stationary),
-          simulate_buffer_reads(l, two_by_two(), whole(l), PeDataflow::weight_stationary)})
-        EXPECT_EQ(r, hand);
+    expect_hand_count(PeDataflow::weight_stationary, {.input = 8,
+                                                      .weight = 8,
+                                                      .psum = 8,
+                                                      .psum_reads = 4,
+                                                      .input_fills = 16,
+                                                      .weight_fills = 8,
+                                                      .psum_fills = 8,
+                                                      .psum_drains = 16});
 }
 
 TEST(RegisterReuse, HandCountedInputStationary) {
     // Cycles (p, r) = (0,0) (0,1) (1,0) (1,1); only K is inner and it is one pass, so the input
     // changes every cycle: 2 distinct reads but 4 fills per cycle (broadcast along K). Psums
     // as for weight stationary: first accumulations at r = 0.
-    BufferReads hand;
-    hand.input = 8;
-    hand.weight = 16;
-    hand.psum = 8;
-    hand.psum_reads = 4;
-    hand.input_fills = 16;
-    hand.weight_fills = 16;
-    hand.psum_fills = 8;
-    hand.psum_drains = 16;
-    const PartLayer l = tiny_conv();
-    for (const BufferReads& r :
-         {buffer_reads(l, two_by_two(), whole(l), PeDataflow::input_stationary),
-          simulate_buffer_reads(l, two_by_two(), whole(l), PeDataflow::input_stationary)})
-        EXPECT_EQ(r, hand);
+    expect_hand_count(PeDataflow::input_stationary, {.input = 8,
+                                                     .weight = 16,
+                                                     .psum = 8,
+                                                     .psum_reads = 4,
+                                                     .input_fills = 16,
+                                                     .weight_fills = 16,
+                                                     .psum_fills = 8,
+                                                     .psum_drains = 16});
 }
 
 TEST(RegisterReuse, RegisterBitsCountFillsAndDrains) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include <Eigen/LU>
@@ -31,6 +32,19 @@ void draw(Rng& rng, Eigen::Index n, Matrix& x, Vector& y) {
     }
 }
 
+// n training and m held-out points from one seed.
+struct Sample {
+    Matrix x, xt;
+    Vector y, yt;
+};
+Sample sample(std::uint64_t seed, Eigen::Index n, Eigen::Index m) {
+    Rng rng(seed, 1);
+    Sample s;
+    draw(rng, n, s.x, s.y);
+    draw(rng, m, s.xt, s.yt);
+    return s;
+}
+
 Kernel kernel_of(KernelKind kind, double l, double sf2, double sn2) {
     Kernel k(kind, 2);
     k.theta() << std::log(l), std::log(l), std::log(sf2), std::log(sn2);
@@ -41,11 +55,7 @@ class Fitc : public ::testing::TestWithParam<KernelKind> {};
 
 // 3000 observations (two passes of 2048 rows), 9 inducing points among them.
 TEST_P(Fitc, MatchesTheDenseEquations) {
-    Rng rng(7, 1);
-    Matrix x, xt;
-    Vector y, yt;
-    draw(rng, 3000, x, y);
-    draw(rng, 5, xt, yt);
+    const auto [x, xt, y, yt] = sample(7, 3000, 5);
     const Matrix z = x.topRows(9);
     const Kernel kernel = kernel_of(GetParam(), 0.3, 1.4, 0.05);
     const GpPosterior post = GpPosterior::fitc(kernel, z, x, y);
@@ -77,11 +87,7 @@ TEST_P(Fitc, MatchesTheDenseEquations) {
 // Every observation an inducing point: Q = K, Lambda = sn2, and FITC is the exact GP (up to the
 // noise floor, which FITC adds to K(Z, Z) instead of to the diagonal of the noisy K).
 TEST_P(Fitc, IsExactWhenEveryObservationIsInducing) {
-    Rng rng(11, 1);
-    Matrix x, xt;
-    Vector y, yt;
-    draw(rng, 30, x, y);
-    draw(rng, 20, xt, yt);
+    const auto [x, xt, y, yt] = sample(11, 30, 20);
     const Kernel kernel = kernel_of(GetParam(), 0.4, 1.0, 0.01);
     const GpPosterior exact(kernel, x, y);
     const GpPosterior sparse = GpPosterior::fitc(kernel, x, x, y);
@@ -97,11 +103,7 @@ TEST_P(Fitc, IsExactWhenEveryObservationIsInducing) {
 // 25 inducing points in 2000 observations: the exact GP on those 25 alone predicts 500 held-out
 // points worse than FITC through the same 25 on all 2000, and the variance stays in [0, sf2].
 TEST_P(Fitc, LearnsFromObservationsBeyondTheInducingPoints) {
-    Rng rng(3, 1);
-    Matrix x, xt;
-    Vector y, yt;
-    draw(rng, 2000, x, y);
-    draw(rng, 500, xt, yt);
+    const auto [x, xt, y, yt] = sample(3, 2000, 500);
     const Matrix z = x.topRows(25);
     const Kernel kernel = kernel_of(GetParam(), 0.2, 1.0, 1e-3);
     const GpPosterior subset(kernel, z, y.head(25));
