@@ -9,6 +9,8 @@
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 
+#include "../library_systems.hpp"
+
 namespace pimdse::mapper {
 namespace {
 
@@ -31,16 +33,10 @@ Library library(const std::string& name) {
     return {std::move(n), std::move(s)};
 }
 
-sim::System hardware(const std::string& file) {
-    const io::HardwareFile h =
-        io::read_hardware_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/hardware/" + file);
-    return sim::make_system(h.constraints, h.params, h.technology);
-}
-
 // Every layer of NicePIM's DNNs gets a legal mapping (checked by the evaluator, which throws
 // on an illegal one) and the mapper is never slower than the baseline.
 TEST(Mapper, MapsTheNicePimNetworksLegallyAndBeatsOrTiesTheBaseline) {
-    const sim::System sys = hardware("nicepim_4x4.yaml");
+    const sim::System sys = pimdse::testing::library_system("nicepim_4x4.yaml");
     sim::AnalyticIntraNodeMapper intra;
     sim::SnakeRingScheduler sched;
     MapperOptions portfolio;
@@ -72,7 +68,7 @@ TEST(Mapper, MapsTheNicePimNetworksLegallyAndBeatsOrTiesTheBaseline) {
 // mapper is never slower than the baseline there. (The 16 x 16 system is covered by
 // jobs/paper/fig10, whose mappings are evaluated the same way.)
 TEST(Mapper, MapsTheFiveNicePimDnnsLegallyOnTheFinalDesign) {
-    const sim::System sys = hardware("nicepim_final_4x8.yaml");
+    const sim::System sys = pimdse::testing::library_system("nicepim_final_4x8.yaml");
     for (const char* name : {"resnet152", "vgg16", "googlenet", "darknet53", "bert_base"}) {
         sim::AnalyticIntraNodeMapper intra;
         sim::SnakeRingScheduler sched;

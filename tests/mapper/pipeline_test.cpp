@@ -13,6 +13,8 @@
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/mapper/segment_candidates.hpp"
 
+#include "../library_systems.hpp"
+
 namespace pimdse::mapper {
 namespace {
 
@@ -30,14 +32,8 @@ layers:
   - {name: c5, type: conv, out_channels: 16, kernel: 1}
 )";
 
-sim::System hardware(const char* file) {
-    const io::HardwareFile h =
-        io::read_hardware_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/hardware/" + file);
-    return sim::make_system(h.constraints, h.params, h.technology);
-}
-
 TEST(Pipeline, BalancesItsPartsAsWellAsBruteForce) {
-    const sim::System sys = hardware("nicepim_4x4.yaml");
+    const sim::System sys = pimdse::testing::library_system("nicepim_4x4.yaml");
     const workload::Network n = io::parse_network(kChain, "chain.yaml");
     const workload::Segmentation seg = workload::decompose(n);
     ASSERT_EQ(seg.segments.size(), 5u);
@@ -116,7 +112,7 @@ TEST(Pipeline, BalancesItsPartsAsWellAsBruteForce) {
 TEST(Pipeline, LayerBandsGiveEverySegmentItsOwnBand) {
     // Five segments on 4 rows with --layer-band 1: segment s on row s mod 4, the fifth back
     // on row 0; with 2, rows 0-1, 2-3, 0-1, ...
-    const sim::System sys = hardware("nicepim_4x4.yaml");
+    const sim::System sys = pimdse::testing::library_system("nicepim_4x4.yaml");
     const workload::Network n = io::parse_network(kChain, "chain.yaml");
     const workload::Segmentation seg = workload::decompose(n);
     sim::AnalyticIntraNodeMapper intra;

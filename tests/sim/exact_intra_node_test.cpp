@@ -14,6 +14,8 @@
 #include "pimdse/sim/node_model.hpp"
 #include "pimdse/sim/system.hpp"
 
+#include "../library_systems.hpp"
+
 namespace pimdse::sim {
 namespace {
 
@@ -24,11 +26,7 @@ constexpr std::array<NodeObjective, 3> kObjectives{NodeObjective::latency, NodeO
 
 // The 4 x 4 system's technology: the energy coefficients the objectives weigh counts with.
 const IntraNodeEnergyCoefficients& coefficients() {
-    static const IntraNodeEnergyCoefficients k = [] {
-        const io::HardwareFile h =
-            io::read_hardware_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/hardware/nicepim_4x4.yaml");
-        return make_system(h.constraints, h.params, h.technology).energy;
-    }();
+    static const IntraNodeEnergyCoefficients k = testing::library_system("nicepim_4x4.yaml").energy;
     return k;
 }
 

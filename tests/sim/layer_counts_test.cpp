@@ -12,16 +12,13 @@
 #include "pimdse/sim/timeline.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 
+#include "../library_systems.hpp"
+
 namespace pimdse::sim {
 namespace {
 
 using workload::Network;
 using workload::Segmentation;
-
-System system_of(const std::string& hardware_file) {
-    const io::HardwareFile h = io::read_hardware_file(std::string(PIMDSE_SOURCE_DIR) + "/" + hardware_file);
-    return make_system(h.constraints, h.params, h.technology);
-}
 
 NetworkCost evaluate(const Network& n, const Segmentation& s, const NetworkMapping& m, const System& sys) {
     AnalyticIntraNodeMapper mapper;
@@ -43,7 +40,7 @@ TEST(LayerCounts, EnergiesAreCountsTimesCoefficients) {
     const Network n =
         io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks/resnet18.yaml");
     const Segmentation s = workload::decompose(n);
-    const System sys = system_of("inputs/hardware/nicepim_4x4.yaml");
+    const System sys = testing::library_system("nicepim_4x4.yaml");
     const NetworkCost c = evaluate(n, s, uniform_mapping(n, s, 4, 4), sys);
     ASSERT_EQ(c.status, EvalStatus::ok) << c.reason;
     const IntraNodeEnergyCoefficients& k = sys.energy;
@@ -96,7 +93,7 @@ layers:
 )",
                                         "one.yaml");
     const Segmentation s = workload::decompose(n);
-    const System sys = system_of("inputs/hardware/nicepim_4x4.yaml");
+    const System sys = testing::library_system("nicepim_4x4.yaml");
     const NetworkMapping m = uniform_mapping(n, s, 1, 1);
     const NetworkCost c = evaluate(n, s, m, sys);
     ASSERT_EQ(c.status, EvalStatus::ok) << c.reason;

@@ -11,6 +11,8 @@
 #include "pimdse/sim/data_space.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 
+#include "../library_systems.hpp"
+
 namespace pimdse::sim {
 namespace {
 
@@ -24,11 +26,6 @@ System system_of(int rows, int cols, int buffer_kib = 64) {
     p.pe_rows = p.pe_cols = 8;
     p.ibuf_kib = p.wbuf_kib = p.obuf_kib = buffer_kib;
     return make_system(hw::Constraints{}, p, hw::Technology{});
-}
-
-System system_of(const std::string& hardware_file) {
-    const io::HardwareFile h = io::read_hardware_file(std::string(PIMDSE_SOURCE_DIR) + "/" + hardware_file);
-    return make_system(h.constraints, h.params, h.technology);
 }
 
 NetworkCost evaluate(const Network& n, const Segmentation& s, const NetworkMapping& m, const System& sys,
@@ -314,7 +311,7 @@ TEST(OverlapTimeline, NeverAboveSequential) {
     // Every library network x the three NicePIM systems, under the uniform mapping (mostly
     // barriers: K is cut first) and the P/Q cut (no sharing: every layer streams).
     for (const char* hw : {"nicepim_4x4", "nicepim_16x16", "nicepim_final_4x8"}) {
-        const System sys = system_of(std::string("inputs/hardware/") + hw + ".yaml");
+        const System sys = testing::library_system(std::string(hw) + ".yaml");
         for (const char* name : {"resnet18", "resnet50", "resnet152", "vgg16", "googlenet", "mobilenet_v2",
                                  "darknet53", "bert_base"}) {
             SCOPED_TRACE(std::string(hw) + " " + name);

@@ -12,6 +12,8 @@
 #include "pimdse/mapper/mapping_file.hpp"
 #include "pimdse/sim/uniform_mapping.hpp"
 
+#include "../library_systems.hpp"
+
 namespace pimdse::sim {
 namespace {
 
@@ -25,11 +27,6 @@ System system_of(int rows, int cols, int pe, int buffer_kib, hw::Constraints c =
     p.pe_rows = p.pe_cols = pe;
     p.ibuf_kib = p.wbuf_kib = p.obuf_kib = buffer_kib;
     return make_system(c, p, hw::Technology{});
-}
-
-System system_of(const std::string& hardware_file) {
-    const io::HardwareFile h = io::read_hardware_file(std::string(PIMDSE_SOURCE_DIR) + "/" + hardware_file);
-    return make_system(h.constraints, h.params, h.technology);
 }
 
 Network library(const std::string& name) {
@@ -69,7 +66,7 @@ NetworkMapping single_region(const Network& n, const Segmentation& s, int rows, 
 }
 
 TEST(MakeSystem, DerivesEverythingFromTheTables) {
-    const System s = system_of("inputs/hardware/nicepim_16x16.yaml");
+    const System s = testing::library_system("nicepim_16x16.yaml");
     const hw::Technology t;
     EXPECT_EQ(s.mesh.rows(), 16);
     EXPECT_EQ(s.node.pe_rows, 8);
@@ -227,7 +224,7 @@ layers:
 TEST(Timeline, EnergyBreakdownSumsToTheTotal) {
     const Network n = library("resnet18");
     const Segmentation s = workload::decompose(n);
-    const System sys = system_of("inputs/hardware/nicepim_4x4.yaml");
+    const System sys = testing::library_system("nicepim_4x4.yaml");
     const NetworkCost c = evaluate(n, s, uniform_mapping(n, s, 4, 4), sys);
     ASSERT_EQ(c.status, EvalStatus::ok) << c.reason;
     EnergyBreakdown sum;
@@ -348,7 +345,7 @@ layers:
 }
 
 TEST(Timeline, DeterministicAndEveryLibraryNetworkEvaluates) {
-    const System sys = system_of("inputs/hardware/nicepim_4x4.yaml");
+    const System sys = testing::library_system("nicepim_4x4.yaml");
     for (const auto& entry :
          std::filesystem::recursive_directory_iterator(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks")) {
         if (!entry.is_regular_file()) continue;  // inputs/networks/cifar10/ is read file by file
