@@ -5,6 +5,7 @@
 set -euo pipefail
 pimdse=$1 hw=$2 net=$3 dir=$4
 root=$(cd "$(dirname "$0")/../.." && pwd)
+source "$(dirname "$0")/job_smoke.sh"
 rm -rf "$dir" && mkdir -p "$dir"
 for m in nicepim ddam; do
   for b in 1 4; do
@@ -26,7 +27,7 @@ for r in best.itertuples():
     assert abs(r.energy_j - mine.loc[mine.throughput_per_s.idxmax(), "energy_pj"] * 1e-12 / r.batch) < 1e-18
 PY
 grep -Eq '^\| hardware_2x4 \| [a-z0-9_]+ \| [0-9]+ / [0-9]+ \| [0-9.]+ \|' "$dir/fig11_table.md" || { cat "$dir/fig11_table.md" >&2; exit 1; }
-[[ -s $dir/fig11.png && -s $dir/fig11.pdf && -s $dir/fig11.svg ]] || { echo "fig11_smoke: a figure is missing" >&2; exit 1; }
+job_smoke_figures fig11_smoke fig11
 # The bars' tick letters are spelled out on the figure (its SVG keeps text as text).
 grep -q 'M: PIM-Mapper,  D: DDAM pipeline (NicePIM VIII-D)' "$dir/fig11.svg" ||
   { echo "fig11_smoke: M and D not explained" >&2; exit 1; }

@@ -6,9 +6,8 @@
 # Usage: intra_node_gap_smoke.sh PIMDSE HARDWARE NETWORK WORKDIR
 set -euo pipefail
 pimdse=$1 hw=$2 net=$3 dir=$4
-root=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$dir" && mkdir -p "$dir"
-PIMDSE=$pimdse SYSTEMS=$hw NETWORKS=$net "$root/jobs/intra-node-gap/run.sh" "$dir" > "$dir/out.txt"
+source "$(dirname "$0")/job_smoke.sh"
+job_smoke_run jobs/intra-node-gap/run.sh
 /usr/bin/python3 - "$dir" <<'PY'
 import sys
 import pandas as pd
@@ -19,5 +18,5 @@ assert (d.energy_energy <= d.energy_analytic * (1 + 1e-12)).all(), d
 assert (d.gap_latency >= 0).all() and (d.gap_energy >= -1e-12).all(), d
 PY
 grep -Eq '^\| all \| [0-9]+ \| latency \| [0-9.]+ % \|' "$dir/gap.md" || { cat "$dir/gap.md" >&2; exit 1; }
-[[ -s $dir/gap.png && -s $dir/gap.pdf && -s $dir/gap.svg ]] || { echo "intra_node_gap_smoke: a figure is missing" >&2; exit 1; }
+job_smoke_figures intra_node_gap_smoke gap
 echo "intra-node gap job ok"

@@ -7,9 +7,8 @@
 # Usage: overlap_smoke.sh PIMDSE HARDWARE NETWORK WORKDIR
 set -euo pipefail
 pimdse=$1 hw=$2 net=$3 dir=$4
-root=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$dir" && mkdir -p "$dir"
-PIMDSE=$pimdse SYSTEMS=$hw NETWORKS=$net "$root/jobs/paper/overlap/run.sh" "$dir" > "$dir/out.txt"
+source "$(dirname "$0")/job_smoke.sh"
+job_smoke_run jobs/paper/overlap/run.sh
 /usr/bin/python3 - "$dir" <<'PY'
 import sys
 import pandas as pd
@@ -29,5 +28,5 @@ for r in nets.itertuples():
 PY
 grep -Eq '^\| b \| [a-z0-9_]+ \| [a-z0-9_]+ \| [0-9,]+ \| [0-9,]+ \| [0-9.]+ \|' "$dir/overlap_table.md" ||
   { cat "$dir/overlap_table.md" >&2; exit 1; }
-[[ -s $dir/overlap.png && -s $dir/overlap.pdf && -s $dir/overlap.svg ]] || { echo "overlap_smoke: a figure is missing" >&2; exit 1; }
+job_smoke_figures overlap_smoke overlap
 echo "overlap job ok"
