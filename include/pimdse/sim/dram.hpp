@@ -8,7 +8,8 @@
 // moves one aligned port-wide word; a new access starts whenever the next element is not
 // the next address or lies in another word (one burst per contiguous run, so a word split
 // between two runs is read twice). Row rule: open-row policy over the node's one logical
-// bank; every tensor region starts at a row boundary, so each fetch begins with a miss.
+// bank; every tensor region starts at a row boundary, and a fetch begins with a miss unless
+// it directly follows a fetch of the same region that left its first row open.
 
 #include <array>
 #include <cstdint>
@@ -61,8 +62,8 @@ struct TensorTraffic {
     std::int64_t write_activations = 0;  ///< those of them opened by a write (write-backs, spills)
     /// Direction switches inside an open row (a fetch that continues the previous fetch's row
     /// the other way), each costing a read-to-write or write-to-read turnaround. The analytic
-    /// model has none: each of its fetches begins with a row miss, whose precharge and
-    /// activation outlast the turnaround. The trace counts them.
+    /// model counts the spills that continue their reload's row (read to write); the trace
+    /// counts every one.
     std::int64_t read_write_turns = 0;
     std::int64_t write_read_turns = 0;
     std::int64_t fetches = 0;  ///< tile reads + tile writes
@@ -153,6 +154,10 @@ private:
 struct TileSumsCache {
     using Key = std::array<std::int64_t, 4>;
     std::array<std::vector<std::pair<Key, TileSums>>, 4> entries;  ///< input, weight, output, psum
+    /// Per loop order, the psum spills per advance of the C loop that keep their reload's
+    /// open row, keyed by the output tiles (docs/model.md, "Rows shared by consecutive
+    /// fetches").
+    std::vector<std::pair<Key, std::array<double, kLoopOrders>>> open_row_spills;
     TileSumsStore* store = nullptr;
 };
 
