@@ -63,9 +63,19 @@ void digital_compute(PhaseCost& c, std::int64_t macs, const workload::Precision&
 
 // A forward phase as crossbar MVMs on the PEs' crossbars; false (and the status set) when
 // the weights do not fit.
+// Converters that read one crossbar's columns in parallel: sense amplifiers one per column;
+// ADCs per the reading (AdcReading).
+std::int64_t converters_per_crossbar(const hw::TileSpec& tile, const hw::NeuroSimPreset& preset,
+                                     AdcReading reading) {
+    if (tile.adcs == 0 || reading == AdcReading::table_ii_tile)
+        return std::max<std::int64_t>(1, std::max(tile.adcs, tile.sense_amps) / tile.arrays);
+    return ceil_div(tile.columns, preset.columns_per_adc);
+}
+
 bool crossbar_compute(PhaseCost& c, const workload::Layer& layer, const workload::Precision& p,
                       const hw::TileSpec& tile, std::int64_t tiles, const hw::NeuroSimPreset& preset,
-                      bool replicate) {
+                      const Hetero3dCostParams& params) {
+    const bool replicate = params.replicate_weights;
     const CrossbarConfig cfg = tile_config(tile, p.bits);
     const CrossbarMapping m = map_to_crossbars(layer, cfg);
     const std::int64_t available = tiles * tile.arrays;
@@ -77,7 +87,7 @@ bool crossbar_compute(PhaseCost& c, const workload::Layer& layer, const workload
         return false;
     }
     c.replicas = replicate ? available / m.crossbars : 1;
-    const std::int64_t converters = std::max(tile.adcs, tile.sense_amps) / tile.arrays;  // per crossbar
+    const std::int64_t converters = converters_per_crossbar(tile, preset, params.adc_reading);
     const std::int64_t used_columns = std::min<std::int64_t>(m.columns, cfg.size);
     const std::int64_t used_rows = std::min<std::int64_t>(m.rows, cfg.size);
     const double read_ns = preset.read_pulse_ns + static_cast<double>(ceil_div(used_columns, converters)) *
@@ -120,6 +130,18 @@ void program_weights(PhaseCost& c, const workload::Layer& layer, const hw::TileS
 }
 
 }  // namespace
+
+std::string_view adc_reading_name(AdcReading r) noexcept {
+    return r == AdcReading::table_ii_tile ? "table_ii_tile" : "neurosim_column_mux";
+}
+
+AdcReading adc_reading_from_name(std::string_view name, std::string_view key) {
+    for (AdcReading r : {AdcReading::table_ii_tile, AdcReading::neurosim_column_mux})
+        if (adc_reading_name(r) == name) return r;
+    throw ConfigError({}, std::string(key),
+                      "unknown ADC reading '" + std::string(name) +
+                          "'; known readings: table_ii_tile, neurosim_column_mux");
+}
 
 MeshCoord pe_coordinate(const hw::Hetero3dHardware& hw, int tier, int pe) {
     if (tier < 0 || tier >= hw.tiers || pe < 0 || pe >= hw.pes_per_tier)
@@ -183,8 +205,7 @@ PhaseCost cost_phase(const workload::Layer& layer, const workload::PhaseStep& st
         return c;
     }
     if (crossbar && mvm) {
-        if (!crossbar_compute(c, layer, step.precision, tile, tiles, preset, params.replicate_weights))
-            return c;
+        if (!crossbar_compute(c, layer, step.precision, tile, tiles, preset, params)) return c;
     } else {
         digital_compute(c, step.phase == TrainingPhase::forward ? step.ops : step.macs, step.precision, tiles,
                         params);

@@ -125,6 +125,26 @@ TEST(Hetero3dPhase, ReramCrossbarByHand) {
     EXPECT_DOUBLE_EQ(one.compute_pj, c.compute_pj);
 }
 
+TEST(Hetero3dPhase, AdcReadingsByHand) {
+    const auto net = fc_network();
+    const PhaseStep fwd = step_of(net, TrainingPhase::forward);
+    Hetero3dCostParams mux;
+    mux.adc_reading = AdcReading::neurosim_column_mux;
+    const PhaseCost tile = cost_phase(net.layer(0), fwd, PimDevice::reram, 1, hunt(), preset(), {});
+    const PhaseCost col = cost_phase(net.layer(0), fwd, PimDevice::reram, 1, hunt(), preset(), mux);
+    // 80 used columns: one ADC a crossbar converts 80 in turn; 128 / 8 = 16 ADCs a crossbar
+    // convert ceil(80 / 16) = 5 each. The same conversions, so the same energy.
+    EXPECT_DOUBLE_EQ(tile.compute_ns, 16 * (10 + 80 * 9.0));
+    EXPECT_DOUBLE_EQ(col.compute_ns, 16 * (10 + 5 * 9.0));
+    EXPECT_DOUBLE_EQ(col.compute_pj, tile.compute_pj);
+    // FeFET reads through sense amplifiers under either reading.
+    const PhaseCost f = cost_phase(net.layer(0), fwd, PimDevice::fefet, 1, hunt(), preset(), mux);
+    EXPECT_DOUBLE_EQ(f.compute_ns, 16 * 12.0);
+    EXPECT_EQ(adc_reading_from_name("neurosim_column_mux", "k"), AdcReading::neurosim_column_mux);
+    EXPECT_EQ(adc_reading_name(AdcReading::table_ii_tile), "table_ii_tile");
+    EXPECT_THROW((void)adc_reading_from_name("per_crossbar", "hetero3d.adc_reading"), ConfigError);
+}
+
 TEST(Hetero3dPhase, FefetCrossbarByHand) {
     const auto net = fc_network();
     const PhaseCost c = cost_phase(net.layer(0), step_of(net, TrainingPhase::forward), PimDevice::fefet, 1,

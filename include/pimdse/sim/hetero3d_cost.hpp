@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pimdse/core/units.hpp"
@@ -29,6 +30,22 @@
 #include "pimdse/workload/training.hpp"
 
 namespace pimdse::sim {
+
+/// How a ReRAM tile's converters serve its crossbars (docs/model.md, "HuNT: ADC readings").
+/// HuNT Table II lists "96 SAR ADCs" for a tile of 96 crossbars and says no more.
+enum class AdcReading : std::uint8_t {
+    /// Table II literally: 96 ADCs per tile, shared, so one ADC per crossbar converts all of
+    /// its used columns one after another.
+    table_ii_tile = 0,
+    /// NeuroSim's default: one ADC per `columns_per_adc` (numColMuxed = 8) columns of every
+    /// crossbar, 16 ADCs for a 128-column crossbar; Table II's 96 read as per crossbar-column group.
+    neurosim_column_mux = 1,
+};
+
+/// The configuration names of the readings: "table_ii_tile", "neurosim_column_mux".
+[[nodiscard]] std::string_view adc_reading_name(AdcReading r) noexcept;
+/// The reading called `name`; ConfigError on `key` listing the known names otherwise.
+[[nodiscard]] AdcReading adc_reading_from_name(std::string_view name, std::string_view key);
 
 /// The constants of the cost model that are not device properties (docs/model.md).
 struct Hetero3dCostParams {
@@ -47,6 +64,8 @@ struct Hetero3dCostParams {
     /// default (ours): in training every copy is reprogrammed each step at Table I's write
     /// energy (2 nJ a ReRAM cell), so the greedy start point keeps one copy.
     bool replicate_weights = false;
+    /// How ReRAM crossbars share SAR ADCs (Table II's literal reading by default).
+    AdcReading adc_reading = AdcReading::table_ii_tile;
     double ambient_k = 300;  ///< HuNT IV-A
     /// Err's temperature scale T_s (ours): N = exp((Q − T_amb) / T_s) for ReRAM, (Q − T_amb) / T_s
     /// for FeFET; 50 K (docs/model.md, "Err").
