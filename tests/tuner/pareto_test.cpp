@@ -1,6 +1,6 @@
 // The Pareto archive and the hypervolume: hand-computed fronts and volumes, and brute force on
-// small integer fronts (counting the unit cells of the grid that a front dominates), for two
-// and three objectives; the archive's invariants under every insertion order.
+// small integer fronts (counting the unit cells of the grid that a front dominates), for two,
+// three and four objectives; the archive's invariants under every insertion order.
 
 #include <gtest/gtest.h>
 
@@ -148,9 +148,19 @@ TEST(Hypervolume, HandComputed3D) {
                      20.0);
 }
 
+TEST(Hypervolume, FourObjectivesByHand) {
+    const std::vector<double> ref{2, 2, 2, 2};
+    EXPECT_DOUBLE_EQ(hypervolume(points({{1, 1, 1, 1}}), ref), 1.0);
+    EXPECT_DOUBLE_EQ(hypervolume(points({{0, 1, 1, 1}}), ref), 2.0);
+    // Two boxes of 8 (2 x 1 x 2 x 2 and 1 x 2 x 2 x 2) overlapping in 1 x 1 x 2 x 2 = 4.
+    EXPECT_DOUBLE_EQ(hypervolume(points({{0, 1, 0, 0}, {1, 0, 0, 0}}), ref), 12.0);
+    // Equal last objectives (an empty slab) and a dominated point change nothing.
+    EXPECT_DOUBLE_EQ(hypervolume(points({{0, 1, 0, 0}, {1, 0, 0, 0}, {1, 1, 1, 1}}), ref), 12.0);
+}
+
 TEST(Hypervolume, RejectsBadSizes) {
     EXPECT_THROW((void)hypervolume(points({{1}}), std::vector<double>{2}), pimdse::ModelError);
-    EXPECT_THROW((void)hypervolume(points({{1, 1, 1, 1}}), std::vector<double>{2, 2, 2, 2}),
+    EXPECT_THROW((void)hypervolume(points({{1, 1, 1, 1, 1}}), std::vector<double>{2, 2, 2, 2, 2}),
                  pimdse::ModelError);
     EXPECT_THROW((void)hypervolume(points({{1, 1, 1}}), std::vector<double>{2, 2}), pimdse::ModelError);
     EXPECT_THROW((void)hypervolume_contributions(points({{1, 1}}), std::vector<double>{2, 2, 2}),
@@ -163,8 +173,8 @@ TEST(Hypervolume, RejectsBadSizes) {
 TEST(Hypervolume, MatchesCellCountOnSmallIntegerFronts) {
     Rng rng(11, 2);
     const int g = 6;
-    for (int trial = 0; trial < 60; ++trial) {
-        const std::size_t dims = trial % 2 == 0 ? 2 : 3;
+    for (int trial = 0; trial < 90; ++trial) {
+        const std::size_t dims = 2 + static_cast<std::size_t>(trial % 3);
         const int n = 1 + static_cast<int>(rng.uniform_int(0, 9));
         std::vector<std::vector<double>> objs;
         for (int i = 0; i < n; ++i) {
@@ -176,20 +186,21 @@ TEST(Hypervolume, MatchesCellCountOnSmallIntegerFronts) {
         const std::vector<double> ref(dims, g);
         double cells = 0;
         std::vector<double> only(pts.size(), 0.0);
-        const int zmax = dims == 3 ? g : 1;
-        for (int a = 0; a < g; ++a) {
-            for (int b = 0; b < g; ++b) {
-                for (int z = 0; z < zmax; ++z) {
-                    std::vector<std::size_t> by;
-                    for (std::size_t i = 0; i < pts.size(); ++i) {
-                        const auto& o = pts[i].objectives;
-                        if (o[0] <= a && o[1] <= b && (dims == 2 || o[2] <= z)) by.push_back(i);
+        const int zmax = dims >= 3 ? g : 1, wmax = dims == 4 ? g : 1;
+        for (int a = 0; a < g; ++a)
+            for (int b = 0; b < g; ++b)
+                for (int z = 0; z < zmax; ++z)
+                    for (int w = 0; w < wmax; ++w) {
+                        const std::vector<int> cell{a, b, z, w};
+                        std::vector<std::size_t> by;
+                        for (std::size_t i = 0; i < pts.size(); ++i) {
+                            bool in = true;
+                            for (std::size_t k = 0; k < dims; ++k) in = in && pts[i].objectives[k] <= cell[k];
+                            if (in) by.push_back(i);
+                        }
+                        if (!by.empty()) cells += 1;
+                        if (by.size() == 1) only[by[0]] += 1;
                     }
-                    if (!by.empty()) cells += 1;
-                    if (by.size() == 1) only[by[0]] += 1;
-                }
-            }
-        }
         ASSERT_DOUBLE_EQ(hypervolume(pts, ref), cells) << "trial " << trial;
         const std::vector<double> c = hypervolume_contributions(pts, ref);
         for (std::size_t i = 0; i < pts.size(); ++i) ASSERT_DOUBLE_EQ(c[i], only[i]) << "trial " << trial;

@@ -1,7 +1,7 @@
 #pragma once
 // The Pareto archive of a sweep: the non-dominated set of evaluated candidates over the
 // configured objectives (all minimised, e.g. total latency, total energy, area), and its
-// exact hypervolume for two and three objectives against a reference point.
+// exact hypervolume for two, three and four objectives against a reference point.
 
 #include <cstddef>
 #include <cstdint>
@@ -40,8 +40,8 @@ private:
 };
 
 /// Exact hypervolume (minimisation) of the region dominated by `points` and bounded by
-/// `reference`, for 2 or 3 objectives; points not strictly below the reference in every
-/// objective contribute nothing. Throws std::invalid_argument for other dimensions or
+/// `reference`, for 2, 3 or 4 objectives (four: O(n² log n), for small archives); points not strictly below
+/// the reference in every objective contribute nothing. Throws std::invalid_argument for other dimensions or
 /// mismatched sizes.
 [[nodiscard]] double hypervolume(std::span<const ParetoPoint> points, std::span<const double> reference);
 
