@@ -138,4 +138,10 @@ double calibrate_base_resistance(const ThermalStack& stack, std::span<const std:
     return r_b;
 }
 
+ThermalStack hunt_thermal_stack(double pe_mm2, int pes_per_tier, int tiers) {
+    ThermalStack t = thermal_stack(hotspot_layer_stack(pe_mm2, pes_per_tier), tiers);
+    t.base_resistance_k_per_w = kHuntBaseResistanceKPerW;
+    return t;
+}
+
 }  // namespace pimdse::sim

@@ -114,6 +114,8 @@ TEST(Hetero3dNetwork, CalibratedFfffsPeakAndOtherStacks) {
     ThermalStack thermal = base;
     thermal.base_resistance_k_per_w = calibrate_base_resistance(base, vertical_stacks(fffs), 380.0);
     EXPECT_NEAR(peak_of(fffs, thermal), 380.0, 1e-9);
+    EXPECT_NEAR(thermal.base_resistance_k_per_w, kHuntBaseResistanceKPerW, 1e-4);  // the named constant
+    EXPECT_EQ(hunt_thermal_stack(1.6, 16, 4).tier_resistance_k_per_w, base.tier_resistance_k_per_w);
     std::printf("calibrated R_b = %.6f K/W (HotSpot layer stack: %.6f K/W)\n",
                 thermal.base_resistance_k_per_w, base.base_resistance_k_per_w);
     std::vector<std::pair<double, std::string>> peaks;

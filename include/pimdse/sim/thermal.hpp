@@ -85,4 +85,14 @@ struct ThermalStack {
                                                std::span<const std::vector<double>> stacks,
                                                double target_peak_k);
 
+/// R_b at which ResNet-34 (`resnet34_quarter_cifar10`, batch 128) under the greedy placement
+/// on FFFS peaks at 380 K from 300 K on HuNT's geometry (16 PEs of 1.6 mm² a tier): HuNT's one
+/// absolute point (docs/model.md, "The calibration with real powers"), re-derived by
+/// tests/sim/hetero3d_network_test.cpp.
+inline constexpr double kHuntBaseResistanceKPerW = 419.9078;
+
+/// The thermal model of `tiers` tiers of `pes_per_tier` PEs of `pe_mm2` each: HotSpot's layer
+/// stack (hotspot_layer_stack) with R_b = kHuntBaseResistanceKPerW.
+[[nodiscard]] ThermalStack hunt_thermal_stack(double pe_mm2, int pes_per_tier, int tiers);
+
 }  // namespace pimdse::sim
