@@ -4,6 +4,8 @@
 // infeasible mapping is a result, printed with its reason, not an error (docs/cli.md).
 // `pimdse evaluate --crossbar D.yaml --network N.yaml`: one network on one design of the
 // crossbar family, costed by its model (docs/model.md, "ReRAM crossbars: ...").
+// `pimdse evaluate --hardware S.yaml --network N.yaml` with a hetero3d file: one network on a
+// tier stack, its layer-to-PE mapping by AMOSA (hetero3d_evaluate.hpp).
 
 #include <CLI/CLI.hpp>
 
@@ -12,6 +14,7 @@
 #include <cstdarg>
 
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -21,6 +24,7 @@
 
 #include "crossbar_layer_table.hpp"
 #include "crossbar_report.hpp"
+#include "hetero3d_evaluate.hpp"
 #include "layer_table.hpp"
 #include "option_checks.hpp"
 #include "pimdse/cli/commands.hpp"
@@ -31,6 +35,7 @@
 #include "pimdse/hw/params.hpp"
 #include "pimdse/io/config.hpp"
 #include "pimdse/io/crossbar_design_file.hpp"
+#include "pimdse/io/hetero3d_file.hpp"
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/io/output_file.hpp"
 #include "pimdse/mapper/mapping_file.hpp"
@@ -191,6 +196,47 @@ int run_evaluate_crossbar(const EvaluateOptions& o) {
     return static_cast<int>(ExitCode::ok);
 }
 
+// Whether --hardware is a hetero3d file, asked while the command line is parsed, where an
+// exception would escape main's handler: a file that cannot be read is not one here, and the
+// hardware reader reports why when the command runs.
+bool names_hetero3d_file(const std::string& path) noexcept {
+    try {
+        return io::is_hetero3d_file(path);
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+// The options of a hetero3d evaluation (docs/cli.md).
+std::vector<CLI::Option*> add_hetero3d_options(CLI::App& cmd, Hetero3dEvaluateOptions& o) {
+    std::vector<CLI::Option*> out;
+    out.push_back(cmd.add_option_function<std::string>(
+                         "--tier-mapping", [&o](const std::string& v) { o.greedy = v == "greedy"; },
+                         "hetero3d: amosa (default; HuNT's search) or greedy (the start point only)")
+                      ->check(CLI::IsMember({"amosa", "greedy"})));
+    out.push_back(cmd.add_option("--iterations", o.iterations, "hetero3d: AMOSA's evaluations (default 100)")
+                      ->check(CLI::Range(std::int64_t{1}, std::int64_t{1} << 24)));
+    out.push_back(cmd.add_option("--seed", o.seed, "hetero3d: AMOSA's seed (default 1)"));
+    out.push_back(cmd.add_option_function<std::string>(
+                         "--pick", [&o](const std::string& v) { o.pick_area = v == "tops_per_mm2"; },
+                         "hetero3d: pick the front's best by tops_per_w (default) or tops_per_mm2")
+                      ->check(CLI::IsMember({"tops_per_w", "tops_per_mm2"})));
+    out.push_back(cmd.add_option_function<double>(
+                         "--max-err", [&o](double v) { o.max_err = v; },
+                         "hetero3d: keep only mappings with Err at most this before the pick")
+                      ->check(CLI::NonNegativeNumber));
+    out.push_back(cmd.add_option_function<std::string>(
+                         "--heat", [&o](const std::string& v) { o.peak_objective = v == "peak_temperature"; },
+                         "hetero3d: the third objective, power (default) or peak_temperature")
+                      ->check(CLI::IsMember({"power", "peak_temperature"})));
+    out.push_back(
+        cmd.add_option("--adc-reading", o.adc_reading,
+                       "hetero3d: Table II's ReRAM ADCs, table_ii_tile (default) or neurosim_column_mux "
+                       "(docs/model.md, \"HuNT: per-layer costs\")")
+            ->check(CLI::IsMember({"table_ii_tile", "neurosim_column_mux"})));
+    return out;
+}
+
 }  // namespace
 
 void add_evaluate_command(CLI::App& app, Action& action) {
@@ -240,7 +286,25 @@ void add_evaluate_command(CLI::App& app, Action& action) {
                     "--crossbar: crossbars, conversions, latency, energy by part) to this file: CSV, or JSON "
                     "with the summary when it ends in .json (docs/cli.md)")
         ->check(output_file());
-    cmd->callback([cmd, &action, o] {
+    auto h3 = std::make_shared<Hetero3dEvaluateOptions>();
+    const std::vector<CLI::Option*> h3_options = add_hetero3d_options(*cmd, *h3);
+    for (CLI::Option* opt : h3_options) opt->excludes(crossbar)->excludes(mapping)->excludes(uniform);
+    cmd->callback([cmd, &action, o, h3, h3_options] {
+        if (!o->hardware.empty() && names_hetero3d_file(o->hardware)) {
+            if (!o->mapping.empty() || o->uniform || o->overlap || o->overlap_transform ||
+                !o->intra_node.empty() || !o->write_mapping.empty() || !o->layers.empty())
+                throw CLI::ValidationError("--hardware",
+                                           "a hetero3d file takes none of --mapping, --uniform, "
+                                           "--overlap, --overlap-transform, --intra-node, "
+                                           "--write-mapping and --layers");
+            h3->hardware = o->hardware;
+            h3->network = o->network;
+            action = [h3] { return run_evaluate_hetero3d(*h3); };
+            return;
+        }
+        for (const CLI::Option* opt : h3_options)
+            if (opt->count() > 0)
+                throw CLI::ValidationError(opt->get_name(), "applies to a hetero3d hardware file only");
         if (!o->crossbar.empty()) {
             action = [o] { return run_evaluate_crossbar(*o); };
             return;

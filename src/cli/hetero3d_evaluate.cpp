@@ -1,0 +1,149 @@
+// `pimdse evaluate` of a hetero3d hardware file (hetero3d_evaluate.hpp).
+
+#include "hetero3d_evaluate.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "pimdse/core/error.hpp"
+#include "pimdse/io/hetero3d_file.hpp"
+#include "pimdse/io/network_file.hpp"
+#include "pimdse/mapper/tier_mapping.hpp"
+#include "report.hpp"
+
+namespace pimdse::cli {
+namespace {
+
+struct Picked {
+    sim::Hetero3dPlacement placement;
+    mapper::TierEvaluation eval;
+    double tops_per_w = 0, tops_per_mm2 = 0;
+};
+
+double total_power_w(const sim::Hetero3dNetworkCost& c) {
+    double p = 0;
+    for (double w : c.tier_power_w) p += w;
+    return p;
+}
+
+Picked picked(const workload::Network& net, const hw::Hetero3dHardware& h, const sim::Hetero3dPlacement& p,
+              const mapper::TierModel& m) {
+    Picked out{p, *mapper::evaluate_placement(net, h, p, m), 0, 0};
+    const double tops = static_cast<double>(out.eval.cost.ops) / (out.eval.cost.latency_ns * 1e3);
+    out.tops_per_w = tops / total_power_w(out.eval.cost);
+    out.tops_per_mm2 = tops / out.eval.cost.area_mm2;
+    return out;
+}
+
+std::string pe_list(const sim::PeGroup& g) {
+    std::string s;
+    for (int p : g.pes) s += (s.empty() ? "" : ",") + std::to_string(p);
+    return s;
+}
+
+void print_layers(const workload::Network& net, const hw::Hetero3dHardware& h, const Picked& p) {
+    std::cout << format("%-16s %-8s %-4s %-6s %s\n", "layer", "kind", "tier", "device", "PEs");
+    const auto device = [&](int tier) {
+        return std::string(name_of(hw::kPimDeviceNames, h.stack[static_cast<std::size_t>(tier)]));
+    };
+    for (workload::LayerIndex i = 0; i < net.size(); ++i) {
+        const sim::PeGroup& g = p.placement.forward[static_cast<std::size_t>(i)];
+        std::cout << format("%-16s %-8s t%-3d %-6s %s\n", net.layer(i).name.c_str(),
+                            std::string(name_of(workload::kLayerKindNames, net.layer(i).kind)).c_str(),
+                            g.tier + 1, device(g.tier).c_str(), pe_list(g).c_str());
+    }
+    if (net.mode() == workload::NetworkMode::training)
+        std::cout << format("backward (activation and weight gradients): t%d %s, %zu PEs\n",
+                            p.placement.backward.tier + 1, device(p.placement.backward.tier).c_str(),
+                            p.placement.backward.pes.size());
+}
+
+void print_tiers(const hw::Hetero3dHardware& h, const Picked& p, const sim::ThermalStack& thermal) {
+    // Eq. 8 as HuNT writes it, beside the full form, per tier (the hottest PE of the tier).
+    std::vector<double> eq8(static_cast<std::size_t>(h.tiers), 0.0);
+    for (const std::vector<double>& column : sim::vertical_stacks(p.eval.cost)) {
+        const std::vector<double> t = sim::eq8_temperatures(thermal, column);
+        for (std::size_t z = 0; z < t.size(); ++z) eq8[z] = std::max(eq8[z], t[z]);
+    }
+    std::cout << format("%-4s %-6s %10s %10s %10s %12s\n", "tier", "device", "power W", "peak K", "mean K",
+                        "Eq. 8 peak K");
+    for (int z = 0; z < h.tiers; ++z) {
+        const auto& temps = p.eval.pe_temperature_k[static_cast<std::size_t>(z)];
+        double mean = 0;
+        for (double t : temps) mean += t;
+        mean /= static_cast<double>(temps.size());
+        std::cout << format(
+            "t%-3d %-6s %10.4f %10.2f %10.2f %12.2f\n", z + 1,
+            std::string(name_of(hw::kPimDeviceNames, h.stack[static_cast<std::size_t>(z)])).c_str(),
+            p.eval.cost.tier_power_w[static_cast<std::size_t>(z)],
+            p.eval.tier_peak_k[static_cast<std::size_t>(z)], mean, eq8[static_cast<std::size_t>(z)]);
+    }
+}
+
+void print_summary(const Picked& p) {
+    const sim::Hetero3dNetworkCost& c = p.eval.cost;
+    std::cout << format("latency %.6g ms, energy %.6g mJ, ops %.6g, area %.4g mm², power %.4g W\n",
+                        c.latency_ns * 1e-6, c.energy_pj * 1e-9, static_cast<double>(c.ops), c.area_mm2,
+                        total_power_w(c))
+              << format("TOPS/W %.6g, TOPS/mm² %.6g, peak %.2f K, Err %.6g, lifetime %.4g iterations\n",
+                        p.tops_per_w, p.tops_per_mm2, p.eval.peak_k, p.eval.err, c.lifetime_iterations);
+}
+
+}  // namespace
+
+int run_evaluate_hetero3d(const Hetero3dEvaluateOptions& o) {
+    const io::Hetero3dFile f = io::read_hetero3d_file(o.hardware);
+    const hw::Hetero3dHardware& h = f.hardware;
+    const workload::Network net = io::read_network_file(o.network);
+    mapper::TierModel model;
+    model.preset = &hw::neurosim_v2_1_preset();
+    model.params.adc_reading = sim::adc_reading_from_name(o.adc_reading, "--adc-reading");
+    model.thermal = sim::hunt_thermal_stack(h.tiles_per_pe * h.tile_area.value(), h.pes_per_tier, h.tiers);
+    model.heat = o.peak_objective ? mapper::HeatObjective::peak_temperature : mapper::HeatObjective::power;
+    const sim::Hetero3dPlacement greedy = sim::greedy_placement(net, h);
+    if (!greedy.ok || !mapper::evaluate_placement(net, h, greedy, model))
+        throw InputError({o.network, 0, 0}, "",
+                         "expected a network that stack " + hw::stack_string(h.stack) + " of " + o.hardware +
+                             " can run: " + (greedy.ok ? "a layer cannot run on its tier" : greedy.reason));
+    std::vector<Picked> front;
+    if (o.greedy) {
+        front.push_back(picked(net, h, greedy, model));
+    } else {
+        mapper::TierMappingOptions opt;
+        opt.iterations = o.iterations;
+        opt.seed = o.seed;
+        for (const sim::Hetero3dPlacement& p : mapper::map_tiers(net, h, model, opt).front)
+            front.push_back(picked(net, h, p, model));
+    }
+    // The error filter, then the best by TOPS/W or TOPS/mm² (HuNT III-C); the first on a tie.
+    const Picked* best = nullptr;
+    for (const Picked& p : front) {
+        if (o.max_err && p.eval.err > *o.max_err) continue;
+        const auto score = [&](const Picked& q) { return o.pick_area ? q.tops_per_mm2 : q.tops_per_w; };
+        if (best == nullptr || score(p) > score(*best)) best = &p;
+    }
+    std::cout << format("hetero3d %s: %d tiers x %d PEs; network %s (%s, batch %lld); ADC reading %s\n",
+                        hw::stack_string(h.stack).c_str(), h.tiers, h.pes_per_tier, net.name().c_str(),
+                        net.mode() == workload::NetworkMode::training ? "training" : "inference",
+                        static_cast<long long>(net.batch()), o.adc_reading.c_str());
+    std::cout << (o.greedy ? std::string("tier mapping: greedy\n")
+                           : format("tier mapping: AMOSA, %lld evaluations, seed %llu, %zu on the front\n",
+                                    static_cast<long long>(o.iterations),
+                                    static_cast<unsigned long long>(o.seed), front.size()));
+    if (best == nullptr) {
+        std::cout << format("no mapping on the front has Err <= %g\n", *o.max_err);
+        return static_cast<int>(ExitCode::ok);
+    }
+    std::cout << format("picked by %s%s\n", o.pick_area ? "TOPS/mm²" : "TOPS/W",
+                        o.max_err ? format(" among Err <= %g", *o.max_err).c_str() : "");
+    print_layers(net, h, *best);
+    print_tiers(h, *best, model.thermal);
+    print_summary(*best);
+    return static_cast<int>(ExitCode::ok);
+}
+
+}  // namespace pimdse::cli
