@@ -234,6 +234,10 @@ std::vector<CLI::Option*> add_hetero3d_options(CLI::App& cmd, Hetero3dEvaluateOp
                        "hetero3d: Table II's ReRAM ADCs, table_ii_tile (default) or neurosim_column_mux "
                        "(docs/model.md, \"HuNT: per-layer costs\")")
             ->check(CLI::IsMember({"table_ii_tile", "neurosim_column_mux"})));
+    out.push_back(cmd.add_option("--csv", o.csv,
+                                 "hetero3d: append one summary row (the picked mapping's objectives, TOPS/W, "
+                                 "TOPS/mm², temperatures) to this CSV file")
+                      ->check(output_file()));
     return out;
 }
 

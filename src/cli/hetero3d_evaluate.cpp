@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <string>
@@ -12,6 +13,7 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/io/hetero3d_file.hpp"
 #include "pimdse/io/network_file.hpp"
+#include "pimdse/io/output_file.hpp"
 #include "pimdse/mapper/tier_mapping.hpp"
 #include "report.hpp"
 
@@ -93,9 +95,40 @@ void print_summary(const Picked& p) {
                         p.tops_per_w, p.tops_per_mm2, p.eval.peak_k, p.eval.err, c.lifetime_iterations);
 }
 
+// Per-tier values as one field, space separated, t1 first.
+std::string tier_field(const std::vector<double>& v) {
+    std::string s;
+    for (double x : v) s += (s.empty() ? "" : " ") + format("%.17g", x);
+    return s;
+}
+
+// One --csv row (docs/cli.md, "Hetero3d stacks"); the header is written when the file is new.
+void append_csv_row(const Hetero3dEvaluateOptions& o, const hw::Hetero3dHardware& h,
+                    const workload::Network& net, std::size_t front, const Picked& p) {
+    const sim::Hetero3dNetworkCost& c = p.eval.cost;
+    const std::string row = format(
+        "%s,%s,%s,%s,%s,%lld,%llu,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s\n",
+        hw::stack_string(h.stack).c_str(), net.name().c_str(),
+        net.mode() == workload::NetworkMode::training ? "training" : "inference", o.adc_reading.c_str(),
+        o.greedy ? "greedy" : "amosa", static_cast<long long>(o.greedy ? 1 : o.iterations),
+        static_cast<unsigned long long>(o.seed), front, c.latency_ns * 1e-9, c.energy_pj * 1e-12,
+        static_cast<double>(c.ops), c.area_mm2, total_power_w(c), p.tops_per_w, p.tops_per_mm2, p.eval.peak_k,
+        p.eval.err, c.lifetime_iterations, tier_field(c.tier_power_w).c_str(),
+        tier_field(p.eval.tier_peak_k).c_str());
+    const std::vector<std::filesystem::path> inputs{o.hardware, o.network};
+    io::append_output_file(
+        o.csv,
+        "stack,network,mode,adc_reading,tier_mapping,iterations,seed,front_size,latency_s,"
+        "energy_j,ops,area_mm2,power_w,tops_per_w,tops_per_mm2,peak_k,err,lifetime_iterations,"
+        "tier_power_w,tier_peak_k\n",
+        row, inputs);
+}
+
 }  // namespace
 
 int run_evaluate_hetero3d(const Hetero3dEvaluateOptions& o) {
+    if (!o.csv.empty())
+        io::check_output_path(o.csv, std::vector<std::filesystem::path>{o.hardware, o.network});
     const io::Hetero3dFile f = io::read_hetero3d_file(o.hardware);
     const hw::Hetero3dHardware& h = f.hardware;
     const workload::Network net = io::read_network_file(o.network);
@@ -143,6 +176,7 @@ int run_evaluate_hetero3d(const Hetero3dEvaluateOptions& o) {
     print_layers(net, h, *best);
     print_tiers(h, *best, model.thermal);
     print_summary(*best);
+    if (!o.csv.empty()) append_csv_row(o, h, net, front.size(), *best);
     return static_cast<int>(ExitCode::ok);
 }
 
