@@ -32,18 +32,12 @@ double total_power_w(const sim::Hetero3dNetworkCost& c) {
     return p;
 }
 
-Picked picked(const workload::Network& net, const hw::Hetero3dHardware& h, const sim::Hetero3dPlacement& p,
-              const mapper::TierModel& m) {
-    Picked out{p, *mapper::evaluate_placement(net, h, p, m), 0, 0};
-    const double tops = static_cast<double>(out.eval.cost.ops) / (out.eval.cost.latency_ns * 1e3);
-    out.tops_per_w = tops / total_power_w(out.eval.cost);
-    out.tops_per_mm2 = tops / out.eval.cost.area_mm2;
-    return out;
-}
-
 std::string pe_list(const sim::PeGroup& g) {
     std::string s;
-    for (int p : g.pes) s += (s.empty() ? "" : ",") + std::to_string(p);
+    for (int p : g.pes) {
+        if (!s.empty()) s += ',';
+        s += std::to_string(p);
+    }
     return s;
 }
 
@@ -98,7 +92,10 @@ void print_summary(const Picked& p) {
 // Per-tier values as one field, space separated, t1 first.
 std::string tier_field(const std::vector<double>& v) {
     std::string s;
-    for (double x : v) s += (s.empty() ? "" : " ") + format("%.17g", x);
+    for (double x : v) {
+        if (!s.empty()) s += ' ';
+        s += format("%.17g", x);
+    }
     return s;
 }
 
@@ -142,22 +139,22 @@ int run_evaluate_hetero3d(const Hetero3dEvaluateOptions& o) {
         throw InputError({o.network, 0, 0}, "",
                          "expected a network that stack " + hw::stack_string(h.stack) + " of " + o.hardware +
                              " can run: " + (greedy.ok ? "a layer cannot run on its tier" : greedy.reason));
-    std::vector<Picked> front;
-    if (o.greedy) {
-        front.push_back(picked(net, h, greedy, model));
-    } else {
+    std::vector<sim::Hetero3dPlacement> placements{greedy};
+    if (!o.greedy) {
         mapper::TierMappingOptions opt;
         opt.iterations = o.iterations;
         opt.seed = o.seed;
-        for (const sim::Hetero3dPlacement& p : mapper::map_tiers(net, h, model, opt).front)
-            front.push_back(picked(net, h, p, model));
+        placements = mapper::map_tiers(net, h, model, opt).front;
     }
-    // The error filter, then the best by TOPS/W or TOPS/mm² (HuNT III-C); the first on a tie.
-    const Picked* best = nullptr;
-    for (const Picked& p : front) {
-        if (o.max_err && p.eval.err > *o.max_err) continue;
-        const auto score = [&](const Picked& q) { return o.pick_area ? q.tops_per_mm2 : q.tops_per_w; };
-        if (best == nullptr || score(p) > score(*best)) best = &p;
+    std::vector<mapper::TierEvaluation> front;
+    for (const sim::Hetero3dPlacement& p : placements)
+        front.push_back(*mapper::evaluate_placement(net, h, p, model));
+    const std::optional<std::size_t> at = mapper::pick_mapping(
+        front, o.pick_area ? mapper::PickBy::tops_per_mm2 : mapper::PickBy::tops_per_w, o.max_err);
+    std::optional<Picked> best;
+    if (at) {
+        const mapper::Efficiency e = mapper::efficiency(front[*at].cost);
+        best = Picked{placements[*at], front[*at], e.tops_per_w, e.tops_per_mm2};
     }
     std::cout << format("hetero3d %s: %d tiers x %d PEs; network %s (%s, batch %lld); ADC reading %s\n",
                         hw::stack_string(h.stack).c_str(), h.tiers, h.pes_per_tier, net.name().c_str(),
@@ -167,7 +164,7 @@ int run_evaluate_hetero3d(const Hetero3dEvaluateOptions& o) {
                            : format("tier mapping: AMOSA, %lld evaluations, seed %llu, %zu on the front\n",
                                     static_cast<long long>(o.iterations),
                                     static_cast<unsigned long long>(o.seed), front.size()));
-    if (best == nullptr) {
+    if (!best) {
         std::cout << format("no mapping on the front has Err <= %g\n", *o.max_err);
         return static_cast<int>(ExitCode::ok);
     }

@@ -161,4 +161,27 @@ TierMappingResult map_tiers(const workload::Network& network, const hw::Hetero3d
     return out;
 }
 
+Efficiency efficiency(const sim::Hetero3dNetworkCost& cost) {
+    double power = 0;
+    for (double w : cost.tier_power_w) power += w;
+    const double tops = static_cast<double>(cost.ops) / (cost.latency_ns * 1e3);
+    return {tops / power, tops / cost.area_mm2};
+}
+
+std::optional<std::size_t> pick_mapping(const std::vector<TierEvaluation>& front, PickBy by,
+                                        std::optional<double> max_err) {
+    std::optional<std::size_t> best;
+    double best_score = 0;
+    for (std::size_t i = 0; i < front.size(); ++i) {
+        if (max_err && front[i].err > *max_err) continue;
+        const Efficiency e = efficiency(front[i].cost);
+        const double score = by == PickBy::tops_per_w ? e.tops_per_w : e.tops_per_mm2;
+        if (!best || score > best_score) {
+            best = i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
 }  // namespace pimdse::mapper

@@ -174,5 +174,40 @@ TEST(TierMapping, ObjectivesOfAPlacement) {
     EXPECT_THROW((void)map_tiers(net, mesh_2x2x2("RF"), model(), {}), ModelError);
 }
 
+TEST(TierMapping, PickByEfficiencyAfterTheErrorFilter) {
+    const auto net = small_network();
+    const auto h = mesh_2x2x2();
+    std::vector<TierEvaluation> front;
+    for (const sim::Hetero3dPlacement& p : map_tiers(net, h, model(), unclustered(400)).front)
+        front.push_back(*evaluate_placement(net, h, p, model()));
+    ASSERT_GT(front.size(), 1U);
+    const auto score = [&](std::size_t i, PickBy by) {
+        const Efficiency e = efficiency(front[i].cost);
+        return by == PickBy::tops_per_w ? e.tops_per_w : e.tops_per_mm2;
+    };
+    // TOPS/W is 2 x MACs over latency over power: by hand for the first member.
+    double power = 0;
+    for (double w : front[0].cost.tier_power_w) power += w;
+    EXPECT_DOUBLE_EQ(efficiency(front[0].cost).tops_per_w,
+                     static_cast<double>(front[0].cost.ops) / (front[0].cost.latency_ns * 1e3) / power);
+    double least_err = front[0].err;
+    for (const TierEvaluation& e : front) least_err = std::min(least_err, e.err);
+    for (PickBy by : {PickBy::tops_per_w, PickBy::tops_per_mm2}) {
+        const auto best = pick_mapping(front, by, std::nullopt);
+        ASSERT_TRUE(best);
+        for (std::size_t i = 0; i < front.size(); ++i) EXPECT_GE(score(*best, by), score(i, by));
+        // Only the members within the filter compete.
+        const auto filtered = pick_mapping(front, by, least_err);
+        ASSERT_TRUE(filtered);
+        EXPECT_EQ(front[*filtered].err, least_err);
+        for (std::size_t i = 0; i < front.size(); ++i) {
+            if (front[i].err <= least_err) {
+                EXPECT_GE(score(*filtered, by), score(i, by));
+            }
+        }
+    }
+    EXPECT_FALSE(pick_mapping(front, PickBy::tops_per_w, least_err - 1));
+}
+
 }  // namespace
 }  // namespace pimdse::mapper

@@ -87,4 +87,21 @@ struct TierMappingResult {
 [[nodiscard]] TierMappingResult map_tiers(const workload::Network& network, const hw::Hetero3dHardware& hw,
                                           const TierModel& model, const TierMappingOptions& options);
 
+/// Operations per second per watt and per mm², in TOPS/W and TOPS/mm² (HuNT IV-B): the
+/// step's 2 × MACs over its latency, over the total power (dynamic and leakage) or the area.
+struct Efficiency {
+    double tops_per_w = 0;
+    double tops_per_mm2 = 0;
+};
+[[nodiscard]] Efficiency efficiency(const sim::Hetero3dNetworkCost& cost);
+
+/// What picks one mapping from the front (HuNT III-C: TOPS/W or TOPS/mm²).
+enum class PickBy : std::uint8_t { tops_per_w = 0, tops_per_mm2 = 1 };
+
+/// HuNT III-C's choice from the front: among the evaluations with Err at most `max_err` (all
+/// when unset), the index of the highest TOPS/W or TOPS/mm², the first on a tie; nullopt when
+/// none passes the filter.
+[[nodiscard]] std::optional<std::size_t> pick_mapping(const std::vector<TierEvaluation>& front, PickBy by,
+                                                      std::optional<double> max_err);
+
 }  // namespace pimdse::mapper
