@@ -66,9 +66,12 @@ struct LayerCoster::State {
         : net(n), seg(s), mapping(m), sys(y), mapper(i), scheduler(c) {
         loads.reset(sys.mesh);
         owners.resize(static_cast<std::size_t>(net.size()));
-        for (LayerIndex li = 0; li < net.size(); ++li)
-            owners[static_cast<std::size_t>(li)] = output_owners(mapping.layers[static_cast<std::size_t>(li)],
-                                                                 layer_region(seg, mapping, li), sys.mesh);
+        for (LayerIndex li = 0; li < net.size(); ++li) find_owners(li);
+    }
+
+    void find_owners(LayerIndex li) {
+        owners[static_cast<std::size_t>(li)] = output_owners(mapping.layers[static_cast<std::size_t>(li)],
+                                                             layer_region(seg, mapping, li), sys.mesh);
     }
 
     void fill_parts(LayerIndex li) {
@@ -165,6 +168,10 @@ LayerCoster::LayerCoster(const workload::Network& network, const workload::Segme
     : state_(std::make_unique<State>(network, seg, mapping, system, mapper, scheduler)) {}
 
 LayerCoster::~LayerCoster() = default;
+
+void LayerCoster::remapped(LayerIndex li) {
+    state_->find_owners(li);
+}
 
 void LayerCoster::cost(LayerIndex li, LayerCost& out) {
     State& s = *state_;

@@ -141,6 +141,9 @@ public:
     /// Layer `li`'s redistribution, sharing and compute, their energy, its PE utilisation and
     /// status, added to `out`; its latency is left to the timeline.
     void cost(workload::LayerIndex li, LayerCost& out);
+    /// Layer `li`'s mapping changed in the mapping the coster was given: who holds its
+    /// outputs is found again, for its consumers' redistribution.
+    void remapped(workload::LayerIndex li);
 
 private:
     struct State;

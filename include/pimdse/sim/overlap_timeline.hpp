@@ -28,6 +28,8 @@ public:
     [[nodiscard]] Cycles segment(std::span<const TimelineLayer> layers, std::size_t regions,
                                  std::span<LayerTiming> timing) const override;
     [[nodiscard]] bool wants_spaces() const noexcept override { return true; }
+    /// Whether it composes with the overlap-friendly transformation.
+    [[nodiscard]] bool transform() const noexcept { return transform_; }
     [[nodiscard]] Cycles network(std::span<const TimelineSegment> segments,
                                  std::span<std::vector<LayerTiming>> timing,
                                  std::span<Cycles> segment_latency) const override;
