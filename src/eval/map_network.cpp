@@ -8,6 +8,7 @@
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 #include "pimdse/sim/node_model.hpp"
+#include "pimdse/sim/overlap_timeline.hpp"
 
 namespace pimdse::eval {
 
@@ -27,7 +28,8 @@ sim::NetworkMapping map_network(const workload::Network& network, const workload
         if (deadline.expired()) throw DeadlineExpired();
         return false;
     };
-    mapper::Mapper m(system, options, *intra, search, scheduler);
+    // Ranked by the timeline the candidate is judged by (overlapped when model.overlap is on).
+    mapper::Mapper m(system, options, *intra, search, scheduler, sim::timeline_of(model));
     return m.map(network, seg).mapping;
 }
 

@@ -9,7 +9,9 @@
 #include <utility>
 
 #include "pimdse/core/error.hpp"
+#include "pimdse/mapper/overlap_greedy.hpp"
 #include "pimdse/mapper/segment_candidates.hpp"
+#include "pimdse/sim/overlap_timeline.hpp"
 
 namespace pimdse::mapper {
 
@@ -93,6 +95,40 @@ std::vector<sim::DataLayout> consistent_layouts(const workload::Network& network
     return layout;
 }
 
+/// The mapping the selection chose. Infeasible: the smallest footprints of the first
+/// candidate; the timeline then reports which node's DRAM overflows.
+sim::NetworkMapping selected_mapping(const Mapper::RoundInputs& in, const Selection& sel, std::size_t n) {
+    sim::NetworkMapping mapping;
+    mapping.layers.resize(n);
+    mapping.segments.resize(in.sms.size());
+    for (std::size_t s = 0; s < in.sms.size(); ++s) {
+        const std::size_t k = sel.feasible ? static_cast<std::size_t>(sel.sm[s]) : 0;
+        mapping.segments[s] = in.sms[s][k];
+        for (std::size_t r = 0; r < in.layers[s][k].size(); ++r)
+            for (std::size_t i = 0; i < in.layers[s][k][r].size(); ++i) {
+                const std::size_t j = sel.feasible ? static_cast<std::size_t>(sel.option[s][r][i]) : 0;
+                mapping.layers[static_cast<std::size_t>(in.layers[s][k][r][i])] =
+                    in.options[s][k][r][i][j]->mapping;
+            }
+    }
+    return mapping;
+}
+
+/// Per layer, the mappings of every option the selection had for it on the SM it chose.
+std::vector<std::vector<sim::LayerMapping>> round_candidates(const Mapper::RoundInputs& in,
+                                                             const Selection& sel, std::size_t n) {
+    std::vector<std::vector<sim::LayerMapping>> out(n);
+    for (std::size_t s = 0; s < in.sms.size(); ++s) {
+        const auto k = static_cast<std::size_t>(sel.sm[s]);
+        for (std::size_t r = 0; r < in.layers[s][k].size(); ++r)
+            for (std::size_t i = 0; i < in.layers[s][k][r].size(); ++i) {
+                auto& c = out[static_cast<std::size_t>(in.layers[s][k][r][i])];
+                for (const LayerOption* o : in.options[s][k][r][i]) c.push_back(o->mapping);
+            }
+    }
+    return out;
+}
+
 }  // namespace
 
 Mapper::Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
@@ -103,6 +139,7 @@ Mapper::Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeM
       search_scheduler_(search),
       final_scheduler_(final),
       timeline_(timeline),
+      select_timeline_(timeline.wants_spaces() ? sim::sequential_timeline() : timeline),
       search_(system, intra, search, options_.max_arrangements) {
     if (options_.max_optim_iter < 1) throw ModelError("Mapper: max_optim_iter must be >= 1");
     if (options_.capacity_units < 1) throw ModelError("Mapper: capacity_units must be >= 1");
@@ -284,25 +321,12 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
     MapResult best;
     double best_latency = kInf;
     bool have = false;
+    std::vector<std::vector<sim::LayerMapping>> candidates;  // the best round's options per layer
     for (std::int32_t round = 1; round <= options_.max_optim_iter; ++round) {
         check_cancelled();
         const RoundInputs in = round_inputs(network, seg, dl_in, dl_out);
-        const Selection sel = select_mappings(in.choices, options_.capacity_units, timeline_);
-        sim::NetworkMapping mapping;
-        mapping.layers.resize(n);
-        mapping.segments.resize(seg.segments.size());
-        for (std::size_t s = 0; s < seg.segments.size(); ++s) {
-            // Infeasible: the smallest footprints of the first candidate; the timeline then
-            // reports which node's DRAM overflows.
-            const std::size_t k = sel.feasible ? static_cast<std::size_t>(sel.sm[s]) : 0;
-            mapping.segments[s] = in.sms[s][k];
-            for (std::size_t r = 0; r < in.layers[s][k].size(); ++r)
-                for (std::size_t i = 0; i < in.layers[s][k][r].size(); ++i) {
-                    const std::size_t j = sel.feasible ? static_cast<std::size_t>(sel.option[s][r][i]) : 0;
-                    mapping.layers[static_cast<std::size_t>(in.layers[s][k][r][i])] =
-                        in.options[s][k][r][i][j]->mapping;
-                }
-        }
+        const Selection sel = select_mappings(in.choices, options_.capacity_units, select_timeline_);
+        sim::NetworkMapping mapping = selected_mapping(in, sel, n);
         if (options_.freeze_wr) reduce_replication(network, mapping);
         optimise_layouts(network, seg, mapping);
         const sim::NetworkCost cost = evaluate(network, seg, mapping, false);
@@ -312,6 +336,7 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
             best.cost = cost;
             best.dp_latency = sel.feasible ? sel.latency : kInf;
             have = true;
+            candidates = sel.feasible ? round_candidates(in, sel, n) : decltype(candidates){};
         }
         best.rounds = round;
         if (!sel.feasible) break;
@@ -324,6 +349,7 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
         if (same) break;  // the next round would generate the same candidates
     }
     best.cost = evaluate(network, seg, best.mapping, true);
+    greedy_step(network, seg, candidates, best);
     options_.layouts = restore.saved;
     if (options_.keep_baseline_if_better) {
         // The sequential whole-array mappings (the baseline under both LM rules) are points of
@@ -344,6 +370,24 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
         }
     }
     return best;
+}
+
+void Mapper::greedy_step(const workload::Network& network, const workload::Segmentation& seg,
+                         const std::vector<std::vector<sim::LayerMapping>>& candidates, MapResult& best) {
+    const auto* overlapped = dynamic_cast<const sim::OverlapTimeline*>(&timeline_);
+    if (overlapped == nullptr || !options_.overlap_greedy || candidates.empty()) return;
+    if (best.cost.status != sim::EvalStatus::ok) return;
+    check_cancelled();
+    const GreedyContext ctx{network, seg, system_, intra_, search_scheduler_, overlapped->transform()};
+    GreedyResult g = overlap_greedy(ctx, best.mapping, candidates);
+    if (g.changed == 0) return;
+    sim::NetworkCost cost = evaluate(network, seg, g.mapping, true);
+    // Kept only when the network's overlapped latency improves: never worse, by construction.
+    if (latency_or_inf(cost) < latency_or_inf(best.cost)) {
+        best.mapping = std::move(g.mapping);
+        best.cost = std::move(cost);
+        best.greedy_changed = g.changed;
+    }
 }
 
 MapResult Mapper::baseline(const workload::Network& network, const workload::Segmentation& seg) {

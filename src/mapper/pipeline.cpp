@@ -171,7 +171,7 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
     const Bands bands{system_.node_rows(), system_.node_cols()};
     const sim::DataLayout dl = options_.layouts.front();  // DDAM does not choose layouts
     const std::vector<std::vector<SegmentFit>> fit =
-        fit_segments(search_, timeline_, network, seg, bands, dl, [this] { check_cancelled(); });
+        fit_segments(search_, select_timeline_, network, seg, bands, dl, [this] { check_cancelled(); });
     const Cuts cuts = options_.layer_band > 0 ? one_per_segment(fit, bands.units(), options_.layer_band)
                                               : balance(fit, static_cast<std::size_t>(bands.units()));
     if (cuts.parts.empty())

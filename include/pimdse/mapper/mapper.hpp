@@ -7,7 +7,9 @@
 // current data layouts, then choosing one of each by the DP of Algorithm 2 under the node's
 // DRAM capacity, and (b) choosing data layouts for the chosen LMs (one layout per tensor,
 // so every producer's DL_o equals its consumers' DL_i). Every round's mapping is costed by
-// the full network timeline; the best one is returned. docs/mapper.md gives the details.
+// the full network timeline; the best one is returned. With the overlapped timeline
+// (sim/overlap_timeline.hpp) the rounds are ranked by it and OverlaPIM III-E's greedy step
+// (overlap_greedy.hpp) follows the selection. docs/mapper.md gives the details.
 
 #include <cstdint>
 #include <functional>
@@ -68,6 +70,9 @@ struct MapperOptions {
     /// band w rows (columns) wide, the bands laid out in order and wrapping to the array's
     /// start when the segments outnumber them (pimdse map --layer-band).
     std::int32_t layer_band = 0;
+    /// With an overlapped timeline: after the rounds, OverlaPIM III-E's greedy step
+    /// (overlap_greedy.hpp), kept when the network's overlapped cost improves.
+    bool overlap_greedy = true;
     /// Called between rounds and layers; returning true abandons the search (std::runtime_error
     /// "cancelled"). For per-candidate time limits.
     std::function<bool()> cancelled;
@@ -88,14 +93,19 @@ struct MapResult {
     double dp_latency = 0;       ///< the DP's objective for the returned round (0 for the baseline)
     std::int32_t rounds = 0;     ///< Algorithm 1 rounds run
     bool from_baseline = false;  ///< the baseline's mapping was better and is returned
+    /// Layers whose LM or WR the greedy step changed in the returned mapping (0 when it was
+    /// not run or not kept).
+    std::int32_t greedy_changed = 0;
 };
 
 class Mapper {
 public:
     /// `intra` is the node model; `search` costs sharing inside the search (it runs for every
     /// candidate option: use a fast one); `final` costs the returned mapping (e.g. the ILP);
-    /// `timeline` composes a segment's layers, in the selection and in every costing. All
-    /// referenced objects must outlive the mapper.
+    /// `timeline` composes the network in every costing, so it ranks the rounds and the
+    /// baselines; the selection composes a segment's layers with it too unless it wants data
+    /// spaces (the overlapped timeline), which the selection's options do not have: then
+    /// the selection composes sequentially. All referenced objects must outlive the mapper.
     Mapper(const sim::System& system, MapperOptions options, sim::IntraNodeMapper& intra,
            sim::CycleScheduler& search, sim::SharingScheduler& final,
            const sim::Timeline& timeline = sim::sequential_timeline());
@@ -140,6 +150,10 @@ public:
 
 private:
     void check_cancelled() const;
+    /// The greedy step on `best` when the timeline is overlapped and the option is on; kept
+    /// when the final scheduler's overlapped latency is lower. Per layer, its candidates.
+    void greedy_step(const workload::Network& network, const workload::Segmentation& seg,
+                     const std::vector<std::vector<sim::LayerMapping>>& candidates, MapResult& best);
     /// The baseline's mapping with LMs chosen by `lm`, costed with the search scheduler.
     [[nodiscard]] sim::NetworkMapping baseline_mapping(const workload::Network& network,
                                                        const workload::Segmentation& seg, BaselineLm lm);
@@ -155,6 +169,7 @@ private:
     sim::CycleScheduler& search_scheduler_;
     sim::SharingScheduler& final_scheduler_;
     const sim::Timeline& timeline_;
+    const sim::Timeline& select_timeline_;  ///< what the selection and the pipeline compose with
     LayerSearch search_;
 };
 
