@@ -6,13 +6,19 @@
 # registers, SRAM, DRAM access/activation/background and NoC), then draws
 # OUT/fig10.png and OUT/fig10_table.md with postprocess/fig10.py.
 #
-#   jobs/paper/fig10/run.sh [OUT_DIR]        (default: out/paper/fig10, git-ignored)
+#   [OVERLAP=1] jobs/paper/fig10/run.sh [OUT_DIR]        (default: out/paper/fig10, git-ignored)
 #
 # Needs a built pimdse (cmake --preset release && cmake --build build -j2); PIMDSE may
 # point at another binary. Takes about a minute on one core.
+# OVERLAP=1: the PIM-Mapper and the baseline map and are costed with overlapped layers
+# (pimdse map --overlap; docs/mapper.md, "Ranking with overlap"); DDAM's pipeline keeps its own
+# model. Default out dir then ends in _overlap.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-out=${1:-$root/out/paper/fig10}
+overlap=()
+suffix=
+[[ ${OVERLAP:-0} == 1 ]] && overlap=(--overlap) && suffix=_overlap
+out=${1:-$root/out/paper/fig10$suffix}
 pimdse=${PIMDSE:-$root/build/src/cli/pimdse}
 [[ -x $pimdse ]] || { echo "fig10: $pimdse not found; build first (cmake --preset release && cmake --build build -j2)" >&2; exit 2; }
 mkdir -p "$out"
@@ -23,7 +29,7 @@ for hw in nicepim_4x4 nicepim_16x16; do
     for mapper in baseline nicepim; do
       echo "fig10: $hw $net $mapper" >&2
       "$pimdse" map --hardware "$root/inputs/hardware/$hw.yaml" --network "$root/inputs/networks/$net.yaml" \
-        --batch 1 --mapper "$mapper" --csv "$csv" -o "$out/${hw}_${net}_${mapper}.mapping.yaml" > "$out/${hw}_${net}_${mapper}.txt"
+        --batch 1 --mapper "$mapper" "${overlap[@]}" --csv "$csv" -o "$out/${hw}_${net}_${mapper}.mapping.yaml" > "$out/${hw}_${net}_${mapper}.txt"
     done
   done
 done
