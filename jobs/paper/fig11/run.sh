@@ -8,12 +8,18 @@
 # throughput_per_s, latency_s of that batch, latency_1_s of one sample alone, energy per
 # sample and its components in joules), OUT/fig11.png and OUT/fig11_table.md.
 #
-#   jobs/paper/fig11/run.sh [OUT_DIR]        (default: out/paper/fig11)
+#   [OVERLAP=1] jobs/paper/fig11/run.sh [OUT_DIR]        (default: out/paper/fig11)
 #
 # Needs a built pimdse (PIMDSE may point at another binary). About 7 minutes on one core.
+# OVERLAP=1: the PIM-Mapper and the baseline map and are costed with overlapped layers
+# (pimdse map --overlap; docs/mapper.md, "Ranking with overlap"); DDAM's pipeline keeps its own
+# model. Default out dir then ends in _overlap.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-out=${1:-$root/out/paper/fig11}
+overlap=()
+suffix=
+[[ ${OVERLAP:-0} == 1 ]] && overlap=(--overlap) && suffix=_overlap
+out=${1:-$root/out/paper/fig11$suffix}
 pimdse=${PIMDSE:-$root/build/src/cli/pimdse}
 [[ -x $pimdse ]] || { echo "fig11: $pimdse not found; build first (cmake --preset release && cmake --build build -j2)" >&2; exit 2; }
 mkdir -p "$out"
@@ -24,8 +30,10 @@ for hw in nicepim_4x4 nicepim_16x16; do
     for mapper in nicepim ddam; do
       for batch in 1 2 4 8 16; do
         echo "fig11: $hw $net $mapper batch $batch" >&2
+        flags=()
+        [[ $mapper == nicepim ]] && flags=("${overlap[@]}")
         "$pimdse" map --hardware "$root/inputs/hardware/$hw.yaml" --network "$root/inputs/networks/$net.yaml" \
-          --batch "$batch" --mapper "$mapper" --csv "$csv" > "$out/${hw}_${net}_${mapper}_b$batch.txt"
+          --batch "$batch" --mapper "$mapper" "${flags[@]}" --csv "$csv" > "$out/${hw}_${net}_${mapper}_b$batch.txt"
       done
     done
   done
