@@ -201,6 +201,31 @@ BENCHMARK(BM_FitAndPropose_gp_fitc)->Apply(one_batch_of_64);
 BENCHMARK(BM_FitAndPropose_gp_subset)->Apply(one_batch_of_64);
 BENCHMARK(BM_FitAndPropose_xgboost)->Apply(one_batch_of_64);
 
+// The predictor filter (docs/tuner.md, "Predictor filter") around random search with the
+// CLI's default options (filter_pool 8): a fresh filter, so the predictor fits on every
+// observation, then ranks a pool of 8 x 64 points; 10^3 and 10^4 observations.
+tuner::ProposerOptions filtered(tuner::FilterPredictor predictor) {
+    tuner::ProposerOptions o;
+    o.filter = predictor;
+    return o;
+}
+void BM_FitAndPropose_random_filter_xgboost(benchmark::State& state) {
+    propose_and_archive(state, "random", filtered(tuner::FilterPredictor::xgboost));
+}
+void BM_FitAndPropose_random_filter_gp(benchmark::State& state) {
+    propose_and_archive(state, "random", filtered(tuner::FilterPredictor::gp));
+}
+BENCHMARK(BM_FitAndPropose_random_filter_xgboost)
+    ->Args({1000, 64, 1, 0})
+    ->Args({10000, 64, 1, 0})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+BENCHMARK(BM_FitAndPropose_random_filter_gp)
+    ->Args({1000, 64, 1, 0})
+    ->Args({10000, 64, 1, 0})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1);
+
 // The archive alone: `batch` inserts into an archive that holds the front of `observations`.
 void BM_ArchiveInsert(benchmark::State& state) {
     const Setup setup = make_setup(static_cast<int>(state.range(0) + state.range(1)));

@@ -120,8 +120,10 @@ public:
             const auto groups = static_cast<std::int64_t>(targets.groups.size());
             const auto end = static_cast<int>((static_cast<std::int64_t>(g) + 1) * count / groups);
             if (targets.groups.size() > 1) fit(targets, g);
-            picks = pick_group(std::move(picks), x, cands, end);
+            picks = pick_group(std::move(picks), x, cands, end, stats_.predicted);
         }
+        // Each parego group's mean is of its own scalarisation: not one ranking of the batch.
+        if (targets.groups.size() > 1) stats_.predicted.clear();
         std::vector<DesignPoint> out;
         for (std::size_t i : picks) out.push_back(cands[i]);
         const double total = std::chrono::duration<double>(clock::now() - start).count();
@@ -141,10 +143,13 @@ private:
 
     // `picks` topped up to `end` candidates by the fitted surrogate: its own picks that are not
     // yet taken, then the rest by exclusion on the grid (around every earlier pick too).
+    // `predicted` gets the fitted model's mean (its standardised target) at each new pick.
     std::vector<std::size_t> pick_group(std::vector<std::size_t> picks, const Matrix& x,
-                                        const std::vector<DesignPoint>& cands, int end) const {
+                                        const std::vector<DesignPoint>& cands, int end,
+                                        std::vector<double>& predicted) const {
         const int q = end - static_cast<int>(picks.size());
         if (q <= 0) return picks;
+        const std::size_t before = picks.size();
         BatchOptions b;
         b.kind = options_.acquisition;
         b.kappa = options_.ucb_kappa;
@@ -158,6 +163,8 @@ private:
             for (const DesignPoint& c : cands) grid.push_back(*context_.space.index_of(c));
             picks = fill_by_exclusion(std::move(picks), choice.scores.score, grid, context_.space, end);
         }
+        for (std::size_t k = before; k < picks.size(); ++k)
+            predicted.push_back(choice.scores.mean(static_cast<Eigen::Index>(picks[k])));
         return picks;
     }
 

@@ -6,6 +6,7 @@
 
 #include "history.hpp"
 #include "pimdse/core/error.hpp"
+#include "pimdse/tuner/filter.hpp"
 
 namespace pimdse::tuner {
 
@@ -57,13 +58,11 @@ void validate(const ProposerContext& c, const ProposerOptions& o) {
     require(o.xgb_depth >= 1, "xgb_depth >= 1");
     require(o.xgb_eta > 0 && o.xgb_eta <= 1, "xgb_eta in (0, 1]");
     require(o.xgb_ensemble >= 2, "xgb_ensemble >= 2");
+    require(o.filter_pool >= 1, "filter_pool >= 1");
 }
 
-}  // namespace
-
-std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerContext& context,
-                                        const ProposerOptions& options) {
-    validate(context, options);
+std::unique_ptr<Proposer> make_unfiltered(std::string_view name, const ProposerContext& context,
+                                          const ProposerOptions& options) {
     if (name == "random") return make_random(context, options);
     if (name == "grid") return make_grid(context, options);
     if (name == "gp" || name == "nicepim") return make_bayes(name, context, options);
@@ -71,6 +70,18 @@ std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerCon
     if (name == "evolution") return make_evolution(context, options);
     if (name == "amosa") return make_amosa(context, options);
     if (name == "xgboost") return make_xgboost(context, options);
+    return nullptr;
+}
+
+}  // namespace
+
+std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerContext& context,
+                                        const ProposerOptions& options) {
+    validate(context, options);
+    if (std::unique_ptr<Proposer> p = make_unfiltered(name, context, options)) {
+        if (options.filter == FilterPredictor::none) return p;
+        return make_filtered(std::move(p), context, options);
+    }
     std::string msg = "tuner::make_proposer: unknown proposer '";
     msg += name;
     msg += "' (known: ";

@@ -2,8 +2,10 @@
 
 #include "pimdse/tuner/rank_correlation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "pimdse/core/error.hpp"
@@ -38,6 +40,33 @@ double kendall_tau(std::span<const double> truth, std::span<const double> predic
     }
     const double m = static_cast<double>(truth.size());
     return static_cast<double>(sum) / (m * (m - 1) / 2);
+}
+
+PredictionQuality prediction_quality(std::span<const double> predicted, std::span<const double> cost,
+                                     bool predicted_is_cost) {
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    PredictionQuality q{nan, nan};
+    if (predicted.empty()) return q;
+    if (predicted.size() != cost.size()) {
+        throw ModelError("prediction_quality: " + std::to_string(predicted.size()) + " predictions for " +
+                         std::to_string(cost.size()) + " candidates");
+    }
+    std::vector<double> truth, guess, relative;
+    for (std::size_t i = 0; i < cost.size(); ++i) {
+        if (!std::isfinite(cost[i]) || std::isnan(predicted[i])) continue;
+        truth.push_back(cost[i]);
+        guess.push_back(predicted[i]);
+        if (cost[i] != 0) relative.push_back(std::abs(predicted[i] - cost[i]) / std::abs(cost[i]));
+    }
+    if (truth.size() < 2) return q;
+    q.tau = kendall_tau(truth, guess);
+    if (predicted_is_cost && !relative.empty()) {
+        // The median: the mean of the middle two of an even count.
+        std::sort(relative.begin(), relative.end());
+        const std::size_t n = relative.size();
+        q.error = n % 2 ? relative[n / 2] : (relative[n / 2 - 1] + relative[n / 2]) / 2;
+    }
+    return q;
 }
 
 }  // namespace pimdse::tuner

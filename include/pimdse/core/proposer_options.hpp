@@ -35,6 +35,12 @@ enum class GpPosteriorKind { subset, fitc };
 inline constexpr EnumNames<GpPosteriorKind, 2> kGpPosteriorKindNames{
     {{GpPosteriorKind::subset, "subset"}, {GpPosteriorKind::fitc, "fitc"}}};
 
+/// The predictor of the candidate filter (docs/tuner.md, "Predictor filter"): none (off), boosted
+/// trees on XGBoost, or a plain Gaussian process, fitted on the sweep's successful evaluations.
+enum class FilterPredictor { none, xgboost, gp };
+inline constexpr EnumNames<FilterPredictor, 3> kFilterPredictorNames{
+    {{FilterPredictor::none, "none"}, {FilterPredictor::xgboost, "xgboost"}, {FilterPredictor::gp, "gp"}}};
+
 /// The options of every proposer; each reads those of its own.
 struct ProposerOptions {
     // ---- Bayesian proposers ("gp", "nicepim"; "xgboost" shares the batch options) -----------
@@ -92,6 +98,10 @@ struct ProposerOptions {
     int xgb_depth = 6;      ///< max_depth of a tree (XGBoost's default)
     double xgb_eta = 0.3;   ///< learning rate (XGBoost's default)
     int xgb_ensemble = 10;  ///< boosters on bootstrap resamples: their spread is the model's sd
+
+    // ---- the predictor filter, around any proposer (docs/tuner.md, "Predictor filter") ------
+    FilterPredictor filter = FilterPredictor::none;  ///< none: every proposed point is evaluated
+    int filter_pool = 8;  ///< the proposer proposes filter_pool x batch points; the best batch are kept
 
     friend bool operator==(const ProposerOptions&, const ProposerOptions&) = default;
 };

@@ -56,6 +56,12 @@ struct ProposalStats {
     double fit_seconds = 0;      ///< fitting the surrogate model (0 without a model)
     double propose_seconds = 0;  ///< sampling and scoring, excluding the fit
     std::int64_t samples = 0;    ///< points sampled and scored
+    /// The model's prediction for each point returned, in the order returned, made before any
+    /// is evaluated; lower is better. Empty when the batch had no model (warm-up, random).
+    std::vector<double> predicted;
+    /// `predicted` is NicePIM Eq. 1's cost itself (the filter's predictor), not a model's
+    /// standardised target: only then is its relative error meaningful.
+    bool predicted_is_cost = false;
 };
 
 class Proposer {
