@@ -32,12 +32,13 @@ struct KernelOption {};
 struct AcquisitionOption {};
 struct ScalarisationOption {};
 struct PosteriorOption {};
+struct FilterOption {};
 struct LayersOption {};  // `hidden`: a list of layer widths
 
 struct Option {
     std::string_view name;
     std::variant<IntOption, RealOption, KernelOption, AcquisitionOption, ScalarisationOption, PosteriorOption,
-                 LayersOption>
+                 FilterOption, LayersOption>
         kind;
 };
 
@@ -82,6 +83,8 @@ const std::vector<Option>& options() {
         {"xgb_depth", IntOption{&P::xgb_depth, 1, 20}},
         {"xgb_eta", RealOption{&P::xgb_eta, 0, true, 1}},
         {"xgb_ensemble", IntOption{&P::xgb_ensemble, 2, 256}},
+        {"filter", FilterOption{}},
+        {"filter_pool", IntOption{&P::filter_pool, 1, 1 << 10}},
     };
     return table;
 }
@@ -108,6 +111,8 @@ void read_option(const Reader& r, const Field& v, const Option& o, ProposerOptio
         p.scalarisation = static_cast<Scalarisation>(r.choice(v, names_of(kScalarisationNames)));
     } else if (std::holds_alternative<PosteriorOption>(o.kind)) {
         p.posterior = static_cast<GpPosteriorKind>(r.choice(v, names_of(kGpPosteriorKindNames)));
+    } else if (std::holds_alternative<FilterOption>(o.kind)) {
+        p.filter = static_cast<FilterPredictor>(r.choice(v, names_of(kFilterPredictorNames)));
     } else {
         const std::string want = "a list of 1 to 8 layer widths, each an integer in [1, 4096]";
         const std::vector<Field> items = r.list(v, want);
@@ -129,6 +134,8 @@ std::string text_of(const Option& o, const ProposerOptions& p) {
         return std::string(name_of(kScalarisationNames, p.scalarisation));
     if (std::holds_alternative<PosteriorOption>(o.kind))
         return std::string(name_of(kGpPosteriorKindNames, p.posterior));
+    if (std::holds_alternative<FilterOption>(o.kind))
+        return std::string(name_of(kFilterPredictorNames, p.filter));
     std::string out = "[";
     for (std::size_t k = 0; k < p.hidden.size(); ++k) out += (k ? ", " : "") + std::to_string(p.hidden[k]);
     return out + "]";

@@ -315,6 +315,13 @@ TEST_F(ConfigFiles, ProposerOptions) {
     EXPECT_EQ(subset.sweep.proposer_options.posterior, GpPosteriorKind::subset);
     EXPECT_EQ(parse(to_yaml(subset)), subset);
     EXPECT_EQ(to_yaml(c).find("posterior"), std::string::npos);  // the default (fitc) is not written
+    const Config filter = parse(head +
+                                "sweep: {budget: 8, proposer: random, proposer_options: {filter: gp, "
+                                "filter_pool: 16}}\n");
+    EXPECT_EQ(filter.sweep.proposer_options.filter, pimdse::FilterPredictor::gp);
+    EXPECT_EQ(filter.sweep.proposer_options.filter_pool, 16);
+    EXPECT_EQ(parse(to_yaml(filter)), filter);
+    EXPECT_EQ(to_yaml(c).find("filter"), std::string::npos);  // the default (none) is not written
     // The resolved form writes exactly the changed options and reads back equal.
     const std::string text = to_yaml(c);
     EXPECT_NE(text.find("    local_fraction: 0\n"), std::string::npos) << text;
@@ -338,7 +345,8 @@ TEST_F(ConfigFiles, ProposerOptions) {
           "amosa_alpha: 0",        "amosa_alpha: 1.5",    "amosa_t_min: 0",      "amosa_t_min: 300",
           "amosa_hard_limit: 111", "amosa_soft_limit: 0", "amosa_iterations: 0", "amosa_step: 0",
           "xgb_trees: 0",          "xgb_depth: 21",       "xgb_eta: 0",          "xgb_eta: 1.5",
-          "xgb_ensemble: 1",       "scalarisation: ehvi", "parego_weights: 0",   "posterior: dtc"}) {
+          "xgb_ensemble: 1",       "scalarisation: ehvi", "parego_weights: 0",   "posterior: dtc",
+          "filter: rnn",           "filter_pool: 0",      "filter_pool: 2000"}) {
         try {
             (void)parse(head + "sweep: {budget: 8, proposer_options: {" + bad + "}}\n");
             ADD_FAILURE() << bad << " accepted";
