@@ -21,6 +21,7 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/engine/progress.hpp"
 #include "pimdse/engine/write_failure.hpp"
+#include "pimdse/tuner/rank_correlation.hpp"
 #include "sweep_loop.hpp"
 
 namespace pimdse::engine::detail {
@@ -105,6 +106,20 @@ struct Pending {
     std::optional<Clock::time_point> first_dispatch;
     bool stored = false;  ///< replayed from the file: observed, not written
 };
+
+// How the batch's predictions, made before it was dispatched, matched its evaluations:
+// candidate i of the batch has id first_id + i; a cost counts only when the evaluation was ok.
+tuner::PredictionQuality prediction_quality(const Pending& p) {
+    std::vector<double> cost(p.size, std::numeric_limits<double>::infinity());
+    for (const store::CandidateRecord& r : p.results) {
+        const std::int64_t i = r.id - p.first_id;
+        if (i >= 0 && i < std::ssize(cost) && r.status == eval::Status::ok)
+            cost[static_cast<std::size_t>(i)] = r.cost;
+    }
+    // A proposer that predicted only some of its points has no ranking of the batch.
+    if (p.stats.predicted.size() != p.size) return tuner::prediction_quality({}, cost, false);
+    return tuner::prediction_quality(p.stats.predicted, cost, p.stats.predicted_is_cost);
+}
 
 // A proposal running on a thread of rank 0 beside the message loop (docs/engine.md, "Rank 0").
 struct Proposal {
@@ -432,6 +447,9 @@ private:
         row.front_size = static_cast<std::int64_t>(in_.state.front_size());
         row.reference = in_.state.reference();
         row.samples = p.stats.samples;
+        const tuner::PredictionQuality quality = prediction_quality(p);
+        row.predicted_tau = quality.tau;
+        row.predicted_error = quality.error;
         row.fit_seconds = p.stats.fit_seconds;
         row.propose_seconds = p.stats.propose_seconds;
         row.evaluate_seconds = span;

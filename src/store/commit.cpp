@@ -156,6 +156,8 @@ BatchRow batch_row(const BatchRecord& tuner, double write_seconds) {
     b.hv_reference_2 = tuner.reference[1];
     b.hv_reference_3 = tuner.reference[2];
     b.samples = tuner.samples;
+    b.predicted_tau = tuner.predicted_tau;
+    b.predicted_error = tuner.predicted_error;
     b.fit_seconds = tuner.fit_seconds;
     b.propose_seconds = tuner.propose_seconds;
     b.evaluate_seconds = tuner.evaluate_seconds;

@@ -352,6 +352,13 @@ TableSchema batch_schema(const std::shared_ptr<const FamilyColumns>& columns) {
             PIMDSE_NUM(hv_reference_2, "J", "reference point, second objective"),
             PIMDSE_NUM(hv_reference_3, "mm2", "reference point, third objective; NaN with two objectives"),
             PIMDSE_NUM(samples, "", "points the proposer sampled and scored"),
+            PIMDSE_NUM(predicted_tau, "",
+                       "Kendall's tau of the batch's ok costs against the predictions made before it was "
+                       "evaluated; NaN without predictions or with fewer than two ok results"),
+            PIMDSE_NUM(
+                predicted_error, "",
+                "median relative error of the predicted cost over the batch's ok results; NaN unless the "
+                "predictor filter predicted costs"),
             PIMDSE_NUM(fit_seconds, "s", "fitting the proposer's model; timing"),
             PIMDSE_NUM(propose_seconds, "s", "proposing the batch, excluding the fit; timing"),
             PIMDSE_NUM(evaluate_seconds, "s", "from dispatch to the batch's last result; timing"),

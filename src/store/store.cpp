@@ -169,6 +169,8 @@ StoredSweep Store::read() const {
         b.front_size = r.front_size;
         b.reference = {r.hv_reference_1, r.hv_reference_2, r.hv_reference_3};
         b.samples = r.samples;
+        b.predicted_tau = r.predicted_tau;
+        b.predicted_error = r.predicted_error;
         b.fit_seconds = r.fit_seconds;
         b.propose_seconds = r.propose_seconds;
         b.evaluate_seconds = r.evaluate_seconds;

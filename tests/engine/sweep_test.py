@@ -47,6 +47,12 @@ Scenarios:
                its 32 candidates from the boosted trees, evaluates no point twice, and stopped
                at half its budget and resumed gives the uninterrupted run's /candidates and
                /metrics
+  filter       a `random` sweep of tiny.yaml's space behind the predictor filter (xgboost,
+               pool 4; synthetic evaluator, lag 2) writes the same file on --np ranks as
+               without mpirun, evaluates no point twice, records a tau in [-1, 1] and a
+               relative error >= 0 for every batch proposed after two successes (NaN before),
+               and stopped at half its budget and resumed gives the uninterrupted run's
+               /candidates and /metrics
   parego       a `gp` sweep of tiny.yaml's space under `scalarisation: parego` (synthetic
                evaluator, lag 2) writes the same file on --np ranks as without mpirun,
                proposes 24 of its 32 candidates from the model, evaluates no point twice,
@@ -781,6 +787,23 @@ def scenario_xgboost(s):
     c, b = proposer_sweep(s, "xgboost", 32, {"initial_random": 8, "xgb_trees": 20, "xgb_ensemble": 4})
     from_model = int(b.candidates[b.fit_seconds > 0].sum())
     check(from_model == 24, f"{from_model} of 32 candidates from the boosted trees, expected 24")
+
+
+def scenario_filter(s):
+    c, b = proposer_sweep(s, "random", 32, {"filter": "xgboost", "filter_pool": 4, "xgb_trees": 20,
+                                            "xgb_ensemble": 4})
+    # Batch k is proposed from the batches up to k - lag (2): the predictor has two successes
+    # from then on exactly when those batches hold two ok candidates.
+    ok_before = (c.status == 0).groupby(c.batch).sum().cumsum().shift(2, fill_value=0)
+    predicted = ok_before.reindex(b.batch).to_numpy() >= 2
+    tau, error = b.predicted_tau.to_numpy(), b.predicted_error.to_numpy()
+    check(np.isnan(tau[~predicted]).all() and np.isnan(error[~predicted]).all(),
+          "no tau or error before the predictor has two successes")
+    # A tau needs two ok results in the batch itself.
+    rated = predicted & ((c.status == 0).groupby(c.batch).sum().reindex(b.batch).to_numpy() >= 2)
+    check(rated.sum() >= 4, f"{int(rated.sum())} of {len(b)} batches rated, expected at least 4")
+    check(((tau[rated] >= -1) & (tau[rated] <= 1)).all(), f"tau in [-1, 1]: {tau[rated]}")
+    check((error[rated] >= 0).all(), f"relative error >= 0: {error[rated]}")
 
 
 def scenario_parego(s):

@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -118,7 +119,13 @@ struct BatchRecord {
     /// The hypervolume's reference point, one value per objective (NaN before it is fixed and
     /// for an unused third objective).
     std::array<double, 3> reference{};
-    std::int64_t samples = 0;     ///< points the proposer sampled and scored
+    std::int64_t samples = 0;  ///< points the proposer sampled and scored
+    /// Kendall's tau of the batch's ok costs against the predictions made before it was
+    /// evaluated (the filter's, else the model proposer's mean); NaN without predictions or
+    /// with fewer than two ok results.
+    double predicted_tau = std::numeric_limits<double>::quiet_NaN();
+    /// Median |predicted - true| / true over the ok results; NaN unless the filter predicted costs.
+    double predicted_error = std::numeric_limits<double>::quiet_NaN();
     double fit_seconds = 0;       ///< proposer model fit (timing)
     double propose_seconds = 0;   ///< proposer sampling and scoring (timing)
     double evaluate_seconds = 0;  ///< wall time from dispatch to the batch's last result (timing)
