@@ -317,7 +317,7 @@ def scenario_export():
         ref = s.table(name)
         for col in ref.columns:
             a, b = df[col].to_numpy(), ref[col].to_numpy()
-            same = np.array_equal(a.astype(float), b.astype(float)) if ref[col].dtype.kind in "iuf" \
+            same = np.array_equal(a.astype(float), b.astype(float), equal_nan=True) if ref[col].dtype.kind in "iuf" \
                 else list(map(str, a)) == list(map(str, b))
             check(same, f"/{name}.{col}: the CSV and the reader differ")
     check(np.isinf(s.candidates["cost"]).sum() == 2, "faults.yaml: two candidates without a cost")
