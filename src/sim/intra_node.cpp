@@ -423,7 +423,7 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
     // candidates and tile-sum lists afresh, about 50 allocations per part-layer.
     thread_local Candidates cand;
     thread_local TileSumsCache cache;
-    for (auto& e : cache.entries) e.clear();
+    cache.clear();
     cache.store = sums;
     SearchState s{layer, node, in, out, cache, energy, {}, false};
     for (const SpatialUnroll& u : kUnrolls) {

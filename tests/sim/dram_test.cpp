@@ -287,6 +287,18 @@ TEST(DramModel, TileSumsCacheGivesTheUncachedTraffic) {
     }
 }
 
+// The intra-node search keeps one cache per thread and clears it between part-layers: what
+// clear() leaves must not leak into the next part-layer's traffic (an entry keyed by tile
+// sizes alone would, since another layer has other sums for the same tiles).
+TEST(DramModel, AClearedCacheServesTheNextPartLayer) {
+    const Rng root(20261128);
+    TileSumsCache cache;
+    for (std::uint64_t i = 0; i < 16; ++i) {
+        cache.clear();
+        expect_cached_traffic(root.split(i), i, 40, cache);
+    }
+}
+
 // One store serves part-layers, nodes and layouts alike: a tile sum is keyed by everything
 // it depends on, so sharing it never changes the traffic. A second pass with fresh caches
 // finds every sum in the store and adds nothing.

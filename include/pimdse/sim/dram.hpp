@@ -159,6 +159,11 @@ struct TileSumsCache {
     /// fetches").
     std::vector<std::pair<Key, std::array<double, kLoopOrders>>> open_row_spills;
     TileSumsStore* store = nullptr;
+    /// Forgets every entry (keeps the store and the capacity): before the next part-layer.
+    void clear() noexcept {
+        for (auto& e : entries) e.clear();
+        open_row_spills.clear();
+    }
 };
 
 /// dram_traffic for every loop order (indexed by LoopOrder; tiling.order is ignored): the
