@@ -1,10 +1,17 @@
 #pragma once
-// Shared inputs of the mapper's unit tests: a small hardware point and a two-branch network.
+// Shared inputs of the mapper's unit tests: a small hardware point, a two-branch network and
+// the library's networks at batch 1 with their segmentation.
+
+#include <string>
+#include <utility>
 
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/hw/technology.hpp"
+#include "pimdse/io/network_file.hpp"
 #include "pimdse/sim/system.hpp"
+#include "pimdse/workload/network.hpp"
+#include "pimdse/workload/segments.hpp"
 
 namespace pimdse::mapper::testing {
 
@@ -28,5 +35,20 @@ layers:
   - {name: cat, type: concat, inputs: [a1, b1]}
   - {name: head, type: conv, inputs: cat, out_channels: 32, kernel: 1}
 )";
+
+/// A network of inputs/networks/ at batch 1 and its segmentation.
+struct Library {
+    workload::Network net;
+    workload::Segmentation seg;
+};
+
+inline Library library(const std::string& name) {
+    io::NetworkReadOptions o;
+    o.batch = 1;
+    workload::Network n =
+        io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks/" + name + ".yaml", o);
+    workload::Segmentation s = workload::decompose(n);
+    return {std::move(n), std::move(s)};
+}
 
 }  // namespace pimdse::mapper::testing

@@ -15,23 +15,11 @@
 namespace pimdse::mapper {
 namespace {
 
+using testing::Library;
+using testing::library;
 using testing::system_of;
 using workload::Network;
 using workload::Segmentation;
-
-struct Library {
-    Network net;
-    Segmentation seg;
-};
-
-Library library(const std::string& name) {
-    io::NetworkReadOptions o;
-    o.batch = 1;
-    Network n =
-        io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks/" + name + ".yaml", o);
-    Segmentation s = workload::decompose(n);
-    return {std::move(n), std::move(s)};
-}
 
 const std::vector<std::string> kNetworks{"resnet18", "vgg16", "googlenet", "mobilenet_v2", "resnet50"};
 

@@ -55,27 +55,6 @@ TEST(PredictionQuality, NanWithoutPredictionsOrTwoOkResults) {
     EXPECT_THROW((void)prediction_quality(std::vector<double>{1, 2}, cost, true), ModelError);
 }
 
-// A smooth synthetic cost of the encoding with failures (pe 1 x 1), as the proposer tests use.
-Observation evaluate(const Encoding& e, std::int64_t id, const DesignPoint& point) {
-    const hw::HardwareParams p = hw::from_point(point);
-    static constexpr Unit centre{0.7, 0.3, 0.6, 0.4, 0.2, 0.5, 0.3};
-    const Unit u = e.encode(point);
-    double s = 0;
-    for (std::size_t k = 0; k < e.space().dimensions(); ++k)
-        s += (1.0 + static_cast<double>(k)) * (u[k] - centre[k]) * (u[k] - centre[k]);
-    Observation o;
-    o.candidate = id;
-    o.params = point;
-    if (p.pe_rows == 1 && p.pe_cols == 1) {
-        o.outcome = Outcome::failed;
-        o.cost = kInf;
-        return o;
-    }
-    o.cost = std::exp(3.0 * s);
-    o.objectives = {o.cost, static_cast<double>(p.ibuf_kib)};
-    return o;
-}
-
 ProposerOptions filter_options(FilterPredictor predictor) {
     ProposerOptions o = small_options(8, {32, 8}, 64, 30);
     o.filter = predictor;
@@ -122,18 +101,18 @@ TEST_P(Filter, KeepsExactlyTheBestPredictedAndResumes) {
         }
         std::vector<Observation> obs;
         for (const DesignPoint& p : kept)
-            obs.push_back(evaluate(e, std::ssize(trace.history) + std::ssize(obs), p));
+            obs.push_back(synthetic_evaluation(e, std::ssize(trace.history) + std::ssize(obs), p));
         plain->observe(obs);
         tell_batch(*filtered, kept, trace,
-                   [&](std::int64_t id, const DesignPoint& p) { return evaluate(e, id, p); });
+                   [&](std::int64_t id, const DesignPoint& p) { return synthetic_evaluation(e, id, p); });
     }
     expect_legal_and_distinct(trace, kSize);
     expect_resumes_at_every_batch(trace, kSize, [&] { return make_proposer("random", ctx, o); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Predictors, Filter, ::testing::Values(FilterPredictor::xgboost, FilterPredictor::gp),
-                         [](const auto& info) {
-                             return std::string(name_of(kFilterPredictorNames, info.param));
+                         [](const auto& test_info) {
+                             return std::string(name_of(kFilterPredictorNames, test_info.param));
                          });
 
 TEST(ModelProposerPredictions, EveryModelPickIsPredicted) {
@@ -148,7 +127,7 @@ TEST(ModelProposerPredictions, EveryModelPickIsPredicted) {
         EXPECT_EQ(stats.predicted.size(), b == 0 ? 0U : points.size()) << "batch " << b;
         EXPECT_FALSE(stats.predicted_is_cost);
         tell_batch(*proposer, points, trace,
-                   [&](std::int64_t id, const DesignPoint& p) { return evaluate(e, id, p); });
+                   [&](std::int64_t id, const DesignPoint& p) { return synthetic_evaluation(e, id, p); });
     }
 }
 

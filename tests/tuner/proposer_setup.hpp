@@ -8,15 +8,19 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <span>
 #include <utility>
 #include <vector>
 
 #include "dram_pim_points.hpp"
 #include "pimdse/core/proposer_options.hpp"
+#include "pimdse/hw/design_space.hpp"
+#include "pimdse/tuner/encoding.hpp"
 #include "pimdse/tuner/proposer.hpp"
 
 namespace pimdse::tuner {
@@ -92,6 +96,29 @@ void expect_resumes_at_every_batch(const Trace& trace, int size, MakeFresh&& mak
         fresh->observe(std::span<const Observation>(trace.history).first(static_cast<std::size_t>(size) * k));
         EXPECT_EQ(fresh->propose(static_cast<std::int64_t>(k), size), trace.batches[k]) << "batch " << k;
     }
+}
+
+/// A smooth synthetic cost of the encoding, minimal inside the cube at an interior point;
+/// the points with 1 x 1 PEs "fail", so that every proposer sees failures.
+[[nodiscard]] inline Observation synthetic_evaluation(const Encoding& e, std::int64_t id,
+                                                      const DesignPoint& point) {
+    const hw::HardwareParams p = hw::from_point(point);
+    static constexpr Unit centre{0.7, 0.3, 0.6, 0.4, 0.2, 0.5, 0.3};
+    const Unit u = e.encode(point);
+    double s = 0;
+    for (std::size_t k = 0; k < e.space().dimensions(); ++k)
+        s += (1.0 + static_cast<double>(k)) * (u[k] - centre[k]) * (u[k] - centre[k]);
+    Observation o;
+    o.candidate = id;
+    o.params = point;
+    if (p.pe_rows == 1 && p.pe_cols == 1) {
+        o.outcome = Outcome::failed;
+        o.cost = std::numeric_limits<double>::infinity();
+        return o;
+    }
+    o.cost = std::exp(3.0 * s);
+    o.objectives = {o.cost, static_cast<double>(p.ibuf_kib)};
+    return o;
 }
 
 }  // namespace pimdse::tuner

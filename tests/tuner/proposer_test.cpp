@@ -30,28 +30,6 @@ ProposerOptions options() {
     return small_options(8, {32, 8}, 128, 40);
 }
 
-// A smooth synthetic cost of the encoding, minimal inside the cube at an interior point;
-// some points "fail" so that every proposer sees failures.
-Observation evaluate(const Encoding& e, std::int64_t id, const DesignPoint& point) {
-    const hw::HardwareParams p = hw::from_point(point);
-    static constexpr Unit centre{0.7, 0.3, 0.6, 0.4, 0.2, 0.5, 0.3};
-    const Unit u = e.encode(point);
-    double s = 0;
-    for (std::size_t k = 0; k < e.space().dimensions(); ++k)
-        s += (1.0 + static_cast<double>(k)) * (u[k] - centre[k]) * (u[k] - centre[k]);
-    Observation o;
-    o.candidate = id;
-    o.params = point;
-    if (p.pe_rows == 1 && p.pe_cols == 1) {
-        o.outcome = Outcome::failed;
-        o.cost = std::numeric_limits<double>::infinity();
-        return o;
-    }
-    o.cost = std::exp(3.0 * s);
-    o.objectives = {o.cost, static_cast<double>(p.ibuf_kib)};
-    return o;
-}
-
 Trace run(std::string_view name, std::uint64_t seed, int batches, int batch_size) {
     const ProposerContext ctx = context(seed);
     const Encoding e(ctx.space);
@@ -59,7 +37,7 @@ Trace run(std::string_view name, std::uint64_t seed, int batches, int batch_size
     Trace r;
     for (int b = 0; b < batches; ++b)
         tell_batch(*proposer, proposer->propose(b, batch_size), r,
-                   [&](std::int64_t id, const DesignPoint& p) { return evaluate(e, id, p); });
+                   [&](std::int64_t id, const DesignPoint& p) { return synthetic_evaluation(e, id, p); });
     return r;
 }
 
@@ -105,7 +83,8 @@ LaggedTrace run_lagged(std::string_view name, const ProposerContext& ctx, int ba
     const auto tell_oldest = [&] {
         std::vector<Observation> obs;
         for (const auto& p : in_flight.front())
-            obs.push_back(evaluate(e, static_cast<std::int64_t>(r.history.size() + obs.size()), p));
+            obs.push_back(
+                synthetic_evaluation(e, static_cast<std::int64_t>(r.history.size() + obs.size()), p));
         proposer->observe(obs);
         r.history.insert(r.history.end(), obs.begin(), obs.end());
         in_flight.erase(in_flight.begin());
