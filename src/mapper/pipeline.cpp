@@ -8,6 +8,7 @@
 #include "pimdse/core/error.hpp"
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/mapper/segment_candidates.hpp"
+#include "pipeline_cuts.hpp"
 
 namespace pimdse::mapper {
 
@@ -77,64 +78,26 @@ std::vector<std::vector<SegmentFit>> fit_segments(LayerSearch& search, const sim
     return fit;
 }
 
-/// The parts of the pipeline: (first segment, band width) in order, and the slowest part's
-/// estimated cycles; no parts when no cut fits.
-struct Cuts {
-    std::vector<std::pair<std::size_t, std::size_t>> parts;
-    double interval = kInf;
-};
-
-/// Load balance (DDAM's dynamic programme): best[k][u] is the least possible slowest part
-/// when the first k segments run on parts using u units of the array.
-Cuts balance(const std::vector<std::vector<SegmentFit>>& fit, std::size_t units) {
-    const std::size_t S = fit.size();
-    const std::size_t U = units;
-    std::vector<std::vector<double>> prefix(U + 1, std::vector<double>(S + 1, 0.0));
-    for (std::size_t w = 1; w <= U; ++w)
-        for (std::size_t s = 0; s < S; ++s) prefix[w][s + 1] = prefix[w][s] + fit[s][w].cycles;
-    std::vector<std::vector<double>> best(S + 1, std::vector<double>(U + 1, kInf));
-    std::vector<std::vector<std::pair<std::size_t, std::size_t>>> from(
-        S + 1, std::vector<std::pair<std::size_t, std::size_t>>(U + 1));
-    best[0][0] = 0;
-    for (std::size_t k = 1; k <= S; ++k)
-        for (std::size_t u = 1; u <= U; ++u)
-            for (std::size_t j = 0; j < k; ++j)
-                for (std::size_t w = 1; w <= u; ++w) {
-                    if (best[j][u - w] == kInf) continue;
-                    const double part = prefix[w][k] - prefix[w][j];
-                    const double v = std::max(best[j][u - w], part);
-                    if (v < best[k][u]) {
-                        best[k][u] = v;
-                        from[k][u] = {j, w};
-                    }
-                }
-    std::size_t used = 0;
-    for (std::size_t u = 1; u <= U; ++u)
-        if (best[S][u] < (used == 0 ? kInf : best[S][used])) used = u;
-    Cuts out;
-    if (used == 0) return out;
-    out.interval = best[S][used];
-    for (std::size_t k = S, u = used; k > 0;) {
-        const auto [j, w] = from[k][u];
-        out.parts.emplace_back(j, w);
-        k = j;
-        u -= w;
-    }
-    std::reverse(out.parts.begin(), out.parts.end());
-    return out;
+detail::BandEstimates estimates_of(const std::vector<std::vector<SegmentFit>>& fit) {
+    detail::BandEstimates e(fit.size());
+    for (std::size_t s = 0; s < fit.size(); ++s)
+        for (const SegmentFit& f : fit[s]) e[s].push_back(f.cycles);
+    return e;
 }
 
 /// OverlaPIM's fixed memory per layer: every segment alone on a band `width` wide (the
 /// array's width when it is narrower); no parts when a segment fits no such band.
-Cuts one_per_segment(const std::vector<std::vector<SegmentFit>>& fit, std::int32_t units,
-                     std::int32_t width) {
+detail::Cuts one_per_segment(const std::vector<std::vector<SegmentFit>>& fit, std::int32_t units,
+                             std::int32_t width) {
     const auto w = static_cast<std::size_t>(std::min(width, units));
-    Cuts out;
+    detail::Cuts out;
     out.interval = 0;
+    out.sum = 0;
     for (std::size_t s = 0; s < fit.size(); ++s) {
         if (fit[s][w].cycles == kInf) return {};
         out.parts.emplace_back(s, w);
         out.interval = std::max(out.interval, fit[s][w].cycles);
+        out.sum += fit[s][w].cycles;
     }
     return out;
 }
@@ -172,8 +135,9 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
     const sim::DataLayout dl = options_.layouts.front();  // DDAM does not choose layouts
     const std::vector<std::vector<SegmentFit>> fit =
         fit_segments(search_, select_timeline_, network, seg, bands, dl, [this] { check_cancelled(); });
-    const Cuts cuts = options_.layer_band > 0 ? one_per_segment(fit, bands.units(), options_.layer_band)
-                                              : balance(fit, static_cast<std::size_t>(bands.units()));
+    const detail::Cuts cuts =
+        options_.layer_band > 0 ? one_per_segment(fit, bands.units(), options_.layer_band)
+                                : detail::balance(estimates_of(fit), static_cast<std::size_t>(bands.units()));
     if (cuts.parts.empty())
         throw Unmappable("ddam: no cut of '" + network.name() + "' fits the array's bands");
 
@@ -182,6 +146,7 @@ PipelineResult Mapper::pipeline(const workload::Network& network, const workload
     PipelineResult out;
     out.batch = batch;
     out.estimated_interval = cuts.interval;
+    out.estimated_sample = cuts.sum;
     out.mapping.layers.resize(static_cast<std::size_t>(network.size()));
     out.mapping.segments.resize(S);
     std::int32_t offset = 0;

@@ -3,7 +3,8 @@
 // is cut at segment boundaries into parts, each part runs on its own band of the node array,
 // and samples stream through the parts one after another, so throughput is set by the
 // slowest part. A dynamic programme over (segments, bands) picks the cuts and band widths
-// that minimise the slowest part's estimated latency (load balance). As in DDAM, branches
+// that minimise the slowest part's estimated latency (load balance), and among the cuts that
+// reach it a second one the least time of one sample through all parts. As in DDAM, branches
 // run one after another on their part's band, every tensor has one layout (the first of
 // MapperOptions::layouts) and each layer's LM is the baseline's (fewest compute cycles,
 // blind to sharing). docs/mapper.md, "The DDAM pipeline".
@@ -32,6 +33,9 @@ struct PipelineResult {
     /// The dynamic programme's objective: the slowest part by the per-layer estimates (the
     /// baseline LM's compute + sharing), before the timeline costs the chosen cuts.
     double estimated_interval = 0;
+    /// The second objective, among the cuts with that slowest part: the parts' estimates
+    /// summed (one sample through the pipeline).
+    double estimated_sample = 0;
     double interval_cycles = 0;  ///< the slowest part: a new sample leaves every interval
     double batch_cycles = 0;     ///< first sample in to last out: sum of parts + (batch - 1) x interval
     double batch_seconds = 0;
