@@ -412,6 +412,21 @@ void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& can
     }
 }
 
+// The best tiles under every other unrolling. The enumeration tries a tiling only where it
+// is maximal among its unrolling's candidates (multiples of the PE extents), so the best
+// tiles of one unrolling can go untried under another whose candidates let a dim grow,
+// though at equal cycles it may read its buffers far less (swapping K x C for C x K moves
+// the reduction between the PE rows and the columns). A handful of tilings per part-layer.
+void try_other_unrolls(SearchState& s) {
+    const Tiling winner = s.best.tiling;
+    for (const SpatialUnroll& u : kUnrolls) {
+        if (u.row == winner.unroll.row && u.col == winner.unroll.col) continue;
+        Tiling t = winner;
+        t.unroll = u;
+        try_tiling(s, t);
+    }
+}
+
 }  // namespace
 
 IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
@@ -442,6 +457,7 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
         if (s.found && static_cast<double>(cycles) > s.best.total_cycles.value()) continue;
         search_unroll(s, u, cand);
     }
+    if (s.found) try_other_unrolls(s);
     if (!s.found) {
         s.best = IntraNodeCost{};
         s.best.status = MapStatus::infeasible;

@@ -236,6 +236,46 @@ TEST(FastIntraNode, EnergyBreaksTiesInCyclesAndNothingElse) {
     EXPECT_GT(less_energy, 0);
 }
 
+TEST(FastIntraNode, ItsTilesAreNoBetterUnderTheSwappedUnrolling) {
+    // The search tries its best tiles under every other unrolling it searches: on arrays of
+    // unequal sides, the tiles it chose under K x C (say) can fit C x K's candidates only
+    // as a non-maximal tiling, which the enumeration alone never costs, and at equal cycles
+    // they can read the buffers far less there. Checked against every loop order of the
+    // swapped unrolling (K x C, K x Q and K x P are searched both ways).
+    Rng rng(59);
+    const IntraNodeEnergyCoefficients& k = coefficients();
+    const auto swapped = [](const SpatialUnroll& u) { return SpatialUnroll{u.col, u.row}; };
+    int swaps_tried = 0;
+    const auto check = [&](const PartLayer& l, const NodeSpec& n, DataLayout in, DataLayout out) {
+        const IntraNodeCost best = AnalyticIntraNodeMapper::search(l, n, in, out, nullptr, &k);
+        ASSERT_EQ(best.status, MapStatus::ok);
+        const SpatialUnroll u = best.tiling.unroll;
+        if (u.row != LoopDim::K && u.col != LoopDim::K) return;
+        ++swaps_tried;
+        Tiling t = best.tiling;
+        t.unroll = swapped(u);
+        for (std::size_t o = 0; o < kLoopOrders; ++o) {
+            t.order = static_cast<LoopOrder>(o);
+            const IntraNodeCost c = evaluate_tiling(l, n, t, in, out);
+            if (c.status != MapStatus::ok || c.total_cycles != best.total_cycles) continue;
+            EXPECT_GE(intra_node_energy(c, l.macs(), k).value(), intra_node_energy(best, l.macs(), k).value())
+                << "K " << l.K << " C " << l.C << " P " << l.P << " R " << l.R << " order " << o;
+        }
+    };
+    // NicePIM's final design (128 x 8 PEs, where a swap changes the tile candidates most)
+    // with ResNet-152's conv5_1.c as the PIM-Mapper cuts it there (K over 32 nodes): the
+    // search kept 64 x 64 x 7 x 7 tiles under K x C; under C x K they read the output
+    // buffer 8x less at the same cycles.
+    const NodeSpec final_node = testing::library_system("nicepim_final_4x8.yaml").node;
+    check(conv(1, 64, 512, 7, 7, 1), final_node, DataLayout{LayoutOrder::bchw, 8}, kBCHW);
+    for (const NodeSpec& n : {final_node, NodeSpec::with_banks(8, 16, 4, 4)})
+        for (int i = 0; i < 24; ++i)
+            check(conv(1, rng.uniform_int(8, 160), rng.uniform_int(8, 512), rng.uniform_int(1, 14),
+                       rng.uniform_int(1, 14), rng.uniform_int(0, 1) == 0 ? 1 : 3),
+                  n, kBCHW, kBCHW);
+    EXPECT_GT(swaps_tried, 20);
+}
+
 TEST(FastIntraNode, TheFactoryBuildsItWithTheSystemsCoefficients) {
     const std::unique_ptr<IntraNodeMapper> model = make_node_model(ModelOptions{}, coefficients());
     ASSERT_NE(dynamic_cast<AnalyticIntraNodeMapper*>(model.get()), nullptr);
