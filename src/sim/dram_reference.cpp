@@ -18,7 +18,8 @@ namespace {
 // times in node cycles.
 class CommandClock {
 public:
-    explicit CommandClock(const NodeSpec& n, double refi, double rfc) : n_(n), refi_(refi), rfc_(rfc) {}
+    CommandClock(const NodeSpec& n, double refi, double rfc, double first_refresh)
+        : n_(n), refi_(refi), rfc_(rfc), next_ref_(first_refresh) {}
     // A row miss: precharge the open row (if any), activate the new one.
     void activate() {
         refresh_if_due(earliest_activate());
@@ -83,8 +84,8 @@ private:
 
     const NodeSpec& n_;
     double refi_, rfc_;
+    double next_ref_;
     double cas_ = -1e300, act_ = -1e300, ready_ = 0, floor_ = 0;
-    double next_ref_ = refi_;
     bool open_ = false;
     bool write_ = false;  // the direction of the last column command
     DramCommandCount commands_;
@@ -413,9 +414,9 @@ DramTraffic simulate_dram_trace(const PartLayer& layer, const NodeSpec& node, co
 }
 
 DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
-                                        DataLayout in, DataLayout out, double refi_cycles,
-                                        double rfc_cycles) {
-    CommandClock clock(node, refi_cycles, rfc_cycles);
+                                        DataLayout in, DataLayout out, double refi_cycles, double rfc_cycles,
+                                        double refresh_phase) {
+    CommandClock clock(node, refi_cycles, rfc_cycles, refresh_phase * refi_cycles);
     Trace trace(&clock);
     (void)run_trace(layer, node, tiling, in, out, trace);
     return clock.result();
@@ -424,7 +425,7 @@ DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& 
 DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
                                         DataLayout in, DataLayout out, double refi_cycles, double rfc_cycles,
                                         TransferPacer& pacer) {
-    CommandClock clock(node, refi_cycles, rfc_cycles);
+    CommandClock clock(node, refi_cycles, rfc_cycles, refi_cycles);
     Trace trace(&clock);
     Pacing pacing{clock, pacer};
     (void)run_trace(layer, node, tiling, in, out, trace, &pacing);

@@ -41,10 +41,13 @@ struct DramCommandCount {
 
 /// The same nest as simulate_dram_trace, issued as ACT, RD/WR, PRE and REF commands under
 /// the node's timing (access, precharge, activate and RAS cycles) with a refresh every
-/// `refi_cycles` lasting `rfc_cycles` (docs/model.md, "DRAM timing"). Validation only.
+/// `refi_cycles` lasting `rfc_cycles` (docs/model.md, "DRAM timing"), the first one due at
+/// `refresh_phase` x `refi_cycles` after the start (phase in (0, 1]; 1: a whole interval, as
+/// for a bank just refreshed). Validation only.
 [[nodiscard]] DramCommandCount simulate_dram_commands(const PartLayer& layer, const NodeSpec& node,
                                                       const Tiling& tiling, DataLayout in, DataLayout out,
-                                                      double refi_cycles, double rfc_cycles);
+                                                      double refi_cycles, double rfc_cycles,
+                                                      double refresh_phase = 1.0);
 
 /// One tile transfer of the nest, in the order above: at step s, the input fetch, the weight
 /// fetch, the psum reload of the new output tile, the write-back of the previous one; the
