@@ -61,6 +61,8 @@ double minimised_value(Objective o, const ObjectiveInputs& in) noexcept {
             return in.energy_joules * in.latency_seconds;
         case Objective::adc_deficit:
         case Objective::accuracy_loss:
+        case Objective::peak_temperature:
+        case Objective::err:
             return std::isnan(in.metric) ? inf : in.metric;
     }
     return inf;
@@ -72,6 +74,10 @@ std::string_view objective_metric(Objective o) noexcept {
             return "adc_deficit_bits";
         case Objective::accuracy_loss:
             return "accuracy_loss";
+        case Objective::peak_temperature:
+            return "peak_temperature_k";
+        case Objective::err:
+            return "err";
         default:
             return {};
     }
@@ -97,8 +103,8 @@ const std::vector<std::string_view>& proposer_names() {
 bool operator==(const Config& a, const Config& b) {
     return a.family == b.family && a.constraints == b.constraints && a.technology == b.technology &&
            a.space == b.space && a.workloads == b.workloads && a.cost == b.cost && a.model == b.model &&
-           a.schedule == b.schedule && a.crossbar == b.crossbar && a.sweep == b.sweep &&
-           a.output == b.output && a.engine == b.engine;
+           a.schedule == b.schedule && a.crossbar == b.crossbar && a.hetero3d == b.hetero3d &&
+           a.sweep == b.sweep && a.output == b.output && a.engine == b.engine;
 }
 
 bool operator==(const HardwareFile& a, const HardwareFile& b) {
@@ -113,9 +119,9 @@ namespace {
 constexpr double kMaxCostExponent = 8;  // alpha, beta of Eq. 1
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
-const std::vector<std::string_view> kConfigKeys{"family",    "constraints", "technology", "space",
-                                                "workloads", "cost",        "model",      "schedule",
-                                                "crossbar",  "sweep",       "output",     "engine"};
+const std::vector<std::string_view> kConfigKeys{
+    "family",   "constraints", "technology", "space", "workloads", "cost",  "model",
+    "schedule", "crossbar",    "hetero3d",   "sweep", "output",    "engine"};
 const std::vector<std::string_view> kHardwareFileKeys{"constraints", "technology", "hardware", "model",
                                                       "schedule"};
 const std::vector<std::string_view> kSweepKeys{"seed",
@@ -421,6 +427,7 @@ Config config_from(const Reader& r, const Field& root, std::string_view text, co
     c.model = read_model(r, top.get("model"));
     c.schedule = read_schedule(r, top.get("schedule"));
     c.crossbar = detail::read_crossbar(r, top.get("crossbar"), c.family, dir);
+    c.hetero3d = detail::read_hetero3d(r, top.get("hetero3d"), c.family);
     c.sweep = read_sweep(r, top.require("sweep", "a mapping with the keys " + yaml::key_list(kSweepKeys)));
     c.output = read_output(r, top.require("output", "a mapping with the key path"), dir);
     c.engine = read_engine(r, top.get("engine"));

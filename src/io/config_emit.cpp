@@ -188,6 +188,19 @@ void write_crossbar(std::ostream& out, const CrossbarOptions& o) {
     }
 }
 
+// `hetero3d:` (docs/config.md), every key.
+void write_hetero3d(std::ostream& out, const Hetero3dOptions& o) {
+    out << "hetero3d:\n"
+        << "  tiers: " << o.tiers << '\n'
+        << "  pes_per_tier: " << o.pes_per_tier << '\n'
+        << "  tiles_per_pe: " << o.tiles_per_pe << '\n'
+        << "  tile_area_mm2: " << num(o.tile_area_mm2) << '\n'
+        << "  adc_reading: " << quoted(o.adc_reading) << '\n'
+        << "  tier_mapping: " << name_of(kTierMappingNames, o.tier_mapping) << '\n'
+        << "  amosa_iterations: " << o.amosa_iterations << "  # read with tier_mapping: amosa\n"
+        << "  amosa_seed: " << o.amosa_seed << '\n';
+}
+
 }  // namespace
 
 std::string to_yaml(const Config& c) {
@@ -215,6 +228,7 @@ std::string to_yaml(const Config& c) {
     write_model(out, c.model);
     write_schedule(out, c.schedule);
     if (c.family == "crossbar") write_crossbar(out, c.crossbar);
+    if (c.family == "hetero3d") write_hetero3d(out, c.hetero3d);
     out << "sweep:\n"
         << "  seed: " << c.sweep.seed << '\n'
         << "  batch_size: " << c.sweep.batch_size << '\n'

@@ -2,7 +2,7 @@
 // The readers of the sections shared by sweep configurations and hardware files, and of the
 // proposers' options (private to io): config.cpp reads the files, config_hardware.cpp the
 // hardware sections, config_proposer.cpp `sweep.proposer_options`, config_crossbar.cpp
-// `crossbar:`.
+// `crossbar:`, config_hetero3d.cpp `hetero3d:`.
 
 #include <charconv>
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "pimdse/core/crossbar_options.hpp"
+#include "pimdse/core/hetero3d_options.hpp"
 #include "pimdse/core/proposer_options.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/design_space.hpp"
@@ -63,6 +64,10 @@ void check_clock(const yaml::Reader& r, const std::optional<yaml::Field>& constr
 [[nodiscard]] CrossbarOptions read_crossbar(const yaml::Reader& r, const std::optional<yaml::Field>& f,
                                             const std::string& family,
                                             const std::optional<std::filesystem::path>& dir);
+/// `hetero3d:` (config_hetero3d.cpp), its defaults when absent; a ConfigError when it is given
+/// and `family` is not hetero3d.
+[[nodiscard]] Hetero3dOptions read_hetero3d(const yaml::Reader& r, const std::optional<yaml::Field>& f,
+                                            const std::string& family);
 /// `sweep.proposer_options:`, each option checked against its range (config_proposer.cpp).
 [[nodiscard]] ProposerOptions read_proposer_options(const yaml::Reader& r, const yaml::Field& f);
 /// The options that differ from their defaults, one `name: value` line each after `indent`

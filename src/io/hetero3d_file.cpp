@@ -64,9 +64,15 @@ bool is_hetero3d_file(const std::filesystem::path& path) {
     const yaml::Reader r(path.string());
     try {
         const yaml::Field root = r.load(text, yaml::key_list(kTopKeys));
+        // A sweep configuration of the hetero3d family has a `hetero3d:` section too; it names
+        // its family, a hardware file does not.
+        bool section = false;
         for (const auto& entry : root.node) {
-            if (entry.first.IsScalar() && entry.first.Scalar() == "hetero3d") return true;
+            if (!entry.first.IsScalar()) continue;
+            if (entry.first.Scalar() == "family") return false;
+            section = section || entry.first.Scalar() == "hetero3d";
         }
+        return section;
     } catch (const InputError&) {
         return false;
     }

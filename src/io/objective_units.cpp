@@ -37,6 +37,8 @@ std::string objective_unit(Objective o, const CostConfig& cost, std::string_view
             return "J s";
         case Objective::adc_deficit:
         case Objective::accuracy_loss:
+        case Objective::peak_temperature:
+        case Objective::err:
             break;
     }
     return std::string(metric_unit);

@@ -44,7 +44,8 @@ std::vector<LoadedWorkload> load_workloads(const Config& config,
         NetworkReadOptions options;
         if (w.batch) options.batch = *w.batch;
         options.warn = warn;
-        options.inference_only = true;  // every family's evaluation costs the forward pass
+        // dram_pim and crossbar cost the forward pass; hetero3d costs a training step too.
+        options.inference_only = config.family != "hetero3d";
         out.push_back(LoadedWorkload{w, read_network_file(w.network, options)});
     }
     const std::vector<std::string> names = workload_names(out);

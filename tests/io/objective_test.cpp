@@ -40,6 +40,11 @@ TEST(Objective, AFamilyMetricIsTakenAsItIs) {
     EXPECT_EQ(minimised_value(Objective::accuracy_loss, kRun), std::numeric_limits<double>::infinity());
     EXPECT_EQ(objective_metric(Objective::adc_deficit), "adc_deficit_bits");
     EXPECT_EQ(objective_metric(Objective::accuracy_loss), "accuracy_loss");
+    // The hetero3d family's two.
+    EXPECT_DOUBLE_EQ(minimised_value(Objective::peak_temperature, in), 2.5);
+    EXPECT_DOUBLE_EQ(minimised_value(Objective::err, in), 2.5);
+    EXPECT_EQ(objective_metric(Objective::peak_temperature), "peak_temperature_k");
+    EXPECT_EQ(objective_metric(Objective::err), "err");
     EXPECT_TRUE(objective_metric(Objective::edp).empty());
 }
 

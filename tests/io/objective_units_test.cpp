@@ -27,6 +27,8 @@ TEST(ObjectiveUnits, EachObjectiveInTheUnitTheArchiveMinimises) {
     EXPECT_EQ(objective_unit(Objective::edp, edp, ""), "J s");
     EXPECT_EQ(objective_unit(Objective::adc_deficit, edp, "bit"), "bit");
     EXPECT_EQ(objective_unit(Objective::accuracy_loss, edp, "percentage points"), "percentage points");
+    EXPECT_EQ(objective_unit(Objective::peak_temperature, edp, "K"), "K");
+    EXPECT_EQ(objective_unit(Objective::err, edp, ""), "");
 }
 
 }  // namespace

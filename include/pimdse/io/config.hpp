@@ -16,6 +16,7 @@
 
 #include "pimdse/core/crossbar_options.hpp"
 #include "pimdse/core/enum_names.hpp"
+#include "pimdse/core/hetero3d_options.hpp"
 #include "pimdse/core/model_options.hpp"
 #include "pimdse/core/proposer_options.hpp"
 #include "pimdse/core/schedule_options.hpp"
@@ -144,16 +145,24 @@ enum class Objective {
     /// Accuracy lost to quantisation and hardware, percentage points, from the sweep's
     /// accuracy table (crossbar.accuracy_table), the workloads' weighted mean. A family metric.
     accuracy_loss,
+    /// The hetero3d family's peak temperature, K: the hottest PE over the workloads (docs/model.md,
+    /// "HuNT: thermal model"). A family metric.
+    peak_temperature,
+    /// The hetero3d family's error surrogate Err (HuNT Eq. 6), the workloads' weighted mean.
+    /// A family metric.
+    err,
 };
-inline constexpr EnumNames<Objective, 9> kObjectiveNames{{{Objective::latency, "latency"},
-                                                          {Objective::energy, "energy"},
-                                                          {Objective::area, "area"},
-                                                          {Objective::cost, "cost"},
-                                                          {Objective::power, "power"},
-                                                          {Objective::throughput, "throughput"},
-                                                          {Objective::edp, "edp"},
-                                                          {Objective::adc_deficit, "adc_deficit"},
-                                                          {Objective::accuracy_loss, "accuracy_loss"}}};
+inline constexpr EnumNames<Objective, 11> kObjectiveNames{{{Objective::latency, "latency"},
+                                                           {Objective::energy, "energy"},
+                                                           {Objective::area, "area"},
+                                                           {Objective::cost, "cost"},
+                                                           {Objective::power, "power"},
+                                                           {Objective::throughput, "throughput"},
+                                                           {Objective::edp, "edp"},
+                                                           {Objective::adc_deficit, "adc_deficit"},
+                                                           {Objective::accuracy_loss, "accuracy_loss"},
+                                                           {Objective::peak_temperature, "peak_temperature"},
+                                                           {Objective::err, "err"}}};
 [[nodiscard]] std::string_view to_string(Objective o);
 /// The family metric (family::Metric, a /candidates column) objective `o` reads, or empty
 /// when `o` is computed from the workloads' sums: adc_deficit reads "adc_deficit_bits",
@@ -212,7 +221,7 @@ struct OutputConfig {
 struct Config {
     /// `family:` the design-point family searched (family/family.hpp); its parameters are
     /// the keys of `space:`. The sections constraints, technology and model are dram_pim's,
-    /// `crossbar:` the crossbar family's.
+    /// `crossbar:` the crossbar family's, `hetero3d:` the hetero3d family's.
     std::string family = "dram_pim";
     hw::Constraints constraints;
     hw::Technology technology;  ///< the table's defaults unless overridden (`technology:`)
@@ -222,6 +231,7 @@ struct Config {
     pimdse::ModelOptions model;        ///< the node model (`model:`)
     pimdse::ScheduleOptions schedule;  ///< the Data-Scheduler (`schedule:`; NicePIM VII)
     pimdse::CrossbarOptions crossbar;  ///< the crossbar family's settings (`crossbar:`)
+    pimdse::Hetero3dOptions hetero3d;  ///< the hetero3d family's settings (`hetero3d:`)
     SweepConfig sweep;
     OutputConfig output;
     EngineConfig engine;

@@ -23,8 +23,9 @@ struct Hetero3dFile {
 /// As read_hetero3d_file, from text; `file_name` names the file in messages.
 [[nodiscard]] Hetero3dFile parse_hetero3d(std::string_view text, const std::filesystem::path& file_name);
 
-/// True when the YAML document at `path` is a mapping with a top-level `hetero3d:` key; a file
-/// that does not parse is not one (its own reader reports why).
+/// True when the YAML document at `path` is a mapping with a top-level `hetero3d:` key and no
+/// `family:` key (a sweep configuration of the hetero3d family has both); a file that does not
+/// parse is not one (its own reader reports why).
 [[nodiscard]] bool is_hetero3d_file(const std::filesystem::path& path);
 
 /// The file as YAML, every key present.
