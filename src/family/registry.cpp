@@ -6,6 +6,7 @@
 
 #include "crossbar/crossbar_family.hpp"
 #include "dram_pim/dram_pim_family.hpp"
+#include "hetero3d/hetero3d_family.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/family/family.hpp"
 
@@ -21,7 +22,8 @@ struct Entry {
 // Registration happens at setup (and in tests), lookups after; one lock keeps both safe.
 struct Registry {
     std::mutex lock;
-    std::vector<Entry> entries{{"dram_pim", make_dram_pim}, {"crossbar", make_crossbar}};
+    std::vector<Entry> entries{
+        {"dram_pim", make_dram_pim}, {"crossbar", make_crossbar}, {"hetero3d", make_hetero3d}};
 };
 
 Registry& registry() {

@@ -4,7 +4,8 @@
 // legality and its evaluation. NicePIM's DRAM-PIM accelerator (`dram_pim`) is the built-in
 // family; others register beside it. The engine, the tuner and the store see a family only
 // through this interface and the DesignPoints it defines: they never name a parameter. A
-// ReRAM crossbar accelerator (`crossbar`, after Gibbon on MNSIM 2.0) is the second built-in.
+// ReRAM crossbar accelerator (`crossbar`, after Gibbon on MNSIM 2.0) is the second built-in,
+// HuNT's heterogeneous 3-D manycore for training (`hetero3d`) the third.
 //
 // A family object is built from a sweep configuration (its `family:` key selects the
 // factory) and is read-only afterwards: every rank builds its own, and evaluate() is a pure
@@ -84,7 +85,8 @@ public:
 using Factory = std::function<std::unique_ptr<Family>(const io::Config& config, FamilyId id)>;
 
 /// Adds a family under `name`; returns its id. Throws InternalError when the name is taken.
-/// The built-in families are always there: dram_pim with id 0, crossbar with id 1.
+/// The built-in families are always there: dram_pim with id 0, crossbar with id 1, hetero3d
+/// with id 2.
 FamilyId register_family(std::string name, Factory factory);
 
 /// The family `config.family` names, built from `config`; ConfigError naming the file and the
