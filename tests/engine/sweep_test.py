@@ -36,6 +36,12 @@ Scenarios:
   crossbar     crossbar.yaml (the crossbar family) on --np ranks writes the same file as
                without mpirun: the family's parameter and energy columns, designs over the
                area budget infeasible, energy parts summing to the energy
+  hetero3d     hetero3d.yaml (the hetero3d family: every stack of 4 tiers, grid proposer) on
+               --np ranks and on 2 ranks writes the same file: 81 rows, the 16 stacks without an
+               SRAM tier infeasible saying why, the family's columns, energy parts summing to
+               the energy, and the Python reader (python/pimdse) opens it; stopped at 45 of its
+               81 evaluations and resumed on --np ranks, the uninterrupted run's /candidates
+               and /metrics; SIGKILLed after batch 2 and resumed, the same
   crossbar_resume  crossbar.yaml stopped at 12 of its 24 evaluations and resumed on --np
                ranks gives the /candidates and /metrics of an uninterrupted run
   amosa        an `amosa` sweep of tiny.yaml's space (synthetic evaluator, lag 2, options
@@ -749,6 +755,91 @@ def scenario_crossbar_resume(s):
     check_resumed(s, full, half_cfg, full_cfg, out, 12, 3)
     with h5py.File(out, "r") as f:
         check(len(f["candidates"]) == 24 and f.attrs["runs"] == 2, "24 candidates in two runs")
+
+
+HETERO3D_TIERS = ["t1", "t2", "t3", "t4"]
+HETERO3D_ENERGY = ["energy_compute_j", "energy_comm_j", "energy_leakage_j"]
+HETERO3D_METRICS = ["peak_temperature_k", "err", "power_w", "lifetime_iterations", "tops_per_w", "tops_per_mm2"]
+
+
+def scenario_hetero3d(s):
+    cfg = variant(s, "hetero3d.yaml", "hetero3d")
+    out = s.fresh(f"hetero3d_np{s.np}.h5")
+    p = s.run(["explore", cfg, "-o", out])
+    check("budget reached: 81 evaluations in 9 batches" in p.stdout, "no final line")
+    two = s.fresh(f"hetero3d_np2_for_np{s.np}.h5")
+    s.run(["explore", cfg, "-o", two], np_=2)
+    same_files(two, out)
+    check_hetero3d_file(s, out)
+    half_cfg = variant(s, "hetero3d.yaml", "hetero3d_half", budget=45)
+    resumed = s.fresh(f"hetero3d_resumed_np{s.np}.h5")
+    check_resumed(s, out, half_cfg, cfg, resumed, 45, 5)
+    check_hetero3d_killed(s)
+
+
+def check_hetero3d_killed(s):
+    """hetero3d.yaml with longer AMOSA searches, SIGKILLed once batch 2 is reported and resumed,
+    gives the /candidates and /metrics of an uninterrupted run."""
+    cfg = variant(s, "hetero3d.yaml", "hetero3d_slow", amosa_iterations=40)
+    full = s.fresh(f"hetero3d_slow_np{s.np}.h5")
+    s.run(["explore", cfg, "-o", full])
+    out = s.fresh(f"hetero3d_killed_np{s.np}.h5")
+    log = open(out + ".log", "w+")
+    p = subprocess.Popen(s.command(["explore", cfg, "-o", out]), env=ENV, stdout=log, stderr=subprocess.STDOUT,
+                         start_new_session=True)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        log.seek(0)
+        if re.search(r"^\S+ batch 2:", log.read(), re.M):
+            break
+        check(p.poll() is None, "the run ended before batch 2 was reported")
+        time.sleep(0.01)
+    for pid in [p.pid] + descendants(p.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    p.wait()
+    with h5py.File(out, "r") as f:
+        committed = int(f["commit"][()][0])
+    print("committed batches after the kill:", committed)
+    check(3 <= committed < 9, f"the kill came after batch 2 and before the end ({committed} committed)")
+    s.run(["explore", cfg, "-o", out, "--resume"])
+    problems = [q for q in compare_sweeps.compare(full, out) if q.startswith(("/candidates", "/metrics"))]
+    for q in problems:
+        print(q)
+    check(not problems, f"the killed and resumed run differs from an uninterrupted one in {len(problems)} places")
+
+
+def check_hetero3d_file(s, out):
+    """The hetero3d sweep's file, read by the project's reader (python/pimdse)."""
+    sys.path.insert(0, os.path.join(s.source, "python"))
+    import pimdse
+    with pimdse.Sweep(out) as sw:
+        c = sw.table("candidates")
+        m = sw.table("metrics")
+        units = sw.units("candidates")
+        check(sw.objectives == ["latency", "peak_temperature", "err"], f"objectives {sw.objectives}")
+    fields = list(c.columns)
+    check(fields[fields.index("proposer") + 1:fields.index("status")] == HETERO3D_TIERS, f"tier columns {fields}")
+    check(fields[fields.index("cost") + 1:fields.index("metric_rows")] == HETERO3D_METRICS, f"metric columns {fields}")
+    check(units["peak_temperature_k"] == "K" and units["power_w"] == "W", f"metric units {units}")
+    fields = list(m.columns)
+    check(fields[fields.index("energy_j") + 1:fields.index("pe_utilisation")] == HETERO3D_ENERGY,
+          f"energy columns {fields}")
+    check(len(c) == 81 and len(set(zip(*[c[k] for k in HETERO3D_TIERS]))) == 81, "81 distinct stacks")
+    no_sram = (c[HETERO3D_TIERS] != 1).all(axis=1)
+    check(no_sram.sum() == 16, "16 stacks without an SRAM tier")
+    check((c.status[no_sram] == "infeasible").all() and (c.status[~no_sram] == "ok").all(),
+          "infeasible exactly without an SRAM tier")
+    check(all("no SRAM tier" in msg for msg in c.message[no_sram]), "the infeasible say why")
+    ok = m[m.status == "ok"]
+    check(len(ok) == 65, "one metrics row per stack that trains")
+    check(np.allclose(ok.energy_j, ok[HETERO3D_ENERGY].sum(axis=1), rtol=1e-12), "energy parts sum to the energy")
+    good = c[~no_sram]
+    check((good.peak_temperature_k > 300).all() and (good.power_w > 0).all(), "every trained stack heats")
+    check((good.err[(good[HETERO3D_TIERS] == 1).all(axis=1)] == 0).all(), "SSSS has no error")
+    check(np.allclose(good.power_w, good.energy_j / good.latency_s, rtol=1e-9), "power is energy over latency")
 
 
 TINY_PARAMS = ["node_rows", "node_cols", "pe_rows", "pe_cols", "ibuf_kib", "wbuf_kib", "obuf_kib"]
