@@ -89,16 +89,20 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
         // A fresh scheduler and memo per network keep the evaluation a pure function of its
         // inputs (the scheduler's cache would otherwise carry results between candidates).
         const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(ctx.schedule);
-        r.mapping = map_network(w.network, w.segmentation, system, ctx.model, *scheduler, deadline, steps);
+        sim::SnakeRingScheduler snake;
+        sim::SharingScheduler& costing =
+            ctx.snake_costing ? static_cast<sim::SharingScheduler&>(snake) : *scheduler;
+        r.mapping = map_network(w.network, w.segmentation, system, ctx.model, costing, deadline, steps,
+                                ctx.mapper_rounds);
         const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(ctx.model, system.energy);
-        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, *intra, *scheduler,
+        r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, *intra, costing,
                                        sim::timeline_of(ctx.model));
         if (scheduler->wall_clock_stops() > 0) {
             throw ScheduleSafetyNet(
                 "schedule.time_limit, the wall-clock safety net of the Data-Scheduler, stopped " +
                 std::to_string(scheduler->wall_clock_stops()) + " ILP event(s) of " + w.network.name());
         }
-        if (ctx.record_schedules) {
+        if (ctx.record_schedules && !ctx.snake_costing) {
             r.schedules = schedule_events(w.network, w.segmentation, r.mapping, r.cost, system, *scheduler);
         }
         const std::array<double, 1> gamma{w.weight};
@@ -129,6 +133,16 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
 }
 
 }  // namespace
+
+EvalContext at_fidelity(EvalContext full, CheapFidelity fidelity) {
+    if (fidelity == CheapFidelity::none) return full;
+    full.snake_costing = fidelity == CheapFidelity::snake || fidelity == CheapFidelity::snake_one_round;
+    if (fidelity == CheapFidelity::one_round || fidelity == CheapFidelity::snake_one_round)
+        full.mapper_rounds = 1;
+    full.record_schedules = false;
+    full.faults = {};
+    return full;
+}
 
 Evaluation evaluate(const EvalContext& context, const Candidate& candidate, const Deadline& deadline) {
     const auto start = std::chrono::steady_clock::now();

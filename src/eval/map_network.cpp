@@ -14,13 +14,14 @@ namespace pimdse::eval {
 
 sim::NetworkMapping map_network(const workload::Network& network, const workload::Segmentation& seg,
                                 const sim::System& system, const sim::ModelOptions& model,
-                                sim::SharingScheduler& scheduler, const Deadline& deadline,
-                                StepBudget& steps) {
+                                sim::SharingScheduler& scheduler, const Deadline& deadline, StepBudget& steps,
+                                std::int32_t rounds) {
     if (deadline.expired()) throw DeadlineExpired();
     // Fresh memo tables per network keep the evaluation a pure function of its inputs.
     const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(model, system.energy);
     sim::SnakeRingScheduler search;
     mapper::MapperOptions options;
+    options.max_optim_iter = rounds;
     // Called between rounds, segments, layouts and baselines: each call is one step of the
     // work limit, and the wall-clock safety net is honoured within one such step.
     options.cancelled = [&deadline, &steps] {

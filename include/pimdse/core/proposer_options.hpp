@@ -41,6 +41,16 @@ enum class FilterPredictor { none, xgboost, gp };
 inline constexpr EnumNames<FilterPredictor, 3> kFilterPredictorNames{
     {{FilterPredictor::none, "none"}, {FilterPredictor::xgboost, "xgboost"}, {FilterPredictor::gp, "gp"}}};
 
+/// The filter's second level (docs/tuner.md, "Cheap fidelity"): none (off), or the candidate's
+/// evaluation at a cheaper fidelity: its mapping costed with the snake ring instead of the
+/// configured Data-Scheduler, the PIM-Mapper run for one round instead of three, or both.
+enum class CheapFidelity { none, snake, one_round, snake_one_round };
+inline constexpr EnumNames<CheapFidelity, 4> kCheapFidelityNames{
+    {{CheapFidelity::none, "none"},
+     {CheapFidelity::snake, "snake"},
+     {CheapFidelity::one_round, "one_round"},
+     {CheapFidelity::snake_one_round, "snake_one_round"}}};
+
 /// The options of every proposer; each reads those of its own.
 struct ProposerOptions {
     // ---- Bayesian proposers ("gp", "nicepim"; "xgboost" shares the batch options) -----------
@@ -102,6 +112,10 @@ struct ProposerOptions {
     // ---- the predictor filter, around any proposer (docs/tuner.md, "Predictor filter") ------
     FilterPredictor filter = FilterPredictor::none;  ///< none: every proposed point is evaluated
     int filter_pool = 8;  ///< the proposer proposes filter_pool x batch points; the best batch are kept
+    /// none: the predictor keeps the batch. Otherwise the predictor keeps cheap_pool x batch
+    /// of the pool, each is evaluated at this fidelity, and the batch of lowest cheap cost is kept.
+    CheapFidelity cheap_fidelity = CheapFidelity::none;
+    int cheap_pool = 2;  ///< points per batch slot the cheap fidelity ranks (<= filter_pool)
 
     friend bool operator==(const ProposerOptions&, const ProposerOptions&) = default;
 };

@@ -17,6 +17,7 @@
 #include "pimdse/core/deadline.hpp"
 #include "pimdse/core/design_point.hpp"
 #include "pimdse/core/enum_names.hpp"
+#include "pimdse/core/proposer_options.hpp"
 #include "pimdse/hw/constraints.hpp"
 #include "pimdse/hw/params.hpp"
 #include "pimdse/hw/technology.hpp"
@@ -83,7 +84,15 @@ struct EvalContext {
     /// table): costs a TSP and an SHP baseline per event of the costed mapping.
     bool record_schedules = false;
     FaultInjection faults;
+    /// The fidelity (docs/tuner.md, "Cheap fidelity"); the defaults are the full evaluation.
+    /// Cost every mapping with the snake ring instead of the `schedule` Data-Scheduler.
+    bool snake_costing = false;
+    std::int32_t mapper_rounds = 3;  ///< PIM-Mapper rounds (MAX_OPTIM_ITER of NicePIM Algorithm 1)
 };
+
+/// `full` at the cheap fidelity `fidelity` (snake: snake_costing; one_round: mapper_rounds 1),
+/// keeping no schedules and injecting no faults; `full` itself for CheapFidelity::none.
+[[nodiscard]] EvalContext at_fidelity(EvalContext full, CheapFidelity fidelity);
 
 struct Candidate {
     std::int64_t id = 0;  ///< 0, 1, 2, ... over the whole sweep
@@ -173,15 +182,15 @@ private:
 
 /// The network mapping of one workload on one system: the single place where the sweep
 /// decides a mapping, the PIM-Mapper (docs/mapper.md), with a fresh node model of the kind
-/// `model` names. `scheduler` costs the candidate mappings it compares at the end (the
-/// Data-Scheduler the evaluation uses). Counts its steps in `steps` (throws
+/// `model` names, run for `rounds` rounds of Algorithm 1. `scheduler` costs the candidate mappings it
+/// compares at the end (the Data-Scheduler the evaluation uses). Counts its steps in `steps` (throws
 /// WorkLimitReached past the limit) and checks `deadline` cooperatively (throws
 /// DeadlineExpired once it has passed).
 [[nodiscard]] sim::NetworkMapping map_network(const workload::Network& network,
                                               const workload::Segmentation& seg, const sim::System& system,
                                               const sim::ModelOptions& model,
                                               sim::SharingScheduler& scheduler, const Deadline& deadline,
-                                              StepBudget& steps);
+                                              StepBudget& steps, std::int32_t rounds = 3);
 
 /// Evaluates `candidate` on every workload of `context`. Never throws for a candidate's own
 /// failure: the status and message say what happened.
