@@ -33,12 +33,13 @@ struct AcquisitionOption {};
 struct ScalarisationOption {};
 struct PosteriorOption {};
 struct FilterOption {};
+struct CheapOption {};
 struct LayersOption {};  // `hidden`: a list of layer widths
 
 struct Option {
     std::string_view name;
     std::variant<IntOption, RealOption, KernelOption, AcquisitionOption, ScalarisationOption, PosteriorOption,
-                 FilterOption, LayersOption>
+                 FilterOption, CheapOption, LayersOption>
         kind;
 };
 
@@ -85,6 +86,8 @@ const std::vector<Option>& options() {
         {"xgb_ensemble", IntOption{&P::xgb_ensemble, 2, 256}},
         {"filter", FilterOption{}},
         {"filter_pool", IntOption{&P::filter_pool, 1, 1 << 10}},
+        {"cheap_fidelity", CheapOption{}},
+        {"cheap_pool", IntOption{&P::cheap_pool, 1, 1 << 10}},
     };
     return table;
 }
@@ -113,6 +116,8 @@ void read_option(const Reader& r, const Field& v, const Option& o, ProposerOptio
         p.posterior = static_cast<GpPosteriorKind>(r.choice(v, names_of(kGpPosteriorKindNames)));
     } else if (std::holds_alternative<FilterOption>(o.kind)) {
         p.filter = static_cast<FilterPredictor>(r.choice(v, names_of(kFilterPredictorNames)));
+    } else if (std::holds_alternative<CheapOption>(o.kind)) {
+        p.cheap_fidelity = static_cast<CheapFidelity>(r.choice(v, names_of(kCheapFidelityNames)));
     } else {
         const std::string want = "a list of 1 to 8 layer widths, each an integer in [1, 4096]";
         const std::vector<Field> items = r.list(v, want);
@@ -136,6 +141,8 @@ std::string text_of(const Option& o, const ProposerOptions& p) {
         return std::string(name_of(kGpPosteriorKindNames, p.posterior));
     if (std::holds_alternative<FilterOption>(o.kind))
         return std::string(name_of(kFilterPredictorNames, p.filter));
+    if (std::holds_alternative<CheapOption>(o.kind))
+        return std::string(name_of(kCheapFidelityNames, p.cheap_fidelity));
     std::string out = "[";
     for (std::size_t k = 0; k < p.hidden.size(); ++k) out += (k ? ", " : "") + std::to_string(p.hidden[k]);
     return out + "]";
@@ -162,6 +169,11 @@ ProposerOptions read_proposer_options(const Reader& r, const Field& f) {
         const Field at = m.get("amosa_t_min").value_or(m.get("amosa_t_max").value_or(m.self()));
         r.value_error(at, "amosa_t_min <= amosa_t_max (" + number_text(p.amosa_t_max) + ")",
                       number_text(p.amosa_t_min));
+    }
+    if (p.cheap_fidelity != CheapFidelity::none && p.cheap_pool > p.filter_pool) {
+        const Field at = m.get("cheap_pool").value_or(m.get("filter_pool").value_or(m.self()));
+        r.value_error(at, "cheap_pool <= filter_pool (" + std::to_string(p.filter_pool) + ")",
+                      std::to_string(p.cheap_pool));
     }
     return p;
 }

@@ -41,7 +41,7 @@ bool CostPredictor::fit(std::span<const Observation> history) {
     std::vector<const Observation*> ok;
     for (const Observation& o : history)
         if (o.outcome == Outcome::ok && std::isfinite(o.cost) && o.cost > 0) ok.push_back(&o);
-    if (ok.size() < 2) return false;
+    if (kind_ == FilterPredictor::none || ok.size() < 2) return false;
     if (ok.size() == fitted_) return true;
     std::vector<double> targets;
     for (const Observation* o : ok) targets.push_back(std::log(o->cost));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <numeric>
 
 #include "pimdse/tuner/filter.hpp"
 
@@ -17,6 +18,8 @@ public:
                      const ProposerOptions& options)
         : inner_(std::move(inner)),
           pool_(options.filter_pool),
+          cheap_pool_(options.cheap_pool),
+          cheap_(options.cheap_fidelity == CheapFidelity::none ? nullptr : context.cheap_cost),
           predictor_(options.filter, context.space, options, context.seed) {}
 
     [[nodiscard]] std::string_view name() const override { return inner_->name(); }
@@ -34,32 +37,68 @@ public:
             std::min<std::int64_t>(std::int64_t{count} * pool_, std::numeric_limits<int>::max()));
         std::vector<DesignPoint> pool = inner_->propose(batch, asked);
         stats_ = inner_->last_stats();
+        std::vector<double> predicted = std::move(stats_.predicted);
+        stats_.predicted.clear();
+        // The predictor's level keeps the batch, or cheap_pool x the batch for the cheap level.
+        const auto narrow = static_cast<int>(std::min<std::int64_t>(
+            std::int64_t{count} * (cheap_ ? cheap_pool_ : 1), std::numeric_limits<int>::max()));
         const auto start = clock::now();
         // The fit sees only what was told through observe(), in order: a resumed sweep fits the same.
-        if (!predictor_.fit(history_)) {
-            if (std::ssize(pool) > count) pool.resize(static_cast<std::size_t>(count));
-            if (stats_.predicted.size() > pool.size()) stats_.predicted.resize(pool.size());
-            return pool;
+        if (predictor_.fit(history_)) {
+            const auto fitted = clock::now();
+            predicted = predictor_.predict(pool);
+            keep(pool, predicted, best_predicted(predicted, narrow));
+            stats_.predicted_is_cost = true;
+            stats_.fit_seconds += std::chrono::duration<double>(fitted - start).count();
+            stats_.propose_seconds += std::chrono::duration<double>(clock::now() - fitted).count();
+        } else {
+            std::vector<std::size_t> first(std::min(pool.size(), static_cast<std::size_t>(narrow)));
+            std::iota(first.begin(), first.end(), std::size_t{0});
+            keep(pool, predicted, first);
         }
-        const auto fitted = clock::now();
-        const std::vector<double> predicted = predictor_.predict(pool);
-        std::vector<DesignPoint> out;
-        stats_.predicted.clear();
-        for (std::size_t i : best_predicted(predicted, count)) {
-            out.push_back(pool[i]);
-            stats_.predicted.push_back(predicted[i]);
-        }
-        stats_.predicted_is_cost = true;
-        stats_.fit_seconds += std::chrono::duration<double>(fitted - start).count();
-        stats_.propose_seconds += std::chrono::duration<double>(clock::now() - fitted).count();
-        return out;
+        if (cheap_) rank_cheap(pool, predicted, count);
+        stats_.predicted = std::move(predicted);
+        return pool;
     }
 
     [[nodiscard]] ProposalStats last_stats() const override { return stats_; }
 
 private:
+    // Keeps the points `order` of `pool`, and of `predicted` when it has one per point.
+    static void keep(std::vector<DesignPoint>& pool, std::vector<double>& predicted,
+                     const std::vector<std::size_t>& order) {
+        const bool ranked = predicted.size() == pool.size();
+        std::vector<DesignPoint> points;
+        std::vector<double> values;
+        for (std::size_t i : order) {
+            points.push_back(std::move(pool[i]));
+            if (ranked) values.push_back(predicted[i]);
+        }
+        pool = std::move(points);
+        predicted = std::move(values);
+    }
+
+    // The second level: every point of `pool` evaluated at the cheap fidelity, in order (the
+    // costs depend on the point alone), and the `count` cheapest kept.
+    void rank_cheap(std::vector<DesignPoint>& pool, std::vector<double>& predicted, int count) {
+        const auto start = std::chrono::steady_clock::now();
+        std::vector<double> cheap;
+        cheap.reserve(pool.size());
+        for (const DesignPoint& p : pool) cheap.push_back(cheap_(p));
+        const std::vector<std::size_t> order = best_predicted(cheap, count);
+        std::vector<double> kept;
+        for (std::size_t i : order) kept.push_back(cheap[i]);
+        keep(pool, predicted, order);
+        stats_.cheap = std::move(kept);
+        stats_.cheap_seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        stats_.propose_seconds += stats_.cheap_seconds;
+    }
+
     std::unique_ptr<Proposer> inner_;
     int pool_;
+    int cheap_pool_;
+    std::function<double(const DesignPoint&)> cheap_;
     CostPredictor predictor_;
     std::vector<Observation> history_;
     ProposalStats stats_;

@@ -59,6 +59,11 @@ void validate(const ProposerContext& c, const ProposerOptions& o) {
     require(o.xgb_eta > 0 && o.xgb_eta <= 1, "xgb_eta in (0, 1]");
     require(o.xgb_ensemble >= 2, "xgb_ensemble >= 2");
     require(o.filter_pool >= 1, "filter_pool >= 1");
+    require(o.cheap_pool >= 1, "cheap_pool >= 1");
+    require(o.cheap_fidelity == CheapFidelity::none || o.cheap_pool <= o.filter_pool,
+            "cheap_pool <= filter_pool");
+    require(o.cheap_fidelity == CheapFidelity::none || static_cast<bool>(c.cheap_cost),
+            "cheap_fidelity needs the evaluation's cheap cost (ProposerContext::cheap_cost)");
 }
 
 std::unique_ptr<Proposer> make_unfiltered(std::string_view name, const ProposerContext& context,
@@ -79,7 +84,8 @@ std::unique_ptr<Proposer> make_proposer(std::string_view name, const ProposerCon
                                         const ProposerOptions& options) {
     validate(context, options);
     if (std::unique_ptr<Proposer> p = make_unfiltered(name, context, options)) {
-        if (options.filter == FilterPredictor::none) return p;
+        if (options.filter == FilterPredictor::none && options.cheap_fidelity == CheapFidelity::none)
+            return p;
         return make_filtered(std::move(p), context, options);
     }
     std::string msg = "tuner::make_proposer: unknown proposer '";

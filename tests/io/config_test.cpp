@@ -322,6 +322,22 @@ TEST_F(ConfigFiles, ProposerOptions) {
     EXPECT_EQ(filter.sweep.proposer_options.filter_pool, 16);
     EXPECT_EQ(parse(to_yaml(filter)), filter);
     EXPECT_EQ(to_yaml(c).find("filter"), std::string::npos);  // the default (none) is not written
+    const Config cheap = parse(head +
+                               "sweep: {budget: 8, proposer: random, proposer_options: {filter: xgboost, "
+                               "cheap_fidelity: snake_one_round, cheap_pool: 3}}\n");
+    EXPECT_EQ(cheap.sweep.proposer_options.cheap_fidelity, pimdse::CheapFidelity::snake_one_round);
+    EXPECT_EQ(cheap.sweep.proposer_options.cheap_pool, 3);
+    EXPECT_EQ(parse(to_yaml(cheap)), cheap);
+    EXPECT_EQ(to_yaml(c).find("cheap"), std::string::npos);  // the defaults (none, 2) are not written
+    // The cheap level ranks part of the filter's pool: cheap_pool above filter_pool names cheap_pool.
+    try {
+        (void)parse(head +
+                    "sweep: {budget: 8, proposer_options: {cheap_fidelity: snake, filter_pool: 4, "
+                    "cheap_pool: 5}}\n");
+        ADD_FAILURE() << "cheap_pool > filter_pool accepted";
+    } catch (const ConfigError& e) {
+        EXPECT_EQ(e.key(), "sweep.proposer_options.cheap_pool");
+    }
     // The resolved form writes exactly the changed options and reads back equal.
     const std::string text = to_yaml(c);
     EXPECT_NE(text.find("    local_fraction: 0\n"), std::string::npos) << text;
@@ -346,7 +362,8 @@ TEST_F(ConfigFiles, ProposerOptions) {
           "amosa_hard_limit: 111", "amosa_soft_limit: 0", "amosa_iterations: 0", "amosa_step: 0",
           "xgb_trees: 0",          "xgb_depth: 21",       "xgb_eta: 0",          "xgb_eta: 1.5",
           "xgb_ensemble: 1",       "scalarisation: ehvi", "parego_weights: 0",   "posterior: dtc",
-          "filter: rnn",           "filter_pool: 0",      "filter_pool: 2000"}) {
+          "filter: rnn",           "filter_pool: 0",      "filter_pool: 2000",   "cheap_fidelity: ilp",
+          "cheap_fidelity: true",  "cheap_pool: 0",       "cheap_pool: 2000"}) {
         try {
             (void)parse(head + "sweep: {budget: 8, proposer_options: {" + bad + "}}\n");
             ADD_FAILURE() << bad << " accepted";

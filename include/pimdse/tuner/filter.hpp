@@ -3,8 +3,11 @@
 // simulator (Sun et al., "Gibbon: Efficient Co-Exploration of NN Model and Processing-In-Memory
 // Architecture", §V-VI): any proposer is asked for `filter_pool` times the batch, a predictor
 // fitted on the sweep's successful evaluations ranks that pool, and only the best-predicted
-// batch goes to the workers. This module owns the predictor (CostPredictor), the choice of the
-// kept points (best_predicted) and the Proposer that wraps another one (make_filtered).
+// batch goes to the workers; with `cheap_fidelity` the predictor keeps `cheap_pool` times the
+// batch instead, each of those is evaluated at a cheap fidelity on rank 0, and the batch of
+// lowest cheap cost goes to the workers (docs/tuner.md, "Cheap fidelity"). This module owns the predictor
+// (CostPredictor), the choice of the kept points (best_predicted) and the Proposer that wraps another one
+// (make_filtered).
 
 #include <cstddef>
 #include <cstdint>
@@ -51,9 +54,12 @@ private:
     std::unique_ptr<DeepKernelGp> gp_;
 };
 
-/// `inner` behind the predictor filter of `options.filter` (not none) and `options.filter_pool`:
-/// propose(k, n) asks inner for filter_pool x n points and keeps the n best predicted, whose
-/// predicted costs it reports in last_stats(); before two successes it keeps inner's first n.
+/// `inner` behind the predictor filter of `options.filter` and `options.filter_pool` (one of
+/// filter and cheap_fidelity not none): propose(k, n) asks inner for filter_pool x n points and
+/// keeps the n best predicted, whose predicted costs it reports in last_stats(); before two
+/// successes (or with filter none) it keeps inner's first n. With cheap_fidelity it keeps
+/// cheap_pool x n that way, scores them with context.cheap_cost and keeps the n cheapest,
+/// reporting their cheap costs (ProposalStats::cheap) beside the predictions.
 [[nodiscard]] std::unique_ptr<Proposer> make_filtered(std::unique_ptr<Proposer> inner,
                                                       const ProposerContext& context,
                                                       const ProposerOptions& options);

@@ -14,6 +14,7 @@
 // so that no point is evaluated twice; the engine tells a resumed proposer the same points.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -49,6 +50,10 @@ struct ProposerContext {
     std::uint64_t seed = 1;
     int samples_per_round = 16384;  ///< legal points a model-based proposer scores per batch
     int batch_size = 0;             ///< the sweep's batch size ("amosa" runs as many chains); 0: unknown
+    /// The filter's second level (`cheap_fidelity`): NicePIM Eq. 1's cost of a point evaluated
+    /// at the cheap fidelity, +inf unless that evaluation is ok. A pure function of the point
+    /// (no wall-clock limit), so that proposals stay deterministic; empty when not configured.
+    std::function<double(const DesignPoint&)> cheap_cost;
 };
 
 /// What the last propose() did, for the per-batch tuner rows of the output file.
@@ -62,6 +67,10 @@ struct ProposalStats {
     /// `predicted` is NicePIM Eq. 1's cost itself (the filter's predictor), not a model's
     /// standardised target: only then is its relative error meaningful.
     bool predicted_is_cost = false;
+    /// The cheap fidelity's Eq. 1 cost of each point returned, in the order returned (+inf
+    /// where that evaluation was not ok); empty without the filter's second level.
+    std::vector<double> cheap;
+    double cheap_seconds = 0;  ///< the cheap evaluations of this proposal, on rank 0
 };
 
 class Proposer {

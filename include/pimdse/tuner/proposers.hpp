@@ -14,6 +14,7 @@ namespace pimdse::tuner {
 
 // The options are core's plain values (core/proposer_options.hpp), named here as the tuner's.
 using pimdse::AcquisitionKind;
+using pimdse::CheapFidelity;
 using pimdse::FilterPredictor;
 using pimdse::GpPosteriorKind;
 using pimdse::KernelKind;
