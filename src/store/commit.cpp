@@ -158,6 +158,7 @@ BatchRow batch_row(const BatchRecord& tuner, double write_seconds) {
     b.samples = tuner.samples;
     b.predicted_tau = tuner.predicted_tau;
     b.predicted_error = tuner.predicted_error;
+    b.cheap_tau = tuner.cheap_tau;
     b.fit_seconds = tuner.fit_seconds;
     b.propose_seconds = tuner.propose_seconds;
     b.evaluate_seconds = tuner.evaluate_seconds;

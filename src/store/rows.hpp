@@ -171,7 +171,7 @@ struct BatchRow {
     std::int64_t front_size;
     double hv_reference_1, hv_reference_2, hv_reference_3;
     std::int64_t samples;
-    double predicted_tau, predicted_error;
+    double predicted_tau, predicted_error, cheap_tau;
     double fit_seconds, propose_seconds, evaluate_seconds, write_seconds, wall_seconds;
 };
 

@@ -359,6 +359,10 @@ TableSchema batch_schema(const std::shared_ptr<const FamilyColumns>& columns) {
                 predicted_error, "",
                 "median relative error of the predicted cost over the batch's ok results; NaN unless the "
                 "predictor filter predicted costs"),
+            PIMDSE_NUM(
+                cheap_tau, "",
+                "Kendall's tau of the batch's ok costs against their cheap-fidelity costs (the filter's "
+                "second level); NaN without it or with fewer than two ok results"),
             PIMDSE_NUM(fit_seconds, "s", "fitting the proposer's model; timing"),
             PIMDSE_NUM(propose_seconds, "s", "proposing the batch, excluding the fit; timing"),
             PIMDSE_NUM(evaluate_seconds, "s", "from dispatch to the batch's last result; timing"),

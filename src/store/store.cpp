@@ -171,6 +171,7 @@ StoredSweep Store::read() const {
         b.samples = r.samples;
         b.predicted_tau = r.predicted_tau;
         b.predicted_error = r.predicted_error;
+        b.cheap_tau = r.cheap_tau;
         b.fit_seconds = r.fit_seconds;
         b.propose_seconds = r.propose_seconds;
         b.evaluate_seconds = r.evaluate_seconds;

@@ -126,6 +126,9 @@ struct BatchRecord {
     double predicted_tau = std::numeric_limits<double>::quiet_NaN();
     /// Median |predicted - true| / true over the ok results; NaN unless the filter predicted costs.
     double predicted_error = std::numeric_limits<double>::quiet_NaN();
+    /// Kendall's tau of the batch's ok costs against their cheap-fidelity costs (the filter's
+    /// second level, `cheap_fidelity`); NaN without it or with fewer than two ok results.
+    double cheap_tau = std::numeric_limits<double>::quiet_NaN();
     double fit_seconds = 0;       ///< proposer model fit (timing)
     double propose_seconds = 0;   ///< proposer sampling and scoring (timing)
     double evaluate_seconds = 0;  ///< wall time from dispatch to the batch's last result (timing)
