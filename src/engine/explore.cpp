@@ -9,12 +9,16 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <functional>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 
 #include "collective.hpp"
+#include "pimdse/core/deadline.hpp"
 #include "pimdse/engine/signals.hpp"
 #include "pimdse/engine/write_failure.hpp"
+#include "pimdse/eval/evaluate.hpp"
 #include "pimdse/family/family.hpp"
 #include "pimdse/io/objective_units.hpp"
 #include "pimdse/io/workloads.hpp"
@@ -79,6 +83,19 @@ double cpu_seconds() {
     return sec(u.ru_utime) + sec(u.ru_stime);
 }
 
+// The filter's second level (docs/tuner.md, "Cheap fidelity"): a point's Eq. 1 cost at the
+// cheap fidelity, on rank 0's proposal thread, without a wall-clock limit (it must be a pure
+// function of the point), real even under the synthetic evaluator. Empty for none.
+std::function<double(const DesignPoint&)> cheap_cost(const family::Family& fam, const eval::EvalContext& full,
+                                                     CheapFidelity fidelity) {
+    if (fidelity == CheapFidelity::none) return {};
+    auto ctx = std::make_shared<const eval::EvalContext>(eval::at_fidelity(full, fidelity));
+    return [&fam, ctx](const DesignPoint& p) {
+        const eval::Evaluation e = fam.evaluate(*ctx, 0, p, Deadline());
+        return e.status == eval::Status::ok ? e.cost : std::numeric_limits<double>::infinity();
+    };
+}
+
 // What every rank reads and checks before the output file is touched.
 struct Setup {
     io::Config config;
@@ -98,8 +115,10 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
         detail::check_output_name(s.out);
         const io::Config& c = s.config;
         const family::Family& fam = *s.family;
-        tuner::ProposerContext pc{fam.space(), [&fam](const DesignPoint& p) { return fam.legal(p); },
-                                  c.sweep.seed, c.sweep.samples_per_round, c.sweep.batch_size};
+        tuner::ProposerContext pc{
+            fam.space(),        [&fam](const DesignPoint& p) { return fam.legal(p); },
+            c.sweep.seed,       c.sweep.samples_per_round,
+            c.sweep.batch_size, cheap_cost(fam, s.ctx, c.sweep.proposer_options.cheap_fidelity)};
         std::unique_ptr<tuner::Proposer> proposer;
         try {
             proposer = tuner::make_proposer(io::to_string(c.sweep.proposer), pc, c.sweep.proposer_options);

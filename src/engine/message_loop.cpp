@@ -121,6 +121,19 @@ tuner::PredictionQuality prediction_quality(const Pending& p) {
     return tuner::prediction_quality(p.stats.predicted, cost, p.stats.predicted_is_cost);
 }
 
+// How the batch's cheap costs (the filter's second level) ranked its full evaluations:
+// Kendall's tau over the ok candidates, NaN without cheap costs or two ok results.
+double cheap_tau(const Pending& p) {
+    if (p.stats.cheap.size() != p.size) return std::numeric_limits<double>::quiet_NaN();
+    std::vector<double> cost(p.size, std::numeric_limits<double>::infinity());
+    for (const store::CandidateRecord& r : p.results) {
+        const std::int64_t i = r.id - p.first_id;
+        if (i >= 0 && i < std::ssize(cost) && r.status == eval::Status::ok)
+            cost[static_cast<std::size_t>(i)] = r.cost;
+    }
+    return tuner::prediction_quality(p.stats.cheap, cost, false).tau;
+}
+
 // A proposal running on a thread of rank 0 beside the message loop (docs/engine.md, "Rank 0").
 struct Proposal {
     std::int64_t batch = 0;
@@ -450,6 +463,7 @@ private:
         const tuner::PredictionQuality quality = prediction_quality(p);
         row.predicted_tau = quality.tau;
         row.predicted_error = quality.error;
+        row.cheap_tau = cheap_tau(p);
         row.fit_seconds = p.stats.fit_seconds;
         row.propose_seconds = p.stats.propose_seconds;
         row.evaluate_seconds = span;

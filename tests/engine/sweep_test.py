@@ -59,6 +59,12 @@ Scenarios:
                relative error >= 0 for every batch proposed after two successes (NaN before),
                and stopped at half its budget and resumed gives the uninterrupted run's
                /candidates and /metrics
+  cheap        the `filter` sweep with the filter's second level (cheap_fidelity
+               snake_one_round, cheap_pool 3: the real cheap evaluation on rank 0's proposal
+               thread, beside the synthetic full one) writes the same file on --np ranks as
+               without mpirun, evaluates no point twice, records a cheap_tau in [-1, 1] for
+               every batch with two ok results (NaN for none), and stopped at half its budget
+               and resumed gives the uninterrupted run's /candidates and /metrics
   parego       a `gp` sweep of tiny.yaml's space under `scalarisation: parego` (synthetic
                evaluator, lag 2) writes the same file on --np ranks as without mpirun,
                proposes 24 of its 32 candidates from the model, evaluates no point twice,
@@ -895,6 +901,17 @@ def scenario_filter(s):
     check(rated.sum() >= 4, f"{int(rated.sum())} of {len(b)} batches rated, expected at least 4")
     check(((tau[rated] >= -1) & (tau[rated] <= 1)).all(), f"tau in [-1, 1]: {tau[rated]}")
     check((error[rated] >= 0).all(), f"relative error >= 0: {error[rated]}")
+
+
+def scenario_cheap(s):
+    c, b = proposer_sweep(s, "random", 32, {"filter": "xgboost", "filter_pool": 4, "xgb_trees": 20,
+                                            "xgb_ensemble": 4, "cheap_fidelity": "snake_one_round",
+                                            "cheap_pool": 3})
+    tau = b.cheap_tau.to_numpy()
+    rated = (c.status == 0).groupby(c.batch).sum().reindex(b.batch).to_numpy() >= 2
+    check(rated.sum() >= 4, f"{int(rated.sum())} of {len(b)} batches with two ok results, expected at least 4")
+    check(((tau[rated] >= -1) & (tau[rated] <= 1)).all(), f"cheap_tau in [-1, 1]: {tau[rated]}")
+    check(np.isnan(tau[~rated]).all(), f"no cheap_tau without two ok results: {tau[~rated]}")
 
 
 def scenario_parego(s):
