@@ -135,6 +135,7 @@ MipOutcome branch_and_bound(OsiClpSolverInterface& lp, const LinearModel& model,
     cbc.setAllowableFractionGap(s.relative_gap);
     cbc.setAllowableGap(1e-6);
     cbc.setCutoffIncrement(s.cutoff_increment);
+    if (s.cutoff < infinity()) cbc.setCutoff(s.cutoff);
     const bool has_start = s.start != nullptr && s.start->size() == model.cols();
     if (has_start) {
         double value = 0.0;
@@ -154,6 +155,10 @@ MipOutcome branch_and_bound(OsiClpSolverInterface& lp, const LinearModel& model,
         cbc.setMaximumCutPassesAtRoot(3);
     } else {
         cbc.setMaximumCutPassesAtRoot(0);
+    }
+    if (!s.strong_branching) {  // no trial LPs per node: CBC's defaults are 5 and 10
+        cbc.setNumberStrong(0);
+        cbc.setNumberBeforeTrust(0);
     }
     cbc.initialSolve();  // from the optimal basis above: no iterations
     cbc.branchAndBound();
@@ -219,11 +224,22 @@ MipOutcome solve_mip(const LinearModel& model, const MipSettings& s) {
         return out;
     }
     const double root_bound = lp.getObjValue();
+    if (root_bound > s.cutoff) {  // the relaxation alone proves it: no tree needed
+        MipOutcome out;
+        out.bound = root_bound;
+        out.cut_off = true;
+        out.reason = "the LP relaxation's bound is above the cutoff";
+        return out;
+    }
     MipOutcome out = branch_and_bound(lp, model, s, limit - elapsed(), lp.getIterationCount());
     if (s.budget != nullptr && s.budget->spent()) {
         distrust_after_limit(out, MipStatus::work_limit, root_bound, "work limit reached");
     } else if (elapsed() >= limit) {
         distrust_after_limit(out, MipStatus::time_limit, root_bound, "time limit reached");
+    } else if (s.cutoff < infinity() && out.x.empty() &&
+               out.reason.find("proven infeasible") != std::string::npos) {
+        // Finished within the limits without a solution under the cutoff: none exists.
+        out.cut_off = true;
     }
     return out;
 }

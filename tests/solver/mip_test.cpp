@@ -1,6 +1,7 @@
 // The COIN-OR adapter (solver/mip.hpp) on small models whose answers are computed here by
-// hand or by brute force: a knapsack's optimum, an LP's duals, infeasible models, trailing
-// empty rows and columns, and a solve stopped by the deterministic work budget.
+// hand or by brute force: a knapsack's optimum (with and without strong branching, under a
+// cutoff), an LP's duals, infeasible models, trailing empty rows and columns, and a solve
+// stopped by the deterministic work budget.
 #include "pimdse/solver/mip.hpp"
 
 #include <gtest/gtest.h>
@@ -106,6 +107,41 @@ TEST(SolveMip, KnapsackMatchesBruteForce) {
         EXPECT_LE(out.bound, out.objective + kTol);
         EXPECT_GT(out.bound, out.objective - 1.0);
         EXPECT_GT(budget.used, 0);
+    }
+}
+
+TEST(SolveMip, WithoutStrongBranchingTheSameOptimum) {
+    const Knapsack k = make_knapsack(16);
+    WorkBudget budget;
+    MipSettings s = settings_with(budget, nullptr);
+    s.strong_branching = false;
+    const MipOutcome out = solve_mip(model_of(k), s);
+    ASSERT_EQ(out.status, MipStatus::optimal) << out.reason;
+    EXPECT_EQ(checked_value(k, out.x), brute_force(k));
+}
+
+// A cutoff at the optimum keeps it; just below it, nothing is left and that is proven,
+// whether the root LP or the tree proves it.
+TEST(SolveMip, ACutoffKeepsOnlySolutionsAtMostIt) {
+    const Knapsack k = make_knapsack(16);
+    const auto best = static_cast<double>(brute_force(k));
+    for (const double cutoff : {-best + 0.5, -best + 10.0}) {
+        WorkBudget budget;
+        MipSettings s = settings_with(budget, nullptr);
+        s.cutoff = cutoff;
+        const MipOutcome out = solve_mip(model_of(k), s);
+        ASSERT_EQ(out.status, MipStatus::optimal) << out.reason;
+        EXPECT_NEAR(out.objective, -best, kTol);
+        EXPECT_FALSE(out.cut_off);
+    }
+    for (const double cutoff : {-best - 0.5, -1e9}) {
+        WorkBudget budget;
+        MipSettings s = settings_with(budget, nullptr);
+        s.cutoff = cutoff;
+        const MipOutcome out = solve_mip(model_of(k), s);
+        EXPECT_EQ(out.status, MipStatus::failed);
+        EXPECT_TRUE(out.x.empty());
+        EXPECT_TRUE(out.cut_off) << out.reason;
     }
 }
 

@@ -45,11 +45,17 @@ struct MipSettings {
     double relative_gap = 0.0;
     /// A new solution must beat the incumbent by this much (1 - eps for integral objectives).
     double cutoff_increment = 1e-6;
+    /// Only solutions with an objective at most this are wanted: branches whose bound exceeds
+    /// it are pruned, and a model with none is reported proven infeasible (`cut_off`).
+    double cutoff = std::numeric_limits<double>::infinity();
     /// A feasible start (one value per column), handed to CBC as its first incumbent.
     const std::vector<double>* start = nullptr;
     /// Gomory and MIR cuts with at most 3 passes at the root, when the root LP was cheap
     /// enough for them to fit the work budget left; off: no cut generators at all.
     bool cuts = true;
+    /// Strong branching (CBC's trial LPs on candidate variables at each node); off, CBC
+    /// branches on pseudo-costs alone: for small models, whose trees cost less than the trials.
+    bool strong_branching = true;
     bool log = false;
 };
 
@@ -59,6 +65,8 @@ struct MipOutcome {
     double objective = 0.0;
     double bound = 0.0;  ///< proven lower bound on the optimum (-infinity() when none)
     std::string reason;  ///< CBC's status codes when not optimal
+    /// Proven: no solution with an objective at most MipSettings::cutoff (status failed).
+    bool cut_off = false;
 };
 
 [[nodiscard]] MipOutcome solve_mip(const LinearModel& model, const MipSettings& settings);
