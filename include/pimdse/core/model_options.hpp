@@ -40,15 +40,30 @@ inline constexpr EnumNames<NodeObjective, 3> kNodeObjectiveNames{
     return name_of(kNodeObjectiveNames, o);
 }
 
+/// How the exact node model finds its optimum; both find the same tiling.
+enum class ExactSolver : std::uint8_t {
+    enumerate,  ///< every fitting tiling costed (sim/exact_intra_node.hpp)
+    mip,        ///< mixed-integer programs on CBC, re-costed and cut until proven (nodemip/node_mip.hpp)
+};
+/// The `model.exact.solver` choices, declared once.
+inline constexpr EnumNames<ExactSolver, 2> kExactSolverNames{
+    {{ExactSolver::enumerate, "enumerate"}, {ExactSolver::mip, "mip"}}};
+
+[[nodiscard]] inline std::string_view to_string(ExactSolver s) noexcept {
+    return name_of(kExactSolverNames, s);
+}
+
 /// Default work limit of the exact node model: tilings costed per part-layer (docs/config.md).
 inline constexpr std::int64_t kDefaultNodeWorkLimit = 2000000;
 
 /// The `model.exact:` subsection: what the exact node model minimises and its work limit.
 struct ExactNodeOptions {
     NodeObjective objective = NodeObjective::latency;
-    /// Fitting tilings costed per part-layer (>= 1); past it the best so far is returned,
-    /// not proven optimal. Deterministic: a count, the same on any machine.
+    /// Fitting tilings costed (enumerate) or MIP solves (mip) per part-layer (>= 1); past it
+    /// the best so far is returned, not proven optimal. Deterministic: a count, the same on
+    /// any machine.
     std::int64_t work_limit = kDefaultNodeWorkLimit;
+    ExactSolver solver = ExactSolver::enumerate;
 
     friend bool operator==(const ExactNodeOptions&, const ExactNodeOptions&) = default;
 };
