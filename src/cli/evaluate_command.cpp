@@ -39,6 +39,7 @@
 #include "pimdse/io/network_file.hpp"
 #include "pimdse/io/output_file.hpp"
 #include "pimdse/mapper/mapping_file.hpp"
+#include "pimdse/nodemip/node_mip.hpp"
 #include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sim/crossbar_cost.hpp"
 #include "pimdse/sim/crossbar_technology.hpp"
@@ -115,7 +116,7 @@ int run_evaluate(const EvaluateOptions& o) {
     }
 
     // The hardware file's `model:` section (default: the analytic node model).
-    const std::unique_ptr<sim::IntraNodeMapper> mapper = sim::make_node_model(h.model, system.energy);
+    const std::unique_ptr<sim::IntraNodeMapper> mapper = nodemip::make_node_model(h.model, system.energy);
     // The hardware file's `schedule:` section (default: the ILP) schedules every data-sharing
     // event; records feed the summary line.
     const std::unique_ptr<sched::DataScheduler> scheduler = sched::make_scheduler(h.schedule);

@@ -25,6 +25,7 @@
 #include "pimdse/io/output_file.hpp"
 #include "pimdse/mapper/mapper.hpp"
 #include "pimdse/mapper/mapping_file.hpp"
+#include "pimdse/nodemip/node_mip.hpp"
 #include "pimdse/sched/scheduler.hpp"
 #include "pimdse/sim/node_model.hpp"
 #include "pimdse/sim/overlap_timeline.hpp"
@@ -208,7 +209,7 @@ int run_map(const MapOptions& o) {
     const workload::Segmentation seg = workload::decompose(network);
     const sim::System system = sim::make_system(h.constraints, h.params, h.technology);
 
-    const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(h.model, system.energy);
+    const std::unique_ptr<sim::IntraNodeMapper> intra = nodemip::make_node_model(h.model, system.energy);
     // The search costs sharing with the snake ring (it runs for every option); the returned
     // mapping is costed with the hardware file's `schedule:` section (default: the ILP), as
     // `pimdse evaluate` does, so the written mapping evaluates to the printed numbers.

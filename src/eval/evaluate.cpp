@@ -18,6 +18,7 @@
 #include "pimdse/hw/design_space.hpp"
 #include "pimdse/hw/legality.hpp"
 #include "pimdse/mapper/mapper.hpp"
+#include "pimdse/nodemip/node_mip.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 #include "pimdse/sim/node_model.hpp"
 #include "pimdse/sim/overlap_timeline.hpp"
@@ -94,7 +95,8 @@ void run(const EvalContext& ctx, const Candidate& candidate, const Deadline& dea
             ctx.snake_costing ? static_cast<sim::SharingScheduler&>(snake) : *scheduler;
         r.mapping = map_network(w.network, w.segmentation, system, ctx.model, costing, deadline, steps,
                                 ctx.mapper_rounds);
-        const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(ctx.model, system.energy);
+        const std::unique_ptr<sim::IntraNodeMapper> intra =
+            nodemip::make_node_model(ctx.model, system.energy);
         r.cost = sim::evaluate_mapping(w.network, w.segmentation, r.mapping, system, *intra, costing,
                                        sim::timeline_of(ctx.model));
         if (scheduler->wall_clock_stops() > 0) {

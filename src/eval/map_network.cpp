@@ -6,6 +6,7 @@
 
 #include "pimdse/eval/evaluate.hpp"
 #include "pimdse/mapper/mapper.hpp"
+#include "pimdse/nodemip/node_mip.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 #include "pimdse/sim/node_model.hpp"
 #include "pimdse/sim/overlap_timeline.hpp"
@@ -18,7 +19,7 @@ sim::NetworkMapping map_network(const workload::Network& network, const workload
                                 std::int32_t rounds) {
     if (deadline.expired()) throw DeadlineExpired();
     // Fresh memo tables per network keep the evaluation a pure function of its inputs.
-    const std::unique_ptr<sim::IntraNodeMapper> intra = sim::make_node_model(model, system.energy);
+    const std::unique_ptr<sim::IntraNodeMapper> intra = nodemip::make_node_model(model, system.energy);
     sim::SnakeRingScheduler search;
     mapper::MapperOptions options;
     options.max_optim_iter = rounds;

@@ -200,12 +200,16 @@ pimdse::ModelOptions read_model(const Reader& r, const std::optional<Field>& f) 
     }
     // Read whatever intra_node says: `--intra-node exact` on the command line uses it too.
     if (auto v = m.get("exact")) {
-        Map e(r, *v, {"objective", "work_limit"});
+        Map e(r, *v, {"objective", "work_limit", "solver"});
         if (auto obj = e.get("objective")) {
             o.exact.objective =
                 static_cast<pimdse::NodeObjective>(r.choice(*obj, names_of(pimdse::kNodeObjectiveNames)));
         }
         if (auto w = e.get("work_limit")) o.exact.work_limit = r.integer(*w, 1, kMaxNodeWork);
+        if (auto s = e.get("solver")) {
+            o.exact.solver =
+                static_cast<pimdse::ExactSolver>(r.choice(*s, names_of(pimdse::kExactSolverNames)));
+        }
     }
     if (auto v = m.get("overlap")) o.overlap = r.boolean(*v);
     if (auto v = m.get("overlap_transform")) {

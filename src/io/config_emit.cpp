@@ -113,7 +113,10 @@ void write_model(std::ostream& out, const pimdse::ModelOptions& o) {
         out << "  exact:  # the exact node model's objective and work limit\n"
             << "    objective: " << pimdse::to_string(o.exact.objective) << '\n'
             << "    work_limit: " << o.exact.work_limit
-            << "  # tilings costed per part-layer (deterministic)\n";
+            << "  # tilings costed (enumerate) or MIP solves (mip) per part-layer (deterministic)\n";
+        // Written when set, so a file written before the key existed still matches.
+        if (o.exact.solver != pimdse::ExactSolver::enumerate)
+            out << "    solver: " << pimdse::to_string(o.exact.solver) << "  # how the optimum is found\n";
     }
     out << "  overlap: " << (o.overlap ? "true" : "false")
         << "  # OverlaPIM: layers start on their inputs' finished tiles\n";

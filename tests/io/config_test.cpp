@@ -418,11 +418,18 @@ TEST_F(ConfigFiles, ModelExactSection) {
     EXPECT_EQ(c.model.exact.work_limit, 500);
     EXPECT_NE(to_yaml(c).find("  exact:"), std::string::npos);
     EXPECT_EQ(parse(to_yaml(c)), c);
+    // The solver: enumeration unless `mip` is named; written when set, and read back.
+    EXPECT_EQ(c.model.exact.solver, pimdse::ExactSolver::enumerate);
+    const Config mip = parse(std::string(kMinimal) + "model:\n  intra_node: exact\n  exact: {solver: mip}\n");
+    EXPECT_EQ(mip.model.exact.solver, pimdse::ExactSolver::mip);
+    EXPECT_NE(to_yaml(mip).find("    solver: mip"), std::string::npos);
+    EXPECT_EQ(parse(to_yaml(mip)), mip);
     // Left out of the resolved form while unused and at its defaults.
     EXPECT_EQ(to_yaml(parse(kMinimal)).find("  exact:"), std::string::npos);
     const std::pair<const char*, const char*> bad[] = {
         {"exact: {objective: power}", "key 'model.exact.objective': expected one of latency, energy or edp"},
         {"exact: {work_limit: 0}", "key 'model.exact.work_limit'"},
+        {"exact: {solver: cbc}", "key 'model.exact.solver': expected one of enumerate or mip"},
         {"exact: {work_limit: 1.5}", "key 'model.exact.work_limit'"},
         {"exact: {time_limit: 3}", "model.exact.time_limit"},
         {"exact: latency", "key 'model.exact'"},
