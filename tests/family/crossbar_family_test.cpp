@@ -12,6 +12,7 @@
 #include <string>
 
 #include "../scratch_files.hpp"
+#include "family_config.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/eval/cost.hpp"
 #include "pimdse/family/family.hpp"
@@ -29,18 +30,11 @@ const fs::path kTiny = fs::path(PIMDSE_SOURCE_DIR) / "tests/data/mapping/tiny.ya
 
 // A sweep configuration of the crossbar family over `network` with the given extra text.
 io::Config config(const std::string& extra, const fs::path& network = kTiny) {
-    const std::string text = "family: crossbar\n" + extra + "workloads:\n  - {network: " + network.string() +
-                             ", weight: 2}\nsweep: {budget: 4}\noutput: {path: out.h5}\n";
-    return io::parse_config(text, scratch("crossbar.yaml"));
+    return testing::family_config("crossbar", extra, network, 2, "crossbar.yaml");
 }
 
 eval::EvalContext context(const io::Config& c) {
-    eval::EvalContext ctx;
-    ctx.alpha = c.cost.alpha;
-    ctx.beta = c.cost.beta;
-    for (io::LoadedWorkload& w : io::load_workloads(c))
-        ctx.workloads.push_back({std::move(w.network), {}, w.spec.weight});
-    return ctx;
+    return testing::family_context(c);
 }
 
 DesignPoint point(const Family& f, std::initializer_list<int> values) {

@@ -15,6 +15,7 @@
 
 #include "../../src/family/hetero3d/hetero3d_family.hpp"
 #include "../scratch_files.hpp"
+#include "family_config.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/family/family.hpp"
 #include "pimdse/hw/neurosim_preset.hpp"
@@ -33,18 +34,11 @@ using pimdse::testing::scratch;
 const fs::path kVgg11 = fs::path(PIMDSE_SOURCE_DIR) / "inputs/networks/cifar10/vgg11_half_cifar10.yaml";
 
 io::Config config(const std::string& extra) {
-    const std::string text = "family: hetero3d\n" + extra + "workloads:\n  - {network: " + kVgg11.string() +
-                             ", weight: 1}\nsweep: {budget: 4}\noutput: {path: out.h5}\n";
-    return io::parse_config(text, scratch("hetero3d.yaml"));
+    return testing::family_config("hetero3d", extra, kVgg11, 1, "hetero3d.yaml");
 }
 
 eval::EvalContext context(const io::Config& c) {
-    eval::EvalContext ctx;
-    ctx.alpha = c.cost.alpha;
-    ctx.beta = c.cost.beta;
-    for (io::LoadedWorkload& w : io::load_workloads(c))
-        ctx.workloads.push_back({std::move(w.network), {}, w.spec.weight});
-    return ctx;
+    return testing::family_context(c);
 }
 
 DesignPoint stack_point(const Family& f, const std::string& stack) {
