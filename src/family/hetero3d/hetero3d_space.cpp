@@ -14,7 +14,11 @@ namespace {
 constexpr int kDeviceCodes = 3;  // SRAM, ReRAM, FeFET (hw::PimDevice)
 
 std::string tier_name(int tier) {
-    return "t" + std::to_string(tier + 1);
+    // Appended, not "t" + to_string(...): GCC 12's -Wrestrict misfires on that operator+
+    // at -O2 (a false positive the -Werror build stops on).
+    std::string name = "t";
+    name += std::to_string(tier + 1);
+    return name;
 }
 
 }  // namespace
