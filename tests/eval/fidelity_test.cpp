@@ -96,8 +96,8 @@ TEST_P(CheapFidelityPath, DiffersFromTheFullEvaluationAndRanksWithIt) {
 INSTANTIATE_TEST_SUITE_P(Fidelities, CheapFidelityPath,
                          ::testing::Values(CheapFidelity::snake, CheapFidelity::one_round,
                                            CheapFidelity::snake_one_round),
-                         [](const auto& info) {
-                             return std::string(name_of(kCheapFidelityNames, info.param));
+                         [](const auto& test_info) {
+                             return std::string(name_of(kCheapFidelityNames, test_info.param));
                          });
 
 }  // namespace

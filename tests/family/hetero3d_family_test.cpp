@@ -52,7 +52,7 @@ TEST(Hetero3dFamily, SpaceIsEveryStackOfFourTiers) {
     const DesignSpace& s = f->space();
     ASSERT_EQ(s.dimensions(), 4u);
     for (std::size_t t = 0; t < 4; ++t) {
-        EXPECT_EQ(s.axis(t).name, "t" + std::to_string(t + 1));
+        EXPECT_EQ(s.axis(t).name, std::string(1, 't') + std::to_string(t + 1));
         EXPECT_EQ(s.range(t).values(), std::vector<int>({1, 2, 3}));
     }
     EXPECT_EQ(s.size(), 81.0L);
