@@ -99,12 +99,7 @@ TEST_P(Filter, KeepsExactlyTheBestPredictedAndResumes) {
             EXPECT_EQ(stats.predicted, expected_predictions);
             EXPECT_TRUE(stats.predicted_is_cost);
         }
-        std::vector<Observation> obs;
-        for (const DesignPoint& p : kept)
-            obs.push_back(synthetic_evaluation(e, std::ssize(trace.history) + std::ssize(obs), p));
-        plain->observe(obs);
-        tell_batch(*filtered, kept, trace,
-                   [&](std::int64_t id, const DesignPoint& p) { return synthetic_evaluation(e, id, p); });
+        tell_plain_and_filtered(*plain, *filtered, kept, trace, e);
     }
     expect_legal_and_distinct(trace, kSize);
     expect_resumes_at_every_batch(trace, kSize, [&] { return make_proposer("random", ctx, o); });

@@ -74,6 +74,12 @@ void tell_batch(Proposer& proposer, std::vector<DesignPoint> points, Trace& trac
     trace.batches.push_back(std::move(points));
 }
 
+/// A filter test's step: the batch `kept` evaluated by synthetic_evaluation, told to the
+/// unfiltered proposer `plain` (so its next pool is the filter's) and, through tell_batch, to
+/// `filtered` and `trace`.
+inline void tell_plain_and_filtered(Proposer& plain, Proposer& filtered, const std::vector<DesignPoint>& kept,
+                                    Trace& trace, const Encoding& e);
+
 /// Every batch of `trace` holds `size` points, each legal under the default constraints and
 /// none proposed twice.
 inline void expect_legal_and_distinct(const Trace& trace, std::size_t size) {
@@ -119,6 +125,16 @@ void expect_resumes_at_every_batch(const Trace& trace, int size, MakeFresh&& mak
     o.cost = std::exp(3.0 * s);
     o.objectives = {o.cost, static_cast<double>(p.ibuf_kib)};
     return o;
+}
+
+inline void tell_plain_and_filtered(Proposer& plain, Proposer& filtered, const std::vector<DesignPoint>& kept,
+                                    Trace& trace, const Encoding& e) {
+    std::vector<Observation> obs;
+    for (const DesignPoint& p : kept)
+        obs.push_back(synthetic_evaluation(e, std::ssize(trace.history) + std::ssize(obs), p));
+    plain.observe(obs);
+    tell_batch(filtered, kept, trace,
+               [&](std::int64_t id, const DesignPoint& p) { return synthetic_evaluation(e, id, p); });
 }
 
 }  // namespace pimdse::tuner
