@@ -3,6 +3,7 @@
 
 #include "pimdse/hw/neurosim_preset.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -44,6 +45,13 @@ NeuroSimPreset make_neurosim_v2_1() {
     p.array_rows = 128;
     p.array_columns = 128;
     p.columns_per_adc = 8;
+    // Technology.cpp, 32 nm LSTP (PTM 32nm_LP): vdd 0.9, currentOffNmos[0] = currentOffPmos[0]
+    // = 100.10e-6 (300 K); Param.cpp: widthSRAMCellNMOS 2.08, widthSRAMCellPMOS 1.23.
+    p.vdd_v = 0.9;
+    p.nmos_off_current_a_per_m = 100.10e-6;
+    p.pmos_off_current_a_per_m = 100.10e-6;
+    p.sram_nmos_width_f = 2.08;
+    p.sram_pmos_width_f = 1.23;
     // SarADC.cpp, GetColumnPower: the LSTP fit at technode 32, made at a 0.5 V read
     // (columnRes *= 0.5/readVoltage), scaled by (1 + 1.3e-3 * (temp - 300)).
     p.sar_adc = {1.1294, 8.8998, 0.079449, -2.297, 0.5, 1.3e-3};
@@ -73,6 +81,13 @@ double NeuroSimPreset::sar_adc_power_uw(int bits, double column_ohm, double t_k)
 
 double NeuroSimPreset::sar_adc_energy_pj(int bits, double column_ohm) const {
     return sar_adc_power_uw(bits, column_ohm) * sar_adc_latency_ns(bits) * 1e-3;  // µW x ns = fJ
+}
+
+double NeuroSimPreset::sram_cell_leakage_pw() const {
+    const double f_m = technode_nm * 1e-9;  // NeuroSim sizes transistors in the node, not the wire F
+    const double inverter_a = std::max(sram_nmos_width_f * f_m * nmos_off_current_a_per_m,
+                                       sram_pmos_width_f * f_m * pmos_off_current_a_per_m);
+    return 2 * inverter_a * vdd_v * 1e12;  // two inverters a cell; W -> pW
 }
 
 const NeuroSimPreset& neurosim_v2_1_preset() {

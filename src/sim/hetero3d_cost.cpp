@@ -175,6 +175,10 @@ CommCost communication_cost(const hw::Hetero3dHardware& hw, const PeGroup& from,
     return c;
 }
 
+double sram_tile_leakage_mw(const hw::NeuroSimPreset& preset) {
+    return static_cast<double>(hw::hunt_tile(PimDevice::sram).cells()) * preset.sram_cell_leakage_pw() * 1e-9;
+}
+
 double PhaseCost::power_mw() const noexcept {
     const double t = latency_ns();
     return (t > 0 ? energy_pj() / t : 0.0) + leakage_mw;
@@ -190,9 +194,7 @@ PhaseCost cost_phase(const workload::Layer& layer, const workload::PhaseStep& st
     const hw::TileSpec& tile = hw::hunt_tile(device);
     const std::int64_t tiles = static_cast<std::int64_t>(pes) * hw.tiles_per_pe;
     c.area = SquareMillimetres(static_cast<double>(tiles) * hw.tile_area.value());
-    if (device == PimDevice::sram)
-        c.leakage_mw = static_cast<double>(tiles) * static_cast<double>(tile.storage().value()) / 1024.0 *
-                       params.sram_leakage_mw_per_kib;
+    if (device == PimDevice::sram) c.leakage_mw = static_cast<double>(tiles) * sram_tile_leakage_mw(preset);
     c.lifetime_iterations = std::numeric_limits<double>::infinity();
     const bool crossbar = device != PimDevice::sram;
     const bool mvm = step.phase != TrainingPhase::weight_update && layer.has_weights();

@@ -101,16 +101,14 @@ void add_transfers(Accumulator& acc, const workload::Network& network, const wor
 // leakage: every PE of an SRAM tier leaks, used or not; the others do not (hetero3d_cost.hpp).
 void finish(Hetero3dNetworkCost& cost, const std::vector<std::vector<double>>& pe_pj,
             const workload::Network& network, const hw::Hetero3dHardware& hw,
-            const Hetero3dPlacement& placement, const Hetero3dCostParams& params) {
+            const Hetero3dPlacement& placement, const hw::NeuroSimPreset& preset) {
     std::set<std::pair<int, int>> used;
     for (const PeGroup& g : placement.forward)
         for (int p : g.pes) used.insert({g.tier, p});
     if (network.mode() == workload::NetworkMode::training)
         for (int p : placement.backward.pes) used.insert({placement.backward.tier, p});
     cost.area_mm2 = static_cast<double>(used.size()) * hw.tiles_per_pe * hw.tile_area.value();
-    const double sram_pe_leak_mw = static_cast<double>(hw.tiles_per_pe) *
-                                   static_cast<double>(hw::hunt_tile(PimDevice::sram).storage().value()) /
-                                   1024.0 * params.sram_leakage_mw_per_kib;
+    const double sram_pe_leak_mw = static_cast<double>(hw.tiles_per_pe) * sram_tile_leakage_mw(preset);
     cost.pe_power_w = pe_pj;
     cost.tier_power_w.assign(static_cast<std::size_t>(hw.tiers), 0.0);
     for (int t = 0; t < hw.tiers; ++t) {
@@ -219,7 +217,7 @@ Hetero3dNetworkCost cost_network_on_stack(const workload::Network& network, cons
         cost.ops += 2 * s.macs;
         add_transfers(acc, network, s, hw, placement, params);
     }
-    finish(cost, pe_pj, network, hw, placement, params);
+    finish(cost, pe_pj, network, hw, placement, preset);
     return cost;
 }
 

@@ -126,6 +126,24 @@ TEST(NeuroSimPreset, ValuesAreDnnNeuroSimV21Defaults) {
     EXPECT_DOUBLE_EQ(p.sar_adc.column_exponent, -2.297);
     EXPECT_DOUBLE_EQ(p.sar_adc.fit_read_voltage_v, 0.5);                // columnRes *= 0.5/readVoltage
     EXPECT_DOUBLE_EQ(p.sar_adc.temperature_coefficient_per_k, 1.3e-3);  // (1+1.3e-3*(temp-300))
+    // Technology.cpp, 32 nm LSTP: vdd, currentOffNmos[0], currentOffPmos[0]; Param.cpp widths.
+    EXPECT_DOUBLE_EQ(p.vdd_v, 0.9);
+    EXPECT_DOUBLE_EQ(p.nmos_off_current_a_per_m, 100.10e-6);
+    EXPECT_DOUBLE_EQ(p.pmos_off_current_a_per_m, 100.10e-6);
+    EXPECT_DOUBLE_EQ(p.sram_nmos_width_f, 2.08);  // widthSRAMCellNMOS
+    EXPECT_DOUBLE_EQ(p.sram_pmos_width_f, 1.23);  // widthSRAMCellPMOS
+}
+
+TEST(NeuroSimPreset, SramCellLeakageByHand) {
+    const NeuroSimPreset& p = neurosim_v2_1_preset();
+    // Two inverters at 0.9 V, each the larger of NMOS 2.08 x 32 nm and PMOS 1.23 x 32 nm at
+    // 100.10 pA/µm: 2 x 0.9 x 66.56 nm x 100.10e-6 A/m = 11.993 pW.
+    EXPECT_NEAR(p.sram_cell_leakage_pw(), 2 * 0.9 * 2.08 * 32e-9 * 100.10e-6 * 1e12, 1e-12);
+    EXPECT_NEAR(p.sram_cell_leakage_pw(), 11.9928, 1e-4);
+    // The NMOS is the wider: a PMOS as wide as it would not change the cell's leakage.
+    NeuroSimPreset wide = p;
+    wide.sram_pmos_width_f = p.sram_nmos_width_f;
+    EXPECT_DOUBLE_EQ(wide.sram_cell_leakage_pw(), p.sram_cell_leakage_pw());
 }
 
 TEST(NeuroSimPreset, ReadCostsByHand) {

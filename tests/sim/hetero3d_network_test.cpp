@@ -85,8 +85,9 @@ TEST(Hetero3dNetwork, TrainingCostsAddUp) {
     ASSERT_TRUE(cost.ok) << cost.reason;
     double sum = 0;
     for (double w : cost.tier_power_w) sum += w;
-    // Power × latency = dynamic energy + SRAM leakage over the latency (16 PEs x 4 tiles x 72 KiB).
-    const double leak_w = 16 * 4 * 72 * 8.86342 / 16 * 1e-3;
+    // Power × latency = dynamic energy + SRAM leakage over the latency (16 PEs x 4 tiles of
+    // 9 x 256 x 256 cells at NeuroSim's SRAM cell leakage).
+    const double leak_w = 16 * 4 * 9 * 256 * 256 * hw::neurosim_v2_1_preset().sram_cell_leakage_pw() * 1e-12;
     EXPECT_NEAR(sum, cost.energy_pj / cost.latency_ns * 1e-3 + leak_w, 1e-9 * sum);
     // Every weighted layer fits on t1 (ReRAM, 2.38 M weights x 8 cells in 384 crossbars a PE):
     // ReRAM's 1e8 cycles, one write a cell a step. On FFFS the FeFET t1 gives 1e5.
@@ -131,21 +132,24 @@ TEST(Hetero3dNetwork, CalibratedFfffsPeakAndOtherStacks) {
     }
     ASSERT_EQ(peaks.size(), 81U - 16U);  // every stack with an SRAM tier places ResNet-34
     std::sort(peaks.begin(), peaks.end());
-    // What the model gives: SRAM leakage (39.9 mW a tile, every PE of an SRAM tier) dominates
-    // the crossbar tiers' dynamic power, so the peak follows the count of SRAM tiers: SSSS is
-    // the hottest, and every stack with one SRAM tier is cooler than every stack with two.
-    EXPECT_EQ(peaks.back().second, "SSSS");
-    const auto srams = [](const std::string& s) { return std::count(s.begin(), s.end(), 'S'); };
-    double one_max = 0, two_min = 1e9;
-    for (const auto& [peak, s] : peaks) {
-        EXPECT_GT(peak, 300.0) << s;
-        if (srams(s) == 1) one_max = std::max(one_max, peak);
-        if (srams(s) == 2) two_min = std::min(two_min, peak);
-    }
-    EXPECT_LT(one_max, two_min);
-    // Among one-SRAM stacks, FeFET crossbars (all columns sensed at once) run hotter than
-    // ReRAM ones (one ADC a crossbar): the calibrated FFFS is the hottest of them.
-    EXPECT_NEAR(one_max, 380.0, 1e-9);
+    const auto peak_named = [&](const std::string& s) {
+        for (const auto& [peak, name] : peaks)
+            if (name == s) return peak;
+        return 0.0;
+    };
+    for (const auto& [peak, s] : peaks) EXPECT_GT(peak, 300.0) << s;
+    // HuNT IV-B: FeFET's power density makes FFFS hotter than RRRS. Here the reason is the
+    // read rate: a FeFET crossbar senses all its columns at once, a ReRAM crossbar's one ADC
+    // converts them in turn, so the same step's energy is spent over a ~48x longer step.
+    EXPECT_LT(peak_named("RRRS"), 380.0);
+    EXPECT_LT(peak_named("RRFS"), 380.0);
+    // SRAM leakage (NeuroSim's 32 nm LSTP cells, every PE of an SRAM tier) is under 1 % of
+    // SSSS's power: the peaks follow the dynamic power, not the count of SRAM tiers.
+    const auto ssss = costs("SSSS");
+    double ssss_w = 0;
+    for (double w : ssss.tier_power_w) ssss_w += w;
+    const double leak_w = 4 * 16 * 4 * sram_tile_leakage_mw(hw::neurosim_v2_1_preset()) * 1e-3;
+    EXPECT_LT(leak_w, 0.01 * ssss_w);
 }
 
 }  // namespace

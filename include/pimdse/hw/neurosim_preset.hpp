@@ -3,8 +3,8 @@
 // V2.1's published default parameters (its Param.cpp) and its SAR ADC model (SarADC.cpp), kept
 // as one named preset, `neurosim_v2_1`. It holds the numbers, not NeuroSim's circuit model:
 // a cell read is V_read² / R for one read pulse, and one SAR conversion of `b` bits takes
-// (b + 1) ns at NeuroSim's fitted column power. docs/model.md ("HuNT: device types") cites
-// every constant.
+// (b + 1) ns at NeuroSim's fitted column power; an SRAM cell leaks as NeuroSim's two inverters
+// of the roadmap's off current. docs/model.md ("HuNT: device types") cites every constant.
 
 #include <string>
 #include <string_view>
@@ -51,6 +51,13 @@ struct NeuroSimPreset {
     int sram_height_f = 0;         ///< SRAM cell height
     int sram_width_f = 0;          ///< SRAM cell width
 
+    // ---- SRAM cell leakage (the roadmap's transistors at temperature_k) -------------------
+    double vdd_v = 0;                     ///< supply voltage of the technology node, V
+    double nmos_off_current_a_per_m = 0;  ///< NMOS off current per width, A/m (µA/µm)
+    double pmos_off_current_a_per_m = 0;  ///< PMOS off current per width, A/m (µA/µm)
+    double sram_nmos_width_f = 0;         ///< an SRAM cell's NMOS width, in technode_nm units
+    double sram_pmos_width_f = 0;         ///< an SRAM cell's PMOS width, in technode_nm units
+
     // ---- Array periphery ------------------------------------------------------------------
     int array_rows = 0;       ///< rows of a subarray
     int array_columns = 0;    ///< columns of a subarray
@@ -69,6 +76,9 @@ struct NeuroSimPreset {
     }
     /// One conversion's energy at the preset's temperature, pJ: power × latency.
     [[nodiscard]] double sar_adc_energy_pj(int bits, double column_ohm) const;
+    /// One 6T SRAM cell's leakage, pW: two inverters, each leaking the larger of its NMOS and
+    /// PMOS off currents (width × technode × off current), at vdd (NeuroSim's SubArray rule).
+    [[nodiscard]] double sram_cell_leakage_pw() const;
 };
 
 /// DNN+NeuroSim V2.1's defaults (32 nm LSTP, 1 GHz).

@@ -12,9 +12,9 @@
 // ADCs for ReRAM, 1-bit sense amplifiers for FeFET, the latter as the SAR fit at 1 bit).
 // Floating-point phases cannot run on a crossbar: costing one there is a value-status, not an
 // exception. SRAM tiles are digital: a tile reads 256 bits per cycle (its sense amplifiers),
-// one operand per MAC, at a MAC energy per precision. Writes: the update reprograms every cell
-// of the layer's weights at Table I's write energy, row by row with the crossbars in parallel.
-// docs/model.md ("HuNT: per-layer costs") gives every constant's source.
+// one operand per MAC, at a MAC energy per precision; their cells leak as NeuroSim's. Writes: the update
+// reprograms every cell of the layer's weights at Table I's write energy, row by row with the crossbars in
+// parallel. docs/model.md ("HuNT: per-layer costs") gives every constant's source.
 
 #include <cstdint>
 #include <string>
@@ -58,8 +58,6 @@ struct Hetero3dCostParams {
     double sram_mac_float32_pj = 4.6;
     double sram_read_pj_per_bit = 10.0 / 64;  ///< 8 KB SRAM, 64-bit read 10 pJ (Horowitz, 45 nm)
     int sram_tile_bits_per_cycle = 256;       ///< HuNT Table II: 256 sense amplifiers per SRAM tile
-    /// SRAM leakage per KiB, mW: MNSIM 2.0's 16 KiB PE input buffer, 8.86342 mW.
-    double sram_leakage_mw_per_kib = 8.86342 / 16;
     /// Fill a layer's PEs with copies of its weights that split its output positions. Off by
     /// default (ours): in training every copy is reprogrammed each step at Table I's write
     /// energy (2 nJ a ReRAM cell), so the greedy start point keeps one copy.
@@ -127,6 +125,10 @@ struct PhaseCost {
     /// Energy / latency + leakage, mW (pJ / ns = mW).
     [[nodiscard]] double power_mw() const noexcept;
 };
+
+/// One SRAM tile's leakage, mW: its cells (Table II) at the preset's SRAM cell leakage
+/// (NeuroSim's array rule; periphery leakage is not modelled, as for ReRAM and FeFET).
+[[nodiscard]] double sram_tile_leakage_mw(const hw::NeuroSimPreset& preset);
 
 /// The cost of `step` of `layer` on `pes` PEs of `device`. Forward phases of weighted layers
 /// on ReRAM/FeFET hold the weights in the PEs' crossbars (one copy, or as many as fit with
