@@ -9,13 +9,12 @@
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <functional>
-#include <limits>
 #include <memory>
+#include <span>
 #include <stdexcept>
 
+#include "cheap_level.hpp"
 #include "collective.hpp"
-#include "pimdse/core/deadline.hpp"
 #include "pimdse/engine/signals.hpp"
 #include "pimdse/engine/write_failure.hpp"
 #include "pimdse/eval/evaluate.hpp"
@@ -83,24 +82,13 @@ double cpu_seconds() {
     return sec(u.ru_utime) + sec(u.ru_stime);
 }
 
-// The filter's second level (docs/tuner.md, "Cheap fidelity"): a point's Eq. 1 cost at the
-// cheap fidelity, on rank 0's proposal thread, without a wall-clock limit (it must be a pure
-// function of the point), real even under the synthetic evaluator. Empty for none.
-std::function<double(const DesignPoint&)> cheap_cost(const family::Family& fam, const eval::EvalContext& full,
-                                                     CheapFidelity fidelity) {
-    if (fidelity == CheapFidelity::none) return {};
-    auto ctx = std::make_shared<const eval::EvalContext>(eval::at_fidelity(full, fidelity));
-    return [&fam, ctx](const DesignPoint& p) {
-        const eval::Evaluation e = fam.evaluate(*ctx, 0, p, Deadline());
-        return e.status == eval::Status::ok ? e.cost : std::numeric_limits<double>::infinity();
-    };
-}
-
 // What every rank reads and checks before the output file is touched.
 struct Setup {
     io::Config config;
     std::unique_ptr<family::Family> family;  ///< the family `config.family` names
     eval::EvalContext ctx;
+    /// The filter's second level (docs/tuner.md, "Cheap fidelity"); null without it.
+    std::shared_ptr<detail::CheapLevel> cheap;
     std::unique_ptr<detail::SweepState> state;
     fs::path out;
 };
@@ -115,10 +103,16 @@ Setup set_up(const ExploreOptions& options, const boost::mpi::communicator& worl
         detail::check_output_name(s.out);
         const io::Config& c = s.config;
         const family::Family& fam = *s.family;
-        tuner::ProposerContext pc{
-            fam.space(),        [&fam](const DesignPoint& p) { return fam.legal(p); },
-            c.sweep.seed,       c.sweep.samples_per_round,
-            c.sweep.batch_size, cheap_cost(fam, s.ctx, c.sweep.proposer_options.cheap_fidelity)};
+        tuner::ProposerContext pc{fam.space(),        [&fam](const DesignPoint& p) { return fam.legal(p); },
+                                  c.sweep.seed,       c.sweep.samples_per_round,
+                                  c.sweep.batch_size, nullptr};
+        if (c.sweep.proposer_options.cheap_fidelity != CheapFidelity::none) {
+            s.cheap =
+                std::make_shared<detail::CheapLevel>(fam, s.ctx, c.sweep.proposer_options.cheap_fidelity);
+            pc.cheap_costs = [level = s.cheap](std::span<const DesignPoint> points) {
+                return level->costs(points);
+            };
+        }
         std::unique_ptr<tuner::Proposer> proposer;
         try {
             proposer = tuner::make_proposer(io::to_string(c.sweep.proposer), pc, c.sweep.proposer_options);
@@ -156,7 +150,8 @@ double run_rank0(const ExploreOptions& options, Setup& s, detail::SweepOutput& o
                           options.progress_options,
                           started,
                           nullptr,
-                          s.out};
+                          s.out,
+                          s.cheap.get()};
     detail::RootOutcome o;
     try {
         o = detail::run_root(in, world);
@@ -172,6 +167,7 @@ double run_rank0(const ExploreOptions& options, Setup& s, detail::SweepOutput& o
     result.batches = o.batches;
     result.propose_seconds = o.propose_seconds;
     result.busy_while_work_remains = o.busy_while_work_remains;
+    result.cheap_evaluations = o.cheap_by_rank;
     // Tables grow ahead of their rows: a run that ends cuts them back (a killed one is cut
     // when resumed).
     const auto close_start = Clock::now();
@@ -199,7 +195,7 @@ ExploreResult explore(const ExploreOptions& options, const boost::mpi::communica
     if (rank == 0) {
         busy = run_rank0(options, s, output, result, started, world);
     } else {
-        detail::run_worker(s.config, *s.family, s.ctx, world);
+        detail::run_worker(s.config, *s.family, s.ctx, s.cheap.get(), world);
     }
     remove_stop_handlers();
 

@@ -1,4 +1,4 @@
-// The sweep's message loops without a batch barrier (src/engine/sweep_loop.hpp,
+// Rank 0's message loop without a batch barrier (src/engine/sweep_loop.hpp,
 // docs/engine.md).
 
 #include <boost/mpi/environment.hpp>
@@ -13,8 +13,6 @@
 #include <future>
 #include <limits>
 #include <map>
-#include <thread>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,71 +27,6 @@ namespace pimdse::engine::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr int kTagWork = 1;
-constexpr int kTagResult = 2;
-constexpr int kTagStop = 4;
-
-// One candidate handed to a worker (sent as bytes: every field is trivially copyable).
-struct Work {
-    std::int64_t id;
-    std::int64_t batch;
-    DesignPoint params;
-};
-static_assert(std::is_trivially_copyable_v<Work> && std::is_trivially_copyable_v<store::CandidateRecord>);
-
-// Waits for a message without burning a core: MPI's blocking receive busy-polls in Open MPI,
-// so poll with iprobe and sleep, backing off to 2 ms. Returns nothing as soon as `also`
-// holds (rank 0: a proposal running beside the loop is ready).
-std::optional<boost::mpi::status> wait_for(const boost::mpi::communicator& world, int source, int tag,
-                                           const std::function<bool()>& also = {}) {
-    auto pause = std::chrono::microseconds(50);
-    for (;;) {
-        if (auto s = world.iprobe(source, tag)) return *s;
-        if (also && also()) return std::nullopt;
-        std::this_thread::sleep_for(pause);
-        pause = std::min(pause * 2, std::chrono::microseconds(2000));
-    }
-}
-
-// A result as one message: the record, then the rows (BatchRows::to_bytes).
-std::vector<char> result_message(const store::CandidateRecord& r, const store::BatchRows& rows) {
-    std::vector<char> out(sizeof r);
-    std::memcpy(out.data(), &r, sizeof r);
-    const std::vector<char> bytes = rows.to_bytes();
-    out.insert(out.end(), bytes.begin(), bytes.end());
-    return out;
-}
-
-// One evaluation into `rows` (cleared first); under output.mappings: none the mapping rows
-// are dropped at once, so they never travel.
-store::CandidateRecord evaluate_into(const io::Config& config, const family::Family& family,
-                                     const eval::EvalContext& ctx, const Work& w, int rank,
-                                     store::BatchRows& rows) {
-    rows.clear();
-    eval::Evaluation e = evaluate_candidate(config, family, ctx, w.id, w.params);
-    store::CandidateRecord r;
-    try {
-        r = rows.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
-    } catch (const Error& error) {
-        // Rows the evaluation's result cannot make (a family's result the file has no room
-        // for) fail this candidate, recorded like a failed evaluation, not the sweep. Memory
-        // exhaustion is not caught here: it stops the run, which resumes.
-        rows.clear();
-        e.status = eval::Status::failed;
-        e.message = std::string("its rows could not be written: ") + error.what();
-        e.networks.clear();
-        e.latency_seconds = e.energy_joules = 0;
-        e.cost = std::numeric_limits<double>::infinity();
-        r = rows.add(e, w.batch, config.sweep.proposer, rank, ctx.workloads);
-    }
-    if (config.output.mappings == io::MappingRows::none) {
-        rows.drop_mappings_except({});
-        r.layer_rows = 0;
-        r.segment_rows = 0;
-    }
-    return r;
-}
 
 // A proposed batch until it is written.
 struct Pending {
@@ -155,6 +88,10 @@ public:
                    boost::mpi::environment::thread_level() >= boost::mpi::threading::funneled),
           progress_(in.progress, in.progress_options) {
         for (int w = 1; w < world.size(); ++w) idle_.push_back(w);
+        // With a proposal thread the workers evaluate its cheap requests; without one the
+        // loop waits for the proposal, so the proposal evaluates them itself.
+        if (in.cheap != nullptr && overlap_) in.cheap->use_workers();
+        if (in.cheap != nullptr) cheap_by_rank_.assign(static_cast<std::size_t>(world.size()), 0);
     }
 
     RootOutcome run() {
@@ -172,6 +109,7 @@ public:
             if (stop_) {
                 abandon_proposal();
                 queue_.clear();  // proposed again, identically, when the sweep is resumed
+                cheap_queue_.clear();
             }
             // While a proposal runs the proposer must not be told anything: the complete batch
             // waits, and the loop keeps serving the workers until the proposal is queued.
@@ -190,6 +128,8 @@ public:
         out_.batches = observed_ + 1;
         out_.propose_seconds = propose_seconds_;
         out_.busy_while_work_remains = busy_while_work_remains();
+        if (in_.cheap != nullptr) cheap_by_rank_[0] += in_.cheap->evaluated_here();
+        out_.cheap_by_rank = cheap_by_rank_;
         return out_;
     }
 
@@ -279,35 +219,61 @@ private:
         ++next_propose_;
     }
 
-    // Stopping: a running proposal is awaited and dropped (the resumed sweep proposes it again).
+    // Stopping: a running proposal is awaited and dropped (the resumed sweep proposes it again);
+    // one that waits for cheap costs is released first (CheapAbandoned ends it).
     void abandon_proposal() {
         if (!proposing_) return;
+        if (in_.cheap != nullptr) in_.cheap->abandon();
         proposing_->points.wait();
         proposing_.reset();
     }
 
+    // The running proposal's cheap request goes out first: the proposal waits for it, and the
+    // candidates of the batches before it keep the other workers busy meanwhile. None while
+    // closing: the proposal's batch would not be started.
     void dispatch() {
+        if (in_.cheap != nullptr) {
+            if (std::optional<CheapRequest> r = in_.cheap->take_request()) {
+                for (std::size_t i = 0; i < r->points.size(); ++i)
+                    cheap_queue_.push_back(CheapWork{r->serial, static_cast<std::int64_t>(i), r->points[i]});
+            }
+        }
+        while (!idle_.empty() && !cheap_queue_.empty() && !closing_) {
+            send_to_idle(kTagCheap, to_bytes(cheap_queue_.front()));
+            cheap_queue_.pop_front();
+        }
         while (!idle_.empty() && !queue_.empty() && may_take_next()) {
             const Work w = queue_.front();
             queue_.pop_front();
             Pending& p = pending_.at(w.batch);
             if (!p.first_dispatch) p.first_dispatch = Clock::now();
-            std::vector<char> bytes(sizeof w);
-            std::memcpy(bytes.data(), &w, sizeof w);
-            world_.send(idle_.front(), kTagWork, bytes);
-            const double at = elapsed();
-            dispatched_at_[w.id] = at;
-            first_dispatch_ = std::min(first_dispatch_, at);
-            last_dispatch_ = at;
-            idle_.pop_front();
+            send_to_idle(kTagWork, to_bytes(w));
+        }
+    }
+
+    void send_to_idle(int tag, const std::vector<char>& bytes) {
+        world_.send(idle_.front(), tag, bytes);
+        const double at = elapsed();
+        held_since_[idle_.front()] = at;
+        first_dispatch_ = std::min(first_dispatch_, at);
+        last_dispatch_ = at;
+        idle_.pop_front();
+    }
+
+    // A worker's result is in: it is idle again, and held its work since the dispatch.
+    void release(int worker) {
+        idle_.push_back(worker);
+        if (auto it = held_since_.find(worker); it != held_since_.end()) {
+            spans_.emplace_back(it->second, elapsed());
+            held_since_.erase(it);
         }
     }
 
     static bool complete(const Pending& p) { return p.results.size() == p.size; }
 
-    // The workers' share of time with a candidate in hand (from its dispatch to its result)
-    // between the first and the last dispatch of this run: idle time there is idle time while
-    // work remained; the end of the sweep, when no work is left, is not counted.
+    // The workers' share of time with work in hand (a candidate or a cheap point, from its
+    // dispatch to its result) between the first and the last dispatch of this run: idle time there is idle
+    // time while work remained; the end of the sweep, when no work is left, is not counted.
     [[nodiscard]] double busy_while_work_remains() const {
         const double window = last_dispatch_ - first_dispatch_;
         if (world_.size() == 1 || window <= 0) return 1.0;
@@ -378,12 +344,22 @@ private:
             add_result(r, scratch_.to_bytes());
             return;
         }
-        const std::optional<boost::mpi::status> st = wait_for(
-            world_, boost::mpi::any_source, kTagResult, [this] { return proposing_ && proposing_->ready(); });
-        if (!st) return;  // the proposal is ready: the loop queues its batch
+        const std::optional<boost::mpi::status> st =
+            wait_for(world_, boost::mpi::any_source, {kTagResult, kTagCheapResult}, [this] {
+                return (proposing_ && proposing_->ready()) ||
+                       (in_.cheap != nullptr && in_.cheap->request_waiting());
+            });
+        if (!st) return;  // the proposal is ready or asks for cheap costs: the loop serves it
         std::vector<char> bytes;
-        world_.recv(st->source(), kTagResult, bytes);
-        idle_.push_back(st->source());
+        world_.recv(st->source(), st->tag(), bytes);
+        release(st->source());
+        if (st->tag() == kTagCheapResult) {
+            const auto c = from_bytes<CheapResult>(bytes, "cheap result");
+            if (in_.cheap != nullptr) in_.cheap->deliver(c.request, c.index, c.cost);
+            out_.busy_seconds += c.seconds;
+            ++cheap_by_rank_.at(static_cast<std::size_t>(st->source()));
+            return;
+        }
         if (bytes.size() < sizeof(store::CandidateRecord)) throw Error("a malformed result message");
         store::CandidateRecord r;
         std::memcpy(&r, bytes.data(), sizeof r);
@@ -395,10 +371,6 @@ private:
         p.results.push_back(r);
         p.rows.append_bytes(rows);
         out_.busy_seconds += r.seconds;
-        if (auto it = dispatched_at_.find(r.id); it != dispatched_at_.end()) {
-            spans_.emplace_back(it->second, elapsed());
-            dispatched_at_.erase(it);
-        }
         longest_ = std::max(longest_, r.seconds);
         ++out_.evaluated_now;
         progress_.tick(r.batch, progress_state());
@@ -494,7 +466,9 @@ private:
     bool closing_ = false;         // start no batch, finish the started ones (wall time)
     double longest_ = 0;           // the longest evaluation of this run [s]
     Progress progress_;
-    std::map<std::int64_t, double> dispatched_at_;  // in flight: id -> elapsed() at dispatch
+    std::map<int, double> held_since_;              // in flight: worker -> elapsed() at dispatch
+    std::deque<CheapWork> cheap_queue_;             // the running proposal's cheap work, not handed out
+    std::vector<std::int64_t> cheap_by_rank_;       // cheap evaluations of this run by rank
     std::vector<std::pair<double, double>> spans_;  // dispatch to result, elapsed() [s]
     double first_dispatch_ = std::numeric_limits<double>::infinity();
     double last_dispatch_ = 0;
@@ -504,37 +478,8 @@ private:
 
 }  // namespace
 
-eval::Evaluation evaluate_candidate(const io::Config& config, const family::Family& family,
-                                    const eval::EvalContext& ctx, std::int64_t id, const DesignPoint& point) {
-    if (config.sweep.evaluator == io::Evaluator::synthetic) {
-        return family.evaluate_synthetic(ctx, id, point, config.sweep.seed,
-                                         config.sweep.synthetic_median_seconds);
-    }
-    return family.evaluate(ctx, id, point, Deadline::after(config.engine.time_limit));
-}
-
 RootOutcome run_root(const RootInputs& in, const boost::mpi::communicator& world) {
     return Root(in, world).run();
-}
-
-void run_worker(const io::Config& config, const family::Family& family, const eval::EvalContext& ctx,
-                const boost::mpi::communicator& world) {
-    store::BatchRows rows;
-    for (;;) {
-        const boost::mpi::status st = *wait_for(world, 0, boost::mpi::any_tag);
-        if (st.tag() != kTagWork) {
-            int dummy = 0;
-            world.recv(0, kTagStop, dummy);
-            return;
-        }
-        std::vector<char> bytes;
-        world.recv(0, kTagWork, bytes);
-        Work w{};
-        if (bytes.size() != sizeof w) throw Error("a malformed work message");
-        std::memcpy(&w, bytes.data(), sizeof w);
-        const store::CandidateRecord r = evaluate_into(config, family, ctx, w, world.rank(), rows);
-        world.send(0, kTagResult, result_message(r, rows));
-    }
 }
 
 }  // namespace pimdse::engine::detail

@@ -58,6 +58,15 @@ std::string end_message(const ExploreResult& result, const std::filesystem::path
         result.rank0_cpu_seconds, result.propose_seconds,
         1e3 * result.propose_seconds / static_cast<double>(std::max<std::int64_t>(result.evaluated_now, 1)));
     end << line;
+    if (!result.cheap_evaluations.empty()) {
+        std::int64_t total = 0;
+        std::ostringstream by_rank;
+        for (std::size_t r = 0; r < result.cheap_evaluations.size(); ++r) {
+            total += result.cheap_evaluations[r];
+            by_rank << (r == 0 ? "" : ", ") << "rank " << r << ": " << result.cheap_evaluations[r];
+        }
+        end << "cheap evaluations: " << total << " (" << by_rank.str() << ")\n";
+    }
     return end.str();
 }
 

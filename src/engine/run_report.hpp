@@ -18,7 +18,8 @@ namespace pimdse::engine::detail {
                                         const store::StoredSweep* resumed);
 
 /// Why the sweep ended, and "this run: ..." with evaluations per second, the workers' busy
-/// share, HDF5 write time, rank 0's CPU time and proposal time.
+/// share, HDF5 write time, rank 0's CPU time and proposal time; with the filter's cheap level,
+/// "cheap evaluations: N (rank 0: a, rank 1: b, ...)", who made them.
 [[nodiscard]] std::string end_message(const ExploreResult& result, const std::filesystem::path& out);
 
 }  // namespace pimdse::engine::detail

@@ -5,7 +5,9 @@
 #include <chrono>
 #include <limits>
 #include <numeric>
+#include <string>
 
+#include "pimdse/core/error.hpp"
 #include "pimdse/tuner/filter.hpp"
 
 namespace pimdse::tuner {
@@ -19,7 +21,7 @@ public:
         : inner_(std::move(inner)),
           pool_(options.filter_pool),
           cheap_pool_(options.cheap_pool),
-          cheap_(options.cheap_fidelity == CheapFidelity::none ? nullptr : context.cheap_cost),
+          cheap_(options.cheap_fidelity == CheapFidelity::none ? nullptr : context.cheap_costs),
           predictor_(options.filter, context.space, options, context.seed) {}
 
     [[nodiscard]] std::string_view name() const override { return inner_->name(); }
@@ -78,13 +80,16 @@ private:
         predicted = std::move(values);
     }
 
-    // The second level: every point of `pool` evaluated at the cheap fidelity, in order (the
-    // costs depend on the point alone), and the `count` cheapest kept.
+    // The second level: every point of `pool` evaluated at the cheap fidelity in one call (the
+    // engine spreads them over its workers; the costs depend on the points alone), and the
+    // `count` cheapest kept.
     void rank_cheap(std::vector<DesignPoint>& pool, std::vector<double>& predicted, int count) {
         const auto start = std::chrono::steady_clock::now();
-        std::vector<double> cheap;
-        cheap.reserve(pool.size());
-        for (const DesignPoint& p : pool) cheap.push_back(cheap_(p));
+        const std::vector<double> cheap = cheap_(pool);
+        if (cheap.size() != pool.size()) {
+            throw Error("the cheap level returned " + std::to_string(cheap.size()) + " costs for " +
+                        std::to_string(pool.size()) + " points");
+        }
         const std::vector<std::size_t> order = best_predicted(cheap, count);
         std::vector<double> kept;
         for (std::size_t i : order) kept.push_back(cheap[i]);
@@ -98,7 +103,7 @@ private:
     std::unique_ptr<Proposer> inner_;
     int pool_;
     int cheap_pool_;
-    std::function<double(const DesignPoint&)> cheap_;
+    std::function<std::vector<double>(std::span<const DesignPoint>)> cheap_;
     CostPredictor predictor_;
     std::vector<Observation> history_;
     ProposalStats stats_;

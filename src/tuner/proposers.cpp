@@ -62,8 +62,8 @@ void validate(const ProposerContext& c, const ProposerOptions& o) {
     require(o.cheap_pool >= 1, "cheap_pool >= 1");
     require(o.cheap_fidelity == CheapFidelity::none || o.cheap_pool <= o.filter_pool,
             "cheap_pool <= filter_pool");
-    require(o.cheap_fidelity == CheapFidelity::none || static_cast<bool>(c.cheap_cost),
-            "cheap_fidelity needs the evaluation's cheap cost (ProposerContext::cheap_cost)");
+    require(o.cheap_fidelity == CheapFidelity::none || static_cast<bool>(c.cheap_costs),
+            "cheap_fidelity needs the evaluation's cheap costs (ProposerContext::cheap_costs)");
 }
 
 std::unique_ptr<Proposer> make_unfiltered(std::string_view name, const ProposerContext& context,

@@ -60,11 +60,12 @@ Scenarios:
                and stopped at half its budget and resumed gives the uninterrupted run's
                /candidates and /metrics
   cheap        the `filter` sweep with the filter's second level (cheap_fidelity
-               snake_one_round, cheap_pool 3: the real cheap evaluation on rank 0's proposal
-               thread, beside the synthetic full one) writes the same file on --np ranks as
-               without mpirun, evaluates no point twice, records a cheap_tau in [-1, 1] for
-               every batch with two ok results (NaN for none), and stopped at half its budget
-               and resumed gives the uninterrupted run's /candidates and /metrics
+               snake_one_round, cheap_pool 3: the real cheap evaluation, beside the synthetic
+               full one) writes the same file on --np ranks as without mpirun, makes its 96
+               cheap evaluations on the workers and none on rank 0, evaluates no point twice,
+               records a cheap_tau in [-1, 1] for every batch with two ok results (NaN for
+               none), and stopped at half its budget and resumed gives the uninterrupted run's
+               /candidates and /metrics
   parego       a `gp` sweep of tiny.yaml's space under `scalarisation: parego` (synthetic
                evaluator, lag 2) writes the same file on --np ranks as without mpirun,
                proposes 24 of its 32 candidates from the model, evaluates no point twice,
@@ -851,18 +852,21 @@ def check_hetero3d_file(s, out):
 TINY_PARAMS = ["node_rows", "node_cols", "pe_rows", "pe_cols", "ibuf_kib", "wbuf_kib", "obuf_kib"]
 
 
-def proposer_sweep(s, proposer, budget, options):
+def proposer_sweep(s, proposer, budget, options, runs=None):
     """tiny.yaml's space explored by `proposer` with the proposer_options `options` (a dict),
     `budget` synthetic evaluations in batches of 4 with lag 2. Checks that the run is the same
     file without and with mpirun, that the resolved configuration keeps every option, that it
     evaluates `budget` distinct points, and that a run stopped at half the budget and resumed
-    matches the uninterrupted one. Returns the run's /candidates and /tuner/batches."""
+    matches the uninterrupted one. Returns the run's /candidates and /tuner/batches; appends
+    the uninterrupted mpirun run (its process, output captured) to `runs` if given."""
     def config(name, evaluations):
         text = "{" + ", ".join(f"{k}: {v}" for k, v in options.items()) + "}"
         return variant(s, "tiny.yaml", name, proposer=proposer, budget=evaluations, batch_size=4, lag=2,
                        evaluator="synthetic", synthetic_median_seconds=0.01, proposer_options=text)
     full_cfg = config(f"{proposer}_full_np{s.np}", budget)
-    full, _ = explore_as_without_mpirun(s, full_cfg, f"{proposer}_np{s.np}", f"{proposer}_ref_np{s.np}")
+    full, run = explore_as_without_mpirun(s, full_cfg, f"{proposer}_np{s.np}", f"{proposer}_ref_np{s.np}")
+    if runs is not None:
+        runs.append(run)
     with h5py.File(full, "r") as f:
         c = pd.DataFrame(f["candidates"][()])
         b = pd.DataFrame(f["tuner/batches"][()])
@@ -904,9 +908,18 @@ def scenario_filter(s):
 
 
 def scenario_cheap(s):
+    runs = []
     c, b = proposer_sweep(s, "random", 32, {"filter": "xgboost", "filter_pool": 4, "xgb_trees": 20,
                                             "xgb_ensemble": 4, "cheap_fidelity": "snake_one_round",
-                                            "cheap_pool": 3})
+                                            "cheap_pool": 3}, runs)
+    # Every proposal asks for cheap_pool (3) x its batch of cheap costs: 96 for 32 candidates,
+    # made by the workers (the second kind of work message), none by rank 0.
+    m = re.search(r"^cheap evaluations: (\d+) \(([^)]*)\)$", runs[0].stdout, re.M)
+    check(m is not None, "the run reports its cheap evaluations")
+    by_rank = {int(r): int(n) for r, n in re.findall(r"rank (\d+): (\d+)", m.group(2))}
+    check(sorted(by_rank) == list(range(s.np)), f"a count per rank: {by_rank}")
+    check(int(m.group(1)) == 96 and sum(by_rank.values()) == 96, f"96 cheap evaluations: {m.group(0)}")
+    check(by_rank[0] == 0, f"rank 0 made cheap evaluations the workers should make: {by_rank}")
     tau = b.cheap_tau.to_numpy()
     rated = (c.status == 0).groupby(c.batch).sum().reindex(b.batch).to_numpy() >= 2
     check(rated.sum() >= 4, f"{int(rated.sum())} of {len(b)} batches with two ok results, expected at least 4")

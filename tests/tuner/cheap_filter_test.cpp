@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "dram_pim_points.hpp"
@@ -38,6 +40,15 @@ double cheap_cost(const Encoding& e, const DesignPoint& p) {
     return o.cost * (1.0 + 0.5 * e.encode(p)[0]);
 }
 
+// The engine's side of the level as the proposer sees it: every point's cost, in order.
+std::function<std::vector<double>(std::span<const DesignPoint>)> cheap_costs(const Encoding& e) {
+    return [&e](std::span<const DesignPoint> points) {
+        std::vector<double> out;
+        for (const DesignPoint& p : points) out.push_back(cheap_cost(e, p));
+        return out;
+    };
+}
+
 class CheapLevel : public ::testing::TestWithParam<FilterPredictor> {};
 
 // Batch b of the filtered proposer is, of the pool an unfiltered random proposer makes of
@@ -46,7 +57,7 @@ class CheapLevel : public ::testing::TestWithParam<FilterPredictor> {};
 TEST_P(CheapLevel, KeepsTheCheapestOfThePredictedAndResumes) {
     ProposerContext ctx = dram_pim_context(5, 256);
     const Encoding e(ctx.space);
-    ctx.cheap_cost = [&e](const DesignPoint& p) { return cheap_cost(e, p); };
+    ctx.cheap_costs = cheap_costs(e);
     const ProposerOptions o = cheap_options(GetParam());
     auto filtered = make_proposer("random", ctx, o);
     auto plain = make_proposer("random", ctx, ProposerOptions{});
@@ -93,7 +104,9 @@ TEST(CheapLevel, OptionsAreChecked) {
     ProposerOptions o = cheap_options(FilterPredictor::xgboost);
     // No cheap evaluation to call: refused, not silently the predictor alone.
     EXPECT_THROW((void)make_proposer("random", ctx, o), ModelError);
-    ctx.cheap_cost = [](const DesignPoint&) { return 1.0; };
+    ctx.cheap_costs = [](std::span<const DesignPoint> points) {
+        return std::vector<double>(points.size(), 1.0);
+    };
     EXPECT_NO_THROW((void)make_proposer("random", ctx, o));
     o.cheap_pool = o.filter_pool + 1;
     EXPECT_THROW((void)make_proposer("random", ctx, o), ModelError);
@@ -102,8 +115,35 @@ TEST(CheapLevel, OptionsAreChecked) {
     // Off: neither cheap_pool nor the missing cost matter.
     o.cheap_fidelity = CheapFidelity::none;
     o.cheap_pool = o.filter_pool + 1;
-    ctx.cheap_cost = nullptr;
+    ctx.cheap_costs = nullptr;
     EXPECT_NO_THROW((void)make_proposer("random", ctx, o));
+}
+
+// The engine spreads a proposal's cheap evaluations over its workers: the filter asks for all
+// cheap_pool x size of them in one call, and a call that throws (the sweep stopping) abandons
+// the proposal instead of ranking on missing costs.
+TEST(CheapLevel, AsksForThePoolInOneCall) {
+    ProposerContext ctx = dram_pim_context(5, 256);
+    const Encoding e(ctx.space);
+    std::vector<std::size_t> calls;
+    ctx.cheap_costs = [&e, &calls](std::span<const DesignPoint> points) {
+        calls.push_back(points.size());
+        return cheap_costs(e)(points);
+    };
+    const ProposerOptions o = cheap_options(FilterPredictor::none);
+    auto filtered = make_proposer("random", ctx, o);
+    constexpr int kSize = 5;
+    for (std::int64_t b = 0; b < 3; ++b) EXPECT_EQ(filtered->propose(b, kSize).size(), std::size_t{kSize});
+    EXPECT_EQ(calls, std::vector<std::size_t>(3, std::size_t{kSize} * o.cheap_pool));
+
+    struct Abandoned {};
+    ctx.cheap_costs = [](std::span<const DesignPoint>) -> std::vector<double> { throw Abandoned{}; };
+    EXPECT_THROW((void)make_proposer("random", ctx, o)->propose(0, kSize), Abandoned);
+    // A level that answers with the wrong number of costs is an error, not a silent ranking.
+    ctx.cheap_costs = [](std::span<const DesignPoint> points) {
+        return std::vector<double>(points.size() - 1, 1.0);
+    };
+    EXPECT_THROW((void)make_proposer("random", ctx, o)->propose(0, kSize), Error);
 }
 
 }  // namespace

@@ -50,6 +50,9 @@ struct ExploreResult {
     /// Workers' share of time holding a candidate while work remained (first to last
     /// dispatch of the run), 0..1: what the dispatch controls.
     double busy_while_work_remains = 1;
+    /// The filter's cheap evaluations of this run by the rank that made them (docs/tuner.md,
+    /// "Cheap fidelity"): the workers', or rank 0's alone; empty without `cheap_fidelity`.
+    std::vector<std::int64_t> cheap_evaluations;
     std::filesystem::path output;
 };
 

@@ -4,7 +4,7 @@
 // Architecture", §V-VI): any proposer is asked for `filter_pool` times the batch, a predictor
 // fitted on the sweep's successful evaluations ranks that pool, and only the best-predicted
 // batch goes to the workers; with `cheap_fidelity` the predictor keeps `cheap_pool` times the
-// batch instead, each of those is evaluated at a cheap fidelity on rank 0, and the batch of
+// batch instead, each of those is evaluated at a cheap fidelity (on the engine's workers), and the batch of
 // lowest cheap cost goes to the workers (docs/tuner.md, "Cheap fidelity"). This module owns the predictor
 // (CostPredictor), the choice of the kept points (best_predicted) and the Proposer that wraps another one
 // (make_filtered).
@@ -58,7 +58,7 @@ private:
 /// filter and cheap_fidelity not none): propose(k, n) asks inner for filter_pool x n points and
 /// keeps the n best predicted, whose predicted costs it reports in last_stats(); before two
 /// successes (or with filter none) it keeps inner's first n. With cheap_fidelity it keeps
-/// cheap_pool x n that way, scores them with context.cheap_cost and keeps the n cheapest,
+/// cheap_pool x n that way, scores them with one call of context.cheap_costs and keeps the n cheapest,
 /// reporting their cheap costs (ProposalStats::cheap) beside the predictions.
 [[nodiscard]] std::unique_ptr<Proposer> make_filtered(std::unique_ptr<Proposer> inner,
                                                       const ProposerContext& context,

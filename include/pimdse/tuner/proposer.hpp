@@ -50,10 +50,14 @@ struct ProposerContext {
     std::uint64_t seed = 1;
     int samples_per_round = 16384;  ///< legal points a model-based proposer scores per batch
     int batch_size = 0;             ///< the sweep's batch size ("amosa" runs as many chains); 0: unknown
-    /// The filter's second level (`cheap_fidelity`): NicePIM Eq. 1's cost of a point evaluated
-    /// at the cheap fidelity, +inf unless that evaluation is ok. A pure function of the point
-    /// (no wall-clock limit), so that proposals stay deterministic; empty when not configured.
-    std::function<double(const DesignPoint&)> cheap_cost;
+    /// The filter's second level (`cheap_fidelity`): NicePIM Eq. 1's cost of each point
+    /// evaluated at the cheap fidelity, in the order given, +inf where that evaluation is not
+    /// ok. Each cost is a pure function of its point (no wall-clock limit), so that proposals
+    /// stay deterministic. One call per proposal with all its points: the engine spreads them
+    /// over its workers and the call blocks until every cost is back; it may throw to abandon
+    /// the proposal (the sweep stopping), and the proposer is not used after that. Empty when
+    /// not configured.
+    std::function<std::vector<double>(std::span<const DesignPoint>)> cheap_costs;
 };
 
 /// What the last propose() did, for the per-batch tuner rows of the output file.
@@ -70,7 +74,9 @@ struct ProposalStats {
     /// The cheap fidelity's Eq. 1 cost of each point returned, in the order returned (+inf
     /// where that evaluation was not ok); empty without the filter's second level.
     std::vector<double> cheap;
-    double cheap_seconds = 0;  ///< the cheap evaluations of this proposal, on rank 0
+    /// Getting this proposal's cheap costs: waiting for the workers, or evaluating them alone;
+    /// part of propose_seconds.
+    double cheap_seconds = 0;
 };
 
 class Proposer {
