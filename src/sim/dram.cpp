@@ -35,6 +35,21 @@ std::int64_t DramTraffic::activations() const noexcept {
     return a;
 }
 
+double refresh_interruptions(const NodeSpec& node, double accesses, double activations) noexcept {
+    // A refresh at a uniformly random instant of the stream costs tRFC, and on top: half a
+    // tRP when it falls in a row's precharge; tRAS + tRP in the tRCD before the row's first
+    // column (the row must stay open tRAS, then closes and re-opens); tRTP - tCCD_L + tRP +
+    // tRCD in a tCCD_L between two columns (precharge after the read, re-open the row). The
+    // tRFC share is the stretch F; the rest, integrated over the stream's time, is E, and
+    // refreshes come every tREFI of the stretched time F x T, so they add F^2 E / tREFI
+    // (the first order in E / tREFI of T / (1 - tRFC / tREFI - E / (T tREFI))).
+    const double p = node.precharge_cycles, d = node.activate_cycles, c = node.access_cycles;
+    const double e = activations * (p * p / 2 + d * (node.ras_cycles + p)) +
+                     (accesses - activations) * c * (node.read_precharge_cycles - c + p + d);
+    const double f = node.refresh_factor;
+    return f * f * e / node.refresh_interval_cycles;
+}
+
 Cycles dram_cycles(const NodeSpec& node, double accesses, double activations,
                    double write_activations) noexcept {
     // Per row: tRCD to its first column, tCCD_L between columns, tRTP (read) or the write
@@ -44,7 +59,8 @@ Cycles dram_cycles(const NodeSpec& node, double accesses, double activations,
                            (activations - write_activations) * node.read_precharge_cycles +
                            write_activations * node.write_precharge_cycles;
     const double open = std::max(activations * node.ras_cycles, columns);
-    return Cycles(node.refresh_factor * (activations * node.precharge_cycles + open));
+    return Cycles(node.refresh_factor * (activations * node.precharge_cycles + open) +
+                  refresh_interruptions(node, accesses, activations));
 }
 
 Cycles DramTraffic::cycles(const NodeSpec& node) const noexcept {

@@ -139,6 +139,7 @@ void validate(const NodeSpec& n) {
         if (!(v >= 0) || !std::isfinite(v)) bad("NodeSpec: DRAM timing cycles must be finite and >= 0");
     if (!(n.refresh_factor >= 1) || !std::isfinite(n.refresh_factor))
         bad("NodeSpec: refresh_factor must be finite and >= 1");
+    if (!(n.refresh_interval_cycles > 0)) bad("NodeSpec: refresh_interval_cycles must be > 0");
     if (!(n.clock_mhz > 0)) bad("NodeSpec: clock_mhz must be > 0");
 }
 
@@ -170,9 +171,9 @@ std::size_t hash_value(const NodeSpec& n) noexcept {
     h = mix(h, static_cast<std::uint64_t>(n.wbuf.value()));
     h = mix(h, static_cast<std::uint64_t>(n.obuf.value()));
     h = mix(h, static_cast<std::uint64_t>(n.dram_port_bits));
-    for (double v :
-         {n.access_cycles, n.precharge_cycles, n.activate_cycles, n.ras_cycles, n.refresh_factor,
-          n.read_precharge_cycles, n.write_precharge_cycles, n.write_read_cycles, n.read_write_cycles})
+    for (double v : {n.access_cycles, n.precharge_cycles, n.activate_cycles, n.ras_cycles, n.refresh_factor,
+                     n.refresh_interval_cycles, n.read_precharge_cycles, n.write_precharge_cycles,
+                     n.write_read_cycles, n.read_write_cycles})
         h = mix(h, std::bit_cast<std::uint64_t>(v));
     h = mix(h, static_cast<std::uint64_t>(n.row_buffer.value()));
     h = mix(h, std::bit_cast<std::uint64_t>(n.clock_mhz));

@@ -36,6 +36,7 @@ System make_system(const hw::Constraints& constraints, const hw::HardwareParams&
     n.write_read_cycles = t.dram_write_to_read_ns * per_ns;
     n.read_write_cycles = t.dram_read_to_write_ns * per_ns;
     n.refresh_factor = t.dram_trefi_ns / (t.dram_trefi_ns - t.dram_trfc_ns);
+    n.refresh_interval_cycles = t.dram_trefi_ns * per_ns;
     n.clock_mhz = c.clock_mhz;
     validate(n);
 

@@ -362,16 +362,27 @@ TEST(DramValidation, AnalyticMatchesTrace) {
 TEST(DramTiming, HandComputedStream) {
     // 5 accesses over 2 rows: N tRP + max(N tRAS, N tRCD + (A - N) tCCD_L + N tRTP), stretched
     // by refresh: each row's last read waits tRTP (5.6 cycles), not tCCD_L, for the precharge.
-    NodeSpec n;  // 2.4 / 5.6 / 5.6 / 13.6 cycles, tRTP 5.6, refresh factor 3900/3640
+    NodeSpec n;  // 2.4 / 5.6 / 5.6 / 13.6 cycles, tRTP 5.6, refresh factor 3900/3640, tREFI 1560
+    // A refresh inside a row costs beyond tRFC: tRP/2 on average in a precharge (5.6 x 5.6 / 2
+    // cycles^2 per row), tRAS + tRP in the tRCD before the first column (5.6 x 19.2), and tRTP
+    // - tCCD_L + tRP + tRCD between two columns (2.4 x 14.4 per further access); refreshes come
+    // every tREFI of the stretched time: F^2 / tREFI per cycle^2.
+    const double f = 3900.0 / 3640.0;
+    const auto refresh = [f](double accesses, double rows) {
+        return f * f * (rows * (15.68 + 107.52) + (accesses - rows) * 34.56) / 1560.0;
+    };
+    EXPECT_NEAR(refresh_interruptions(n, 5, 2), refresh(5, 2), 1e-9);
     EXPECT_NEAR(dram_cycles(n, 5, 2).value(),
-                (2 * 5.6 + std::max(2 * 13.6, 2 * 5.6 + 3 * 2.4 + 2 * 5.6)) * 3900.0 / 3640.0, 1e-9);
+                (2 * 5.6 + std::max(2 * 13.6, 2 * 5.6 + 3 * 2.4 + 2 * 5.6)) * f + refresh(5, 2), 1e-9);
     // A written row waits the write's latency, burst and recovery (11.2 cycles) instead.
-    EXPECT_NEAR(dram_cycles(n, 5, 2, 1).value(), (2 * 5.6 + 2 * 5.6 + 3 * 2.4 + 5.6 + 11.2) * 3900.0 / 3640.0,
-                1e-9);
+    EXPECT_NEAR(dram_cycles(n, 5, 2, 1).value(),
+                (2 * 5.6 + 2 * 5.6 + 3 * 2.4 + 5.6 + 11.2) * f + refresh(5, 2), 1e-9);
     // Short rows are held open for tRAS: 10 rows of one access each.
-    EXPECT_NEAR(dram_cycles(n, 10, 10).value(), 10 * (5.6 + 13.6) * 3900.0 / 3640.0, 1e-9);
-    // Long streams are column-bound: 1000 accesses in one row.
-    EXPECT_NEAR(dram_cycles(n, 1000, 1).value(), (5.6 + 5.6 + 999 * 2.4 + 5.6) * 3900.0 / 3640.0, 1e-9);
+    EXPECT_NEAR(dram_cycles(n, 10, 10).value(), 10 * (5.6 + 13.6) * f + refresh(10, 10), 1e-9);
+    // Long streams are column-bound: 1000 accesses in one row. Refresh inside the row adds
+    // 0.99 % to F's 7.14 %.
+    EXPECT_NEAR(dram_cycles(n, 1000, 1).value(), (5.6 + 5.6 + 999 * 2.4 + 5.6) * f + refresh(1000, 1), 1e-9);
+    EXPECT_NEAR(refresh(1000, 1) / ((5.6 + 5.6 + 999 * 2.4 + 5.6) * f), 0.0099, 0.0001);
 }
 
 TEST(DramTiming, CommandReferenceTurnsAroundInAnOpenRow) {

@@ -84,6 +84,7 @@ TEST(MakeSystem, DerivesEverythingFromTheTables) {
     EXPECT_DOUBLE_EQ(s.node.write_read_cycles, 8.0);
     EXPECT_DOUBLE_EQ(s.node.read_write_cycles, 5.6);
     EXPECT_DOUBLE_EQ(s.node.refresh_factor, 3900.0 / 3640.0);
+    EXPECT_NEAR(s.node.refresh_interval_cycles, 1560.0, 1e-9);  // tREFI 3.9 us
     // 256 banks x (3.225 + 1.035) mW x 2.5 ns = 2726.4 pJ per cycle.
     EXPECT_NEAR(s.dram_background_pj_per_cycle, 256 * 4.26 * 2.5, 1e-9);
     EXPECT_DOUBLE_EQ(s.energy.pj_per_register_bit, t.register_energy_per_bit.value());
@@ -269,9 +270,10 @@ layers:
     // 8192 outputs, one addition each, 64 PEs: 128 cycles; the DRAM side is 32 KiB read and
     // 16 KiB written = 12 accesses and 2 activations, one of them written: (2 x 5.6 + max(2 x
     // 13.6, 2 x 5.6 + 10 x 2.4 + 5.6 (tRTP) + 11.2 (write recovery))) x 3900 / 3640 = 67.54
-    // cycles, under the 128 of the additions.
+    // cycles and 0.44 for the refreshes inside open rows, under the 128 of the additions.
     EXPECT_EQ(add.compute, Cycles(128));
-    EXPECT_NEAR(dram_cycles(sys.node, 12, 2, 1).value(), (11.2 + 52.0) * 3900.0 / 3640.0, 1e-9);
+    EXPECT_NEAR(dram_cycles(sys.node, 12, 2, 1).value(),
+                (11.2 + 52.0) * 3900.0 / 3640.0 + refresh_interruptions(sys.node, 12, 2), 1e-9);
     EXPECT_EQ(add.redistribution, Cycles(0));  // one node: everything is local
     EXPECT_DOUBLE_EQ(add.energy.pe.value(), 8192 * sys.energy.pj_per_mac);
     EXPECT_DOUBLE_EQ(add.energy.dram_access.value(), 12.0 * 32768 * sys.energy.pj_per_dram_bit);

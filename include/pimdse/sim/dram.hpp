@@ -94,9 +94,16 @@ struct DramTraffic {
 /// N tRCD + (A - N) tCCD_L + (N - W) tRTP + W tWP)) with N activations, W of them written, and
 /// A accesses (docs/model.md, "DRAM timing"). Each row is precharged, activated, accessed and
 /// kept open at least tRAS; its last read waits tRTP, its last write tWP (write latency, burst
-/// and recovery) before the precharge; refresh stretches the whole by tREFI/(tREFI - tRFC).
+/// and recovery) before the precharge; refresh stretches the whole by tREFI/(tREFI - tRFC), and
+/// each refresh inside an open row adds its precharge and re-activation (refresh_interruptions).
 [[nodiscard]] Cycles dram_cycles(const NodeSpec& node, double accesses, double activations,
                                  double write_activations = 0) noexcept;
+
+/// What refreshes cost a stream of `accesses` column accesses in `activations` rows beyond
+/// the stretch F = tREFI/(tREFI - tRFC), in node cycles: a refresh that falls inside an open
+/// row precharges it and the stream re-activates it afterwards (docs/model.md, "DRAM timing").
+[[nodiscard]] double refresh_interruptions(const NodeSpec& node, double accesses,
+                                           double activations) noexcept;
 
 /// Analytic DRAM traffic of `layer` under `tiling` with input layout `in` and output layout
 /// `out` (the loop nest and fetch rules of docs/model.md, "DRAM"). Preconditions:

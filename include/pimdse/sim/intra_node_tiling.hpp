@@ -75,6 +75,8 @@ struct NodeSpec {
     double read_write_cycles = 5.6;
     /// tREFI / (tREFI - tRFC): the banks are refreshing for tRFC of every tREFI.
     double refresh_factor = 3900.0 / 3640.0;
+    /// tREFI in node cycles (3.9 us): how often a refresh interrupts an open row.
+    double refresh_interval_cycles = 3900.0 * 0.4;
     double clock_mhz = 400.0;
 
     /// The node of a system with `banks` banks per node (port and row buffer scale).
