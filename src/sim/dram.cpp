@@ -68,8 +68,12 @@ Cycles DramTraffic::cycles(const NodeSpec& node) const noexcept {
     // tRAS and the column time is taken where the rows are similar, not over all rows at once.
     Cycles c{0};
     for (const TensorTraffic& t : tensor) {
+        // A row's precharge waits after its last column: a row that a read opened and a write
+        // continued (a spill in its reload's row) closes after a write, and the other way round.
+        const auto closed_by_writes = static_cast<double>(std::clamp(
+            t.write_activations + t.read_write_turns - t.write_read_turns, std::int64_t{0}, t.activations));
         c += dram_cycles(node, static_cast<double>(t.read_accesses + t.write_accesses),
-                         static_cast<double>(t.activations), static_cast<double>(t.write_activations));
+                         static_cast<double>(t.activations), closed_by_writes);
         // A turnaround replaces one tCCD_L between columns of an open row.
         c +=
             Cycles(node.refresh_factor *
