@@ -91,8 +91,9 @@ struct Case {
     IntraNodeCost cost;
 };
 
-// Each distinct (part-layer, node) of a network's compute layers on one system: the part of
-// node (0, 0) under the uniform mapping, mapped by the analytic mapper.
+// Each distinct (part-layer, node) of a network's compute layers on one system: the parts of
+// the four corner nodes under the uniform mapping (uneven splits give the first and the last
+// node of a row or column different parts), mapped by the analytic mapper.
 void add_cases(const std::string& network, const std::string& hardware, std::vector<Case>& cases) {
     const std::string root = std::string(PIMDSE_SOURCE_DIR) + "/inputs/";
     const workload::Network n = io::read_network_file(root + "networks/" + network + ".yaml");
@@ -102,13 +103,21 @@ void add_cases(const std::string& network, const std::string& hardware, std::vec
         if (!l.is_compute()) continue;
         const auto m = uniform_layer_mapping(l, sys.node_rows(), sys.node_cols());
         ASSERT_TRUE(m.has_value()) << l.name;
-        const PartLayer p = part_layer_of(l, part_ranges(l, *m, 0, 0), sys);
-        const bool seen = std::any_of(cases.begin(), cases.end(),
-                                      [&](const Case& c) { return c.layer == p && c.node == sys.node; });
-        if (seen) continue;
-        const IntraNodeCost cost = AnalyticIntraNodeMapper::search(p, sys.node, m->dl_in, m->dl_out);
-        ASSERT_EQ(cost.status, MapStatus::ok) << l.name;
-        cases.push_back({network + " " + l.name + " " + hardware, p, sys.node, m->dl_in, m->dl_out, cost});
+        const std::int32_t last_row = sys.node_rows() - 1, last_col = sys.node_cols() - 1;
+        for (const auto& [row, col] : {std::pair{0, 0}, std::pair{0, last_col}, std::pair{last_row, 0},
+                                       std::pair{last_row, last_col}}) {
+            const PartLayer p = part_layer_of(l, part_ranges(l, *m, row, col), sys);
+            const bool seen = std::any_of(cases.begin(), cases.end(),
+                                          [&](const Case& c) { return c.layer == p && c.node == sys.node; });
+            if (seen) continue;
+            const IntraNodeCost cost = AnalyticIntraNodeMapper::search(p, sys.node, m->dl_in, m->dl_out);
+            ASSERT_EQ(cost.status, MapStatus::ok) << l.name;
+            const std::string node = row == 0 && col == 0
+                                         ? ""
+                                         : " node (" + std::to_string(row) + ", " + std::to_string(col) + ")";
+            cases.push_back(
+                {network + " " + l.name + " " + hardware + node, p, sys.node, m->dl_in, m->dl_out, cost});
+        }
     }
 }
 
@@ -119,20 +128,24 @@ double rel(double a, double b) {
 TEST(NodeTimingValidation, AnalyticLatencyAgainstReference) {
     std::vector<Case> cases;
     for (const char* net : {"resnet18", "vgg16", "mobilenet_v2"})
-        for (const char* hw : {"nicepim_4x4", "nicepim_16x16"}) add_cases(net, hw, cases);
+        for (const char* hw : {"nicepim_4x4", "nicepim_16x16", "nicepim_final_4x8"})
+            add_cases(net, hw, cases);
     std::printf(
         "| part-layer | tiling | steps | compute | DRAM model | DRAM commands | analytic | reference | error "
         "| "
         "exact-DRAM error | prologue | stall | epilogue |\n"
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     struct Stats {
-        int n = 0;
-        double worst = 0, worst_exact = 0, sum = 0;
+        int n = 0, within = 0;  // within: |analytic error| <= 0.1 %
+        double lo = 0, hi = 0, lo_exact = 0, hi_exact = 0, sum = 0;
         void add(double e, double exact) {
+            lo = n == 0 ? e : std::min(lo, e);
+            hi = n == 0 ? e : std::max(hi, e);
+            lo_exact = n == 0 ? exact : std::min(lo_exact, exact);
+            hi_exact = n == 0 ? exact : std::max(hi_exact, exact);
             ++n;
+            within += std::abs(e) <= 1e-3 ? 1 : 0;
             sum += std::abs(e);
-            worst = std::max(worst, std::abs(e));
-            worst_exact = std::max(worst_exact, std::abs(exact));
         }
     } compute_bound, dram_bound, balanced;
     for (const Case& c : cases) {
@@ -168,9 +181,15 @@ TEST(NodeTimingValidation, AnalyticLatencyAgainstReference) {
     }
     for (const auto& [name, s] : {std::pair{"compute-bound", compute_bound},
                                   std::pair{"DRAM-bound", dram_bound}, std::pair{"balanced", balanced}})
-        std::printf("%s: %d part-layers, analytic |error| mean %.2f%% max %.2f%%; exact-DRAM max %.2f%%\n",
-                    name, s.n, s.n > 0 ? 100 * s.sum / s.n : 0.0, 100 * s.worst, 100 * s.worst_exact);
+        std::printf(
+            "%s: %d part-layers, analytic error %+.2f%% ... %+.2f%% (|mean| %.2f%%), %d within 0.1%%; "
+            "exact-DRAM error %+.2f%% ... %+.2f%%\n",
+            name, s.n, 100 * s.lo, 100 * s.hi, s.n > 0 ? 100 * s.sum / s.n : 0.0, s.within, 100 * s.lo_exact,
+            100 * s.hi_exact);
     EXPECT_GE(compute_bound.n + dram_bound.n, 20);
+    // The long DRAM-bound streams, where the overlap rule is exact and the DRAM timing model
+    // (refresh inside open rows included) carries the agreement (docs/model.md).
+    EXPECT_GE(compute_bound.within + dram_bound.within, 20);
 }
 
 }  // namespace
