@@ -1,8 +1,8 @@
 // The analytic node latency (max of compute and DRAM cycles) against the timed node
 // reference, which plays the tiles in loop order with double-buffered transfers on the DRAM
 // command clock: on the part-layers of ResNet-18, VGG-16 and MobileNetV2 under the uniform
-// mapping on the NicePIM 4x4 and 16x16 systems, each with the tiling the analytic mapper
-// chooses. The table printed by NodeTimingValidation.AnalyticLatencyAgainstReference is the
+// mapping on the three NicePIM systems (4x4, 16x16, final 4x8), each with the tiling the
+// analytic mapper chooses. The table printed by NodeTimingValidation.AnalyticLatencyAgainstReference is the
 // one in docs/model.md ("Timed node reference"); regenerate it with
 //   <build-dir>/tests/sim_tests --gtest_filter='NodeTiming*'
 #include <gtest/gtest.h>
