@@ -50,18 +50,22 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
         if (l.latency.size() != l.units.size())
             throw ModelError("select_mappings: latency and units differ in size");
         std::vector<std::int32_t> choice(cap + 1, -1);
-        for (std::size_t c = 0; c <= cap; ++c) {
-            double v = kInf;
-            for (std::size_t j = 0; j < l.latency.size(); ++j) {
-                const std::int64_t u = l.units[j];
-                if (u < 0 || static_cast<std::size_t>(u) > c) continue;
-                const double cand = t.best[c - static_cast<std::size_t>(u)] + l.latency[j];
-                if (cand < v) {
-                    v = cand;
-                    choice[c] = static_cast<std::int32_t>(j);
+        std::fill(next.begin(), next.end(), kInf);
+        // Options outermost so the inner loop runs over contiguous capacities; each c still
+        // sees the options in index order and keeps the first strict minimum.
+        for (std::size_t j = 0; j < l.latency.size(); ++j) {
+            const std::int64_t u = l.units[j];
+            if (u < 0 || static_cast<std::size_t>(u) > cap) continue;
+            const auto du = static_cast<std::size_t>(u);
+            const double lat = l.latency[j];
+            const auto jj = static_cast<std::int32_t>(j);
+            for (std::size_t c = du; c <= cap; ++c) {
+                const double cand = t.best[c - du] + lat;
+                if (cand < next[c]) {
+                    next[c] = cand;
+                    choice[c] = jj;
                 }
             }
-            next[c] = v;
         }
         t.best.swap(next);
         update_same(l, choice, t.same, next_same);
