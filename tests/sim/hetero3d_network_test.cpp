@@ -1,6 +1,7 @@
 // A training step on a hetero3d stack (sim/hetero3d_network.hpp): the greedy placement on a
 // small network by hand, and the thermal calibration with real powers: FFFS running
 // ResNet-34 peaks at 380 K from 300 K (HuNT IV-B), the other stacks' peaks are predictions.
+// The SRAM tier's float gradients bound every stack's TOPS/W (docs/model.md).
 
 #include <gtest/gtest.h>
 
@@ -99,6 +100,31 @@ TEST(Hetero3dNetwork, TrainingCostsAddUp) {
         1e5);
     // Forward, ΔAG and ΔWG each with the MACs, one per weight for the update; 2 ops a MAC.
     EXPECT_EQ(cost.ops, 2 * (3 * net.total_macs() + net.total_weights()));
+}
+
+// ΔAG and ΔWG (each with the forward MACs F) run on the SRAM tier in 32-bit float at
+// e = float MAC + the operand's 32-bit read, so no stack's TOPS/W (ops per pJ) exceeds
+// 2 (3 F + W) / (2 F e): the bound docs/model.md sets against HuNT's 20 TOPS/W.
+TEST(Hetero3dNetwork, GradientMacCostBoundsTopsPerWatt) {
+    const auto& net = library("vgg16_half_cifar10");
+    const Hetero3dCostParams params;
+    const double e = params.sram_mac_float32_pj + 32 * params.sram_read_pj_per_bit;
+    EXPECT_DOUBLE_EQ(e, 9.6);
+    const double f = static_cast<double>(net.total_macs());
+    const double bound = (3 * f + static_cast<double>(net.total_weights())) / (f * e);
+    int placed = 0;
+    for (const std::string& s : all_stacks()) {
+        const auto hw = stack_of(s);
+        const auto c =
+            cost_network_on_stack(net, hw, greedy_placement(net, hw), hw::neurosim_v2_1_preset(), params);
+        if (!c.ok) continue;
+        ++placed;
+        const double gradients_pj = 2 * f * e;
+        EXPECT_GT(c.energy_pj, gradients_pj) << s;
+        EXPECT_LE(static_cast<double>(c.ops) / c.energy_pj, bound) << s;
+    }
+    EXPECT_EQ(placed, 81 - 16);
+    EXPECT_LT(bound, 0.32);  // HuNT's 20 TOPS/W would need e <= 0.15 pJ
 }
 
 // HuNT's one absolute point: FFFS peaks at 380 K from 300 K (IV-B, ResNet-34). R_b is
