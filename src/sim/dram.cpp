@@ -50,22 +50,38 @@ double refresh_interruptions(const NodeSpec& node, double accesses, double activ
     return f * f * e / node.refresh_interval_cycles;
 }
 
-Cycles dram_cycles(const NodeSpec& node, double accesses, double activations,
-                   double write_activations) noexcept {
+double short_row_wait(const NodeSpec& node, const TensorTraffic& t) noexcept {
+    // A row of a accesses closed after a read spends tRCD + (a - 1) tCCD_L + tRTP from its
+    // activation to its precharge (tWP after a write); tRAS holds it open for the rest.
+    double wait = 0;
+    for (std::size_t w = 0; w < 2; ++w) {
+        const double close = w == 0 ? node.read_precharge_cycles : node.write_precharge_cycles;
+        for (std::size_t a = 0; a < kShortRowAccesses; ++a) {
+            const double rest =
+                node.ras_cycles - node.activate_cycles - close - static_cast<double>(a) * node.access_cycles;
+            if (rest > 0) wait += static_cast<double>(t.short_rows[w][a]) * rest;
+        }
+    }
+    return wait;
+}
+
+Cycles dram_cycles(const NodeSpec& node, double accesses, double activations, double write_activations,
+                   double short_row_wait) noexcept {
     // Per row: tRCD to its first column, tCCD_L between columns, tRTP (read) or the write
     // recovery (write) from its last column to the precharge; at least tRAS from ACT to PRE.
     const double columns = activations * node.activate_cycles +
                            (accesses - activations) * node.access_cycles +
                            (activations - write_activations) * node.read_precharge_cycles +
                            write_activations * node.write_precharge_cycles;
-    const double open = std::max(activations * node.ras_cycles, columns);
+    // The short rows' wait for tRAS is counted row by row; the max with N tRAS stands for
+    // rows longer than the ones counted (none on HBM timing).
+    const double open = std::max(activations * node.ras_cycles, columns + short_row_wait);
     return Cycles(node.refresh_factor * (activations * node.precharge_cycles + open) +
                   refresh_interruptions(node, accesses, activations));
 }
 
 Cycles DramTraffic::cycles(const NodeSpec& node) const noexcept {
-    // Per tensor: a tensor's rows are alike (its tiles have one shape), so the max over
-    // tRAS and the column time is taken where the rows are similar, not over all rows at once.
+    // Per tensor: tRAS binds only on the short rows, which each tensor counts by length.
     Cycles c{0};
     for (const TensorTraffic& t : tensor) {
         // A row's precharge waits after its last column: a row that a read opened and a write
@@ -73,7 +89,7 @@ Cycles DramTraffic::cycles(const NodeSpec& node) const noexcept {
         const auto closed_by_writes = static_cast<double>(std::clamp(
             t.write_activations + t.read_write_turns - t.write_read_turns, std::int64_t{0}, t.activations));
         c += dram_cycles(node, static_cast<double>(t.read_accesses + t.write_accesses),
-                         static_cast<double>(t.activations), closed_by_writes);
+                         static_cast<double>(t.activations), closed_by_writes, short_row_wait(node, t));
         // A turnaround replaces one tCCD_L between columns of an open row.
         c +=
             Cycles(node.refresh_factor *
@@ -152,6 +168,22 @@ TileSums stored(TileSumsStore* store, std::int32_t kind, const std::array<std::i
     return t;
 }
 
+// Adds `mult` tiles of cost `c` to `t`: elements, accesses, rows, and the short rows, the
+// tile's rows spread over the two whole access counts nearest their mean (accesses / rows).
+void add_tiles(TileSums& t, double mult, double elements, const Cost& c) {
+    t.elements += mult * elements;
+    t.accesses += mult * c.accesses;
+    t.activations += mult * c.activations;
+    t.tiles += mult;
+    if (c.activations <= 0) return;
+    const double mean = std::max(1.0, c.accesses / c.activations);
+    const double lo = std::floor(mean);
+    const double frac = mean - lo;
+    const auto at = static_cast<std::size_t>(lo);
+    if (at <= kShortRowAccesses) t.short_rows[at - 1] += mult * c.activations * (1 - frac);
+    if (at < kShortRowAccesses) t.short_rows[at] += mult * c.activations * frac;
+}
+
 // Sum of a cost over the distinct tiles of a 4-D tensor: every combination of full and
 // last tiles along the four dims, weighted by how many tiles share it.
 TileSums tensor_totals_of(const TensorDims& d, DataLayout l, const std::array<Split, 4>& sp,
@@ -180,10 +212,7 @@ TileSums tensor_totals_of(const TensorDims& d, DataLayout l, const std::array<Sp
         if (empty) continue;
         const TensorBox box{first[0], size[0], first[1], size[1], first[2], size[2], first[3], size[3]};
         const Cost c = shape_cost(tensor_shape(d, l, box, step, count), g);
-        t.elements += mult * static_cast<double>(size[0] * size[1] * size[2] * size[3]);
-        t.accesses += mult * c.accesses;
-        t.activations += mult * c.activations;
-        t.tiles += mult;
+        add_tiles(t, mult, static_cast<double>(size[0] * size[1] * size[2] * size[3]), c);
     }
     return t;
 }
@@ -214,11 +243,7 @@ TileSums weight_totals_of(const Split& k, const Split& c, std::int64_t rs, const
         s.origin = ((k_last ? k.count_a : 0) * nc + (c_last ? c.count_a : 0)) * block;
         if (!k_last) s.generator(nc * block, k.count_a);
         if (!c_last) s.generator(block, c.count_a);
-        const Cost cost = shape_cost(s, g);
-        t.elements += mult * static_cast<double>(elems);
-        t.accesses += mult * cost.accesses;
-        t.activations += mult * cost.activations;
-        t.tiles += mult;
+        add_tiles(t, mult, static_cast<double>(elems), shape_cost(s, g));
     }
     return t;
 }
@@ -266,6 +291,8 @@ void add(TensorTraffic& out, const TileSums& t, double times, bool write) {
     const std::int64_t rows = r(t.activations * times);
     out.activations += rows;
     if (write) out.write_activations += rows;
+    for (std::size_t a = 0; a < kShortRowAccesses; ++a)
+        out.short_rows[write ? 1 : 0][a] += r(t.short_rows[a] * times);
     out.fetches += r(t.tiles * times);
 }
 

@@ -114,6 +114,7 @@ public:
         last_ = addr;
         const std::int64_t row = addr / g_.elements_per_row;
         if (region_ != open_region_ || row != open_row_) {
+            close_row();
             ++count_.activations;
             open_region_ = region_;
             open_row_ = row;
@@ -124,7 +125,30 @@ public:
             open_dir_ = write_;
         }
         if (new_access && clock_ != nullptr) clock_->column(write_);
+        if (new_access) ++row_accesses_;
         if (counts) ++elements_;
+    }
+    // Counts the open row, if it is short, for the tensor whose fetch opened it, by its
+    // accesses and the direction of its last one; the row is closed after that.
+    void close_row() {
+        if (open_region_ >= 0 && row_accesses_ >= 1 &&
+            row_accesses_ <= static_cast<std::int64_t>(kShortRowAccesses)) {
+            const int t = std::min(open_region_, static_cast<int>(Tensor::output));
+            ++short_rows_[static_cast<std::size_t>(t)][open_dir_ ? 1 : 0]
+                         [static_cast<std::size_t>(row_accesses_ - 1)];
+        }
+        open_region_ = -1;
+        row_accesses_ = 0;
+    }
+    // Closes the open row and moves the short rows counted so far into `traffic`.
+    void take_short_rows(DramTraffic& traffic) {
+        close_row();
+        for (std::size_t t = 0; t < 3; ++t) {
+            for (std::size_t w = 0; w < 2; ++w)
+                for (std::size_t a = 0; a < kShortRowAccesses; ++a)
+                    traffic.tensor[t].short_rows[w][a] += short_rows_[t][w][a];
+        }
+        short_rows_ = {};
     }
     [[nodiscard]] FetchCount end() const { return count_; }
     [[nodiscard]] std::int64_t take_elements() {
@@ -147,7 +171,9 @@ private:
     FetchCount count_;
     int open_region_ = -1;
     std::int64_t open_row_ = -1;
-    bool open_dir_ = false;  // the direction of the open row's last column command
+    bool open_dir_ = false;          // the direction of the open row's last column command
+    std::int64_t row_accesses_ = 0;  // column accesses of the open row so far
+    std::array<std::array<std::array<std::int64_t, kShortRowAccesses>, 2>, 3> short_rows_{};
     std::int64_t elements_ = 0;
     std::int64_t read_write_turns_ = 0, write_read_turns_ = 0;
     CommandClock* clock_ = nullptr;
@@ -338,7 +364,6 @@ DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling
     const TensorDims out_dims{layer.B, layer.K, layer.P, layer.Q};
 
     const std::vector<std::int64_t> total = output_visits(nest);
-
     DramTraffic traffic;
     std::vector<std::int64_t> done(total.size(), 0);
     std::int64_t prev_in = -1, prev_w = -1, prev_out = -1;
@@ -402,6 +427,7 @@ DramTraffic run_trace(const PartLayer& layer, const NodeSpec& node, const Tiling
         ++step;
     });
     write_back(prev_idx, prev_out);  // issued as step `step`: one past the last
+    trace.take_short_rows(traffic);  // closes the last row first
     return traffic;
 }
 

@@ -52,6 +52,11 @@ struct FetchCount {
 [[nodiscard]] FetchCount box_fetch(const TensorDims& dims, DataLayout layout, const TensorBox& box,
                                    const DramGeometry& g) noexcept;
 
+/// The most column accesses of a row that the DRAM models count by length (TensorTraffic::
+/// short_rows): a row with more keeps its precharge after tRAS wherever tRAS - tRCD - tRTP
+/// is at most this many tCCD_L (HBM: one).
+inline constexpr std::size_t kShortRowAccesses = 4;
+
 /// DRAM traffic of one tensor over a whole part-layer.
 struct TensorTraffic {
     std::int64_t read_elements = 0;  ///< useful elements read (SRAM fills)
@@ -67,6 +72,10 @@ struct TensorTraffic {
     std::int64_t read_write_turns = 0;
     std::int64_t write_read_turns = 0;
     std::int64_t fetches = 0;  ///< tile reads + tile writes
+    /// Rows with few column accesses, which tRAS may hold open beyond their columns:
+    /// short_rows[w][a - 1] counts the rows with a accesses (1 <= a <= kShortRowAccesses)
+    /// closed after a read (w = 0) or a write (w = 1) (docs/model.md, "DRAM timing").
+    std::array<std::array<std::int64_t, kShortRowAccesses>, 2> short_rows{};
 
     friend bool operator==(const TensorTraffic&, const TensorTraffic&) = default;
 };
@@ -97,7 +106,13 @@ struct DramTraffic {
 /// and recovery) before the precharge; refresh stretches the whole by tREFI/(tREFI - tRFC), and
 /// each refresh inside an open row adds its precharge and re-activation (refresh_interruptions).
 [[nodiscard]] Cycles dram_cycles(const NodeSpec& node, double accesses, double activations,
-                                 double write_activations = 0) noexcept;
+                                 double write_activations = 0, double short_row_wait = 0) noexcept;
+
+/// What tRAS adds to the column time of `t`'s short rows, in node cycles before the refresh
+/// stretch: the sum over its rows of a accesses (TensorTraffic::short_rows) of
+/// max(0, tRAS - tRCD - (a - 1) tCCD_L - tRTP), tWP in place of tRTP for a row closed after
+/// a write (docs/model.md, "DRAM timing").
+[[nodiscard]] double short_row_wait(const NodeSpec& node, const TensorTraffic& t) noexcept;
 
 /// What refreshes cost a stream of `accesses` column accesses in `activations` rows beyond
 /// the stretch F = tREFI/(tREFI - tRFC), in node cycles: a refresh that falls inside an open
@@ -118,6 +133,9 @@ struct TileSums {
     double accesses = 0;
     double activations = 0;
     double tiles = 0;
+    /// Of the activations, the rows with a accesses (index a - 1, a <= kShortRowAccesses):
+    /// each tile shape's rows spread over the two whole access counts nearest their mean.
+    std::array<double, kShortRowAccesses> short_rows{};
 };
 
 /// Tile sums keyed by everything they depend on: the tensor's dims and layout (or a weight
