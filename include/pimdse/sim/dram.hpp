@@ -100,8 +100,9 @@ struct DramTraffic {
 
 /// Cycles of `accesses` column accesses that open `activations` rows on `node`'s port, of
 /// which `write_activations` close after a write: refresh_factor x (N tRP + max(N tRAS,
-/// N tRCD + (A - N) tCCD_L + (N - W) tRTP + W tWP)) with N activations, W of them closed by a
-/// write, and A accesses (docs/model.md, "DRAM timing"). Each row is precharged, activated, accessed and
+/// N tRCD + (A - N) tCCD_L + (N - W) tRTP + W tWP + S)) with N activations, W of them closed
+/// by a write, A accesses and S the short rows' wait for tRAS (short_row_wait; docs/model.md,
+/// "DRAM timing"). Each row is precharged, activated, accessed and
 /// kept open at least tRAS; its last read waits tRTP, its last write tWP (write latency, burst
 /// and recovery) before the precharge; refresh stretches the whole by tREFI/(tREFI - tRFC), and
 /// each refresh inside an open row adds its precharge and re-activation (refresh_interruptions).
