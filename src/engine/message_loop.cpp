@@ -94,6 +94,15 @@ public:
         if (in.cheap != nullptr) cheap_by_rank_.assign(static_cast<std::size_t>(world.size()), 0);
     }
 
+    // Leaving by an exception (a failed allocation or write on rank 0) while a proposal waits
+    // for cheap costs: no worker will deliver them, and the proposal's future, destroyed
+    // after this, would wait for its thread forever; released, the proposal ends at once.
+    ~Root() {
+        if (in_.cheap != nullptr) in_.cheap->abandon();
+    }
+    Root(const Root&) = delete;
+    Root& operator=(const Root&) = delete;
+
     RootOutcome run() {
         for (;;) {
             check_wall_time();
