@@ -3,7 +3,7 @@
 uninterrupted run (docs/output.md, "What a commit guarantees").
 
 usage: fault_trials.py --pimdse EXE --mpiexec MPIEXEC --source DIR --work DIR
-                       [--np N] [--trials N] [--kinds K,K,...] [--seed S]
+                       [--np N] [--trials N] [--kinds K,K,...] [--seed S] [--cheap]
 
 Kinds (a trial picks its moment inside a batch drawn uniformly, or, one time in ten, while
 the run starts):
@@ -21,12 +21,20 @@ tests/data/sweep/stress_memory.yaml, whose workers map ResNet-18 with the model 
 a synthetic worker allocates nothing new once running, so a limit would never bite it.
 A trial "bites" when the run it strikes ends early (a non-zero exit); the summary counts them.
 
+With --cheap every kind strikes tests/reliability/stress_cheap.yaml instead: the predictor
+filter with the cheap fidelity, whose cheap evaluations (the real model) the workers make
+while the proposal waits for their costs (alone, the proposal makes them itself). Its cheap
+evaluations allocate, so the memory kinds strike it as well. A proposal names its thread
+"pimdse-cheap" while it waits for (or makes) cheap costs; the summary counts the faults
+that struck while rank 0 had such a thread.
+
 Every trial must end within a minute (no rank may spin or wait forever), never by a
 segmentation fault; what the file it leaves holds past its commit record must read, with
 h5py alone, as no row (id -1, enums `unwritten`) or as the interrupted batch's; and it must
 resume (as many times as it takes) to a file equal to the uninterrupted one, timing fields
 aside.
-The short version (one trial per kind) runs in ctest; jobs/reliability/fault_trials.sh runs 50 per kind.
+The short version (one trial per kind, each scenario) runs in ctest; jobs/reliability/fault_trials.sh
+runs 50 per kind.
 """
 import argparse
 import fcntl
@@ -88,6 +96,17 @@ def lower_memory(pid, rng):
             size = int(line.split()[1]) * 1024
     limit = int(size * rng.uniform(0.9, 1.0))
     resource.prlimit(pid, resource.RLIMIT_AS, (limit, resource.RLIM_INFINITY))
+
+
+def in_cheap_wait(s, p):
+    """Whether rank 0 has a thread making or awaiting a proposal's cheap costs (named
+    "pimdse-cheap" by the engine meanwhile)."""
+    pid = p.pid if s.np == 0 else ranks(s, p).get(0)
+    try:
+        return pid is not None and any(
+            open(f"/proc/{pid}/task/{t}/comm").read().strip() == "pimdse-cheap" for t in os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return False
 
 
 def inject(s, kind, p, rng):
@@ -203,6 +222,7 @@ def trial(s, kind, cfg, ref, batches, period, rng, n):
         time.sleep(0.005)
     time.sleep(offset)
     delay = time.time() - began
+    cheap = in_cheap_wait(s, p)
     injected = inject(s, kind, p, rng)
     code = end_of(p)
     try:
@@ -232,7 +252,7 @@ def trial(s, kind, cfg, ref, batches, period, rng, n):
             break
         check(resumes < 3, f"{kind} trial {n}: the run after the fault failed (exit {q.returncode})")
     same_files(ref, out)
-    return delay, code, injected
+    return delay, code, injected, cheap
 
 
 def with_budget(s, cfg, budget):
@@ -243,8 +263,7 @@ def with_budget(s, cfg, budget):
     for line in open(cfg):
         if line.strip().startswith("budget:"):
             line = f"  budget: {budget}\n"
-        for word in ("../mapping/", "../../../inputs/"):
-            line = line.replace(word, os.path.normpath(os.path.join(here, word)) + "/")
+        line = re.sub(r"(network: )(\.\./[^,}]*)", lambda m: m[1] + os.path.normpath(os.path.join(here, m[2])), line)
         lines.append(line)
     out = s.out(f"{os.path.splitext(os.path.basename(cfg))[0]}_budget{budget}.yaml")
     open(out, "w").write("".join(lines))
@@ -277,6 +296,8 @@ def main():
     ap.add_argument("--trials", type=int, default=2)
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cheap", action="store_true",
+                    help="every kind strikes stress_cheap.yaml (the filter's cheap level on)")
     ap.add_argument("--budget", type=int, default=0, help="the signal trials' budget (default: stress.yaml's)")
     ap.add_argument("--memory-budget", type=int, default=0,
                     help="the memory trials' budget (default: stress_memory.yaml's)")
@@ -287,12 +308,13 @@ def main():
         kinds = [k for k in kinds if not k.endswith(("_mpirun", "_worker"))]
     if s.np == 1:
         kinds = [k for k in kinds if not k.endswith("_worker")]
-    groups = []  # (configuration, its kinds)
-    for name, budget, group in (("stress.yaml", args.budget, [k for k in kinds if not k.startswith("memory")]),
-                                ("stress_memory.yaml", args.memory_budget, [k for k in kinds if k.startswith("memory")])):
-        if group:
-            cfg = s.data(name)
-            groups.append((with_budget(s, cfg, budget) if budget > 0 else cfg, group))
+    groups = []  # (configuration, its budget, its kinds)
+    if args.cheap:
+        groups.append((os.path.join(HERE, "stress_cheap.yaml"), args.budget, kinds))
+    else:
+        groups.append((s.data("stress.yaml"), args.budget, [k for k in kinds if not k.startswith("memory")]))
+        groups.append((s.data("stress_memory.yaml"), args.memory_budget, [k for k in kinds if k.startswith("memory")]))
+    groups = [(with_budget(s, cfg, budget) if budget > 0 else cfg, group) for cfg, budget, group in groups if group]
     rng = random.Random(args.seed)
     tally = {}
     try:
@@ -300,19 +322,21 @@ def main():
             ref, batches, period = reference(s, cfg)
             for n in range(args.trials):
                 for kind in group:
-                    delay, code, injected = trial(s, kind, cfg, ref, batches, period, rng, n)
-                    tally.setdefault(kind, []).append((delay, code, injected))
-                    print(f"TRIAL {kind} {n}: fault at {delay:.2f} s, exit {code}, resumed equal")
+                    delay, code, injected, cheap = trial(s, kind, cfg, ref, batches, period, rng, n)
+                    tally.setdefault(kind, []).append((delay, code, injected, cheap))
+                    wait = ", during a cheap wait" if cheap else ""
+                    print(f"TRIAL {kind} {n}: fault at {delay:.2f} s{wait}, exit {code}, resumed equal", flush=True)
     except Failure as e:
         print(f"FAILED: {e}", file=sys.stderr)
         return 1
     for kind, rows in tally.items():
-        codes = sorted({c for _, c, _ in rows})
-        hit = sum(1 for _, _, i in rows if i)
-        bit = sum(1 for _, c, i in rows if i and c != 0)
+        codes = sorted({c for _, c, _, _ in rows})
+        hit = sum(1 for _, _, i, _ in rows if i)
+        bit = sum(1 for _, c, i, _ in rows if i and c != 0)
+        waits = sum(1 for _, _, i, w in rows if i and w)
         print(f"{kind}: {len(rows)} trials, {hit} with the fault injected before the run ended, "
-              f"{bit} of them ending it early, exit codes {codes}, every resume equal to the "
-              f"uninterrupted file")
+              f"{bit} of them ending it early, {waits} during a cheap wait, exit codes {codes}, every "
+              f"resume equal to the uninterrupted file")
     print("passed")
     return 0
 
