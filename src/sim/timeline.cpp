@@ -97,19 +97,22 @@ void check_capacity(const workload::Network& net, const workload::Segmentation& 
     }
 }
 
-/// One segment's layers costed in branch order (their energy and first infeasibility added
-/// to `cost`), listed in `order` and `layers` as the timeline composes them.
-void cost_segment(const workload::Network& net, const workload::Segment& s, const SegmentMapping& sm,
-                  LayerCoster& coster, NetworkCost& cost, std::vector<LayerIndex>& order,
+/// One segment's layers in branch order, listed in `order` and `layers` as the timeline
+/// composes them. With a coster, each is costed first into `cost` (its energy and the first
+/// infeasibility added); without one, `cost` holds their costs already.
+void list_segment(const workload::Network& net, const workload::Segment& s, const SegmentMapping& sm,
+                  LayerCoster* coster, NetworkCost& cost, std::vector<LayerIndex>& order,
                   std::vector<TimelineLayer>& layers) {
     for (std::size_t bi = 0; bi < s.branches.size(); ++bi) {
         for (LayerIndex li : s.branches[bi].layers) {
             LayerCost& lc = cost.layers[static_cast<std::size_t>(li)];
-            coster.cost(li, lc);
-            cost.energy += lc.energy;
-            if (lc.status != EvalStatus::ok && cost.status == EvalStatus::ok) {
-                cost.status = lc.status;
-                cost.reason = lc.reason;
+            if (coster != nullptr) {
+                coster->cost(li, lc);
+                cost.energy += lc.energy;
+                if (lc.status != EvalStatus::ok && cost.status == EvalStatus::ok) {
+                    cost.status = lc.status;
+                    cost.reason = lc.reason;
+                }
             }
             TimelineLayer& t = layers.emplace_back();
             t.redistribution = lc.redistribution;
@@ -122,15 +125,16 @@ void cost_segment(const workload::Network& net, const workload::Segment& s, cons
     }
 }
 
-/// Every layer costed, segment by segment, then the whole network composed by `timeline`
-/// (with the layers' data spaces if it wants them): latency, segments, layer timings.
+/// Every layer costed by `coster` (or taken from `cost` when it is null), segment by segment,
+/// then the whole network composed by `timeline` (with the layers' data spaces if it wants
+/// them): latency, segments, layer timings.
 void compose(const workload::Network& net, const workload::Segmentation& seg, const NetworkMapping& mapping,
-             const System& sys, LayerCoster& coster, const Timeline& timeline, NetworkCost& cost) {
+             const System& sys, LayerCoster* coster, const Timeline& timeline, NetworkCost& cost) {
     const std::size_t n = seg.segments.size();
     std::vector<std::vector<LayerIndex>> order(n);
     std::vector<std::vector<TimelineLayer>> layers(n);
     for (std::size_t si = 0; si < n; ++si)
-        cost_segment(net, seg.segments[si], mapping.segments[si], coster, cost, order[si], layers[si]);
+        list_segment(net, seg.segments[si], mapping.segments[si], coster, cost, order[si], layers[si]);
     std::vector<LayerSpaces> spaces;
     if (timeline.wants_spaces()) {
         spaces.reserve(static_cast<std::size_t>(net.size()));
@@ -176,7 +180,7 @@ NetworkCost evaluate_mapping(const workload::Network& network, const workload::S
     NetworkCost cost;
     cost.layers.resize(static_cast<std::size_t>(network.size()));
     check_capacity(network, seg, mapping, system, cost);
-    compose(network, seg, mapping, system, coster, timeline, cost);
+    compose(network, seg, mapping, system, &coster, timeline, cost);
     cost.seconds = cost.latency.value() / (system.clock_mhz * 1e6);
     // Every bank draws background and refresh power for the whole run (DRAMPower-style).
     cost.energy.dram_background = Picojoules(system.dram_background_pj_per_cycle * cost.latency.value());
@@ -185,6 +189,16 @@ NetworkCost evaluate_mapping(const workload::Network& network, const workload::S
     if (cost.latency.value() > 0)
         cost.pe_utilisation = static_cast<double>(network.total_macs()) / (cost.latency.value() * pes);
     return cost;
+}
+
+Cycles recomposed_latency(const workload::Network& network, const workload::Segmentation& seg,
+                          const NetworkMapping& mapping, const System& system, const NetworkCost& cost,
+                          const Timeline& timeline) {
+    if (cost.layers.size() != static_cast<std::size_t>(network.size()))
+        throw ModelError("recomposed_latency: the cost does not hold one entry per layer");
+    NetworkCost copy = cost;
+    compose(network, seg, mapping, system, nullptr, timeline, copy);
+    return copy.latency;
 }
 
 }  // namespace pimdse::sim

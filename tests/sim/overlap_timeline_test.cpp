@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "overlap_reference.hpp"
 #include "pimdse/core/error.hpp"
@@ -135,6 +136,37 @@ TEST(OverlapTimeline, EqualsTheReferenceOnSmallNetworks) {
         expect_reference(n, streaming_mapping(n, s, 2, 2, Placement::uniform), sys, 0, false);
         expect_reference(n, streaming_mapping(n, s, 2, 2, Placement::banded), sys, 0, true);
     }
+}
+
+// The latency of a mapping recomposed from another timeline's layer costs is the latency
+// evaluating it under that timeline gives, to the bit, in every direction.
+TEST(OverlapTimeline, RecomposedLatencyEqualsEvaluating) {
+    const System sys = system_of(2, 2, 4);
+    const Network resnet =
+        io::read_network_file(std::string(PIMDSE_SOURCE_DIR) + "/inputs/networks/resnet18.yaml");
+    std::vector<Network> nets{resnet};
+    for (const char* text : {kChain, kResidual, kConcat})
+        nets.push_back(io::parse_network(text, "small.yaml"));
+    const Timeline* timelines[] = {&sequential_timeline(), &overlap_timeline(),
+                                   &overlap_transform_timeline()};
+    for (const Network& n : nets) {
+        SCOPED_TRACE(n.name());
+        const Segmentation s = workload::decompose(n);
+        for (const Placement p : {Placement::uniform, Placement::banded}) {
+            const NetworkMapping m = streaming_mapping(n, s, 2, 2, p);
+            for (const Timeline* from : timelines) {
+                const NetworkCost costed = evaluate(n, s, m, sys, *from);
+                for (const Timeline* to : timelines)
+                    EXPECT_EQ(recomposed_latency(n, s, m, sys, costed, *to).value(),
+                              evaluate(n, s, m, sys, *to).latency.value());
+            }
+        }
+    }
+    NetworkCost empty;
+    EXPECT_THROW(
+        (void)recomposed_latency(resnet, workload::decompose(resnet),
+                                 uniform_mapping(resnet, workload::decompose(resnet), 2, 2), sys, empty),
+        ModelError);
 }
 
 TEST(OverlapTimeline, WithinOnePercentOfTheReferenceOnResNet18) {

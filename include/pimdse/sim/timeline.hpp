@@ -122,4 +122,13 @@ struct NetworkCost {
                                            SharingScheduler& scheduler,
                                            const Timeline& timeline = sequential_timeline());
 
+/// The latency evaluate_mapping would give `mapping` under `timeline`, from the layer costs in
+/// `cost`: an evaluate_mapping result for the same mapping, system, node model and
+/// scheduler under any timeline (a layer's redistribution, sharing and compute do not depend
+/// on the timeline). Composes without costing the layers again.
+[[nodiscard]] Cycles recomposed_latency(const workload::Network& network, const workload::Segmentation& seg,
+                                        const NetworkMapping& mapping, const System& system,
+                                        const NetworkCost& cost,
+                                        const Timeline& timeline = sequential_timeline());
+
 }  // namespace pimdse::sim
