@@ -319,6 +319,7 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
     std::vector<sim::DataLayout> dl_in(n, options_.layouts.front());
     std::vector<sim::DataLayout> dl_out(n, options_.layouts.front());
     MapResult best;
+    sim::NetworkCost search_cost;  // best's mapping under the search scheduler
     double best_latency = kInf;
     bool have = false;
     std::vector<std::vector<sim::LayerMapping>> candidates;  // the best round's options per layer
@@ -334,6 +335,7 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
             best_latency = latency_or_inf(cost);
             best.mapping = mapping;
             best.cost = cost;
+            search_cost = cost;
             best.dp_latency = sel.feasible ? sel.latency : kInf;
             have = true;
             candidates = sel.feasible ? round_candidates(in, sel, n) : decltype(candidates){};
@@ -349,7 +351,7 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
         if (same) break;  // the next round would generate the same candidates
     }
     best.cost = evaluate(network, seg, best.mapping, true);
-    greedy_step(network, seg, candidates, best);
+    greedy_step(network, seg, candidates, search_cost, best);
     options_.layouts = restore.saved;
     if (options_.keep_baseline_if_better) {
         // The sequential whole-array mappings (the baseline under both LM rules) are points of
@@ -373,13 +375,14 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
 }
 
 void Mapper::greedy_step(const workload::Network& network, const workload::Segmentation& seg,
-                         const std::vector<std::vector<sim::LayerMapping>>& candidates, MapResult& best) {
+                         const std::vector<std::vector<sim::LayerMapping>>& candidates,
+                         const sim::NetworkCost& search_cost, MapResult& best) {
     const auto* overlapped = dynamic_cast<const sim::OverlapTimeline*>(&timeline_);
     if (overlapped == nullptr || !options_.overlap_greedy || candidates.empty()) return;
     if (best.cost.status != sim::EvalStatus::ok) return;
     check_cancelled();
     const GreedyContext ctx{network, seg, system_, intra_, search_scheduler_, overlapped->transform()};
-    GreedyResult g = overlap_greedy(ctx, best.mapping, candidates);
+    GreedyResult g = overlap_greedy(ctx, best.mapping, candidates, &search_cost);
     if (g.changed == 0) return;
     sim::NetworkCost cost = evaluate(network, seg, g.mapping, true);
     // Kept only when the network's overlapped latency improves: never worse, by construction.

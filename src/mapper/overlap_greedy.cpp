@@ -63,7 +63,8 @@ struct Costed {
 }  // namespace
 
 GreedyResult overlap_greedy(const GreedyContext& ctx, const sim::NetworkMapping& start,
-                            const std::vector<std::vector<sim::LayerMapping>>& candidates) {
+                            const std::vector<std::vector<sim::LayerMapping>>& candidates,
+                            const sim::NetworkCost* start_cost) {
     GreedyResult out{start, 0};
     sim::NetworkMapping& m = out.mapping;
     sim::LayerCoster coster(ctx.network, ctx.seg, m, ctx.system, ctx.intra, ctx.scheduler);
@@ -71,13 +72,25 @@ GreedyResult overlap_greedy(const GreedyContext& ctx, const sim::NetworkMapping&
     NodeStore store(ctx, m);
     std::deque<sim::LayerSpaces> kept;  // the composer refers to them
     const std::int64_t capacity = ctx.system.dram_capacity.value();
+    // Layers whose mapping differs from start's: a layer's cost reads its producers' owners.
+    std::vector<bool> moved(static_cast<std::size_t>(ctx.network.size()), false);
+    const auto as_started = [&](LayerIndex li, const sim::LayerMapping& x) {
+        const auto l = static_cast<std::size_t>(li);
+        if (start_cost == nullptr || l >= start_cost->layers.size() || !(x == start.layers[l])) return false;
+        for (const LayerIndex p : ctx.network.layer(li).inputs)
+            if (p != workload::kNetworkInput && moved[static_cast<std::size_t>(p)]) return false;
+        return true;
+    };
 
     // Layer li costed under x (set into m) as the next layer of the composition.
     const auto cost = [&](LayerIndex li, const sim::LayerMapping& x) -> std::optional<Costed> {
         // The spaces refer to the layer's mapping: m's, which holds the chosen one at the end.
         const sim::LayerMapping& at = m.layers[static_cast<std::size_t>(li)] = x;
         sim::LayerCost lc;
-        coster.cost(li, lc);
+        if (as_started(li, x))
+            lc = start_cost->layers[static_cast<std::size_t>(li)];
+        else
+            coster.cost(li, lc);
         if (lc.status != sim::EvalStatus::ok) return std::nullopt;
         Costed c{
             {lc.redistribution, lc.sharing, lc.compute, 0, {}, nullptr},
@@ -113,6 +126,7 @@ GreedyResult overlap_greedy(const GreedyContext& ctx, const sim::NetworkMapping&
                 coster.remapped(li);
                 store.add(li, m, best, 1);
                 if (!(best == current)) ++out.changed;
+                moved[l] = !(best == start.layers[l]);
                 if (!chosen) return GreedyResult{start, 0};  // infeasible as it was: nothing to improve
                 kept.push_back(std::move(chosen->spaces));
                 chosen->layer.spaces = &kept.back();

@@ -107,6 +107,39 @@ TEST(OverlapSearch, GreedyWalkWithTheCurrentChoicesOnlyChangesNothing) {
     EXPECT_EQ(none.mapping, r.mapping);
 }
 
+// Given the start's layer costs, the walk reuses them where a layer and its producers are
+// still as they started, and its result is the walk's without them. The candidates (each
+// layer's own mapping and the baseline's) change some layers, so later layers are costed
+// afresh after moved producers.
+TEST(OverlapSearch, GreedyWalkFromTheStartsCostsIsTheSame) {
+    const sim::System sys = system_of(4, 4, 16, 64);
+    std::int32_t changed = 0;
+    for (const std::string& name : kNetworks) {
+        const Library l = library(name);
+        sim::AnalyticIntraNodeMapper intra;
+        sim::SnakeRingScheduler sched;
+        MapperOptions off;
+        off.overlap_greedy = false;
+        Mapper m(sys, off, intra, sched, sched, sim::overlap_timeline());
+        const MapResult r = m.map(l.net, l.seg);
+        const MapResult b = m.baseline(l.net, l.seg);
+        std::vector<std::vector<sim::LayerMapping>> cands;
+        for (std::size_t i = 0; i < r.mapping.layers.size(); ++i)
+            cands.push_back({b.mapping.layers[i], r.mapping.layers[i]});
+        const GreedyContext ctx{l.net, l.seg, sys, intra, sched, false};
+        const GreedyResult fresh = overlap_greedy(ctx, r.mapping, cands);
+        for (const sim::Timeline* t : {&sim::overlap_timeline(), &sim::sequential_timeline()}) {
+            const sim::NetworkCost start =
+                sim::evaluate_mapping(l.net, l.seg, r.mapping, sys, intra, sched, *t);
+            const GreedyResult reused = overlap_greedy(ctx, r.mapping, cands, &start);
+            EXPECT_EQ(reused.mapping, fresh.mapping) << name;
+            EXPECT_EQ(reused.changed, fresh.changed) << name;
+        }
+        changed += fresh.changed;
+    }
+    EXPECT_GT(changed, 0);
+}
+
 // Same inputs, same mapping and cost: fresh mappers twice, with the transformation.
 TEST(OverlapSearch, OverlapAwareMapIsDeterministic) {
     const sim::System sys = system_of(4, 4, 16, 64);

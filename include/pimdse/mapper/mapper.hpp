@@ -151,9 +151,11 @@ public:
 private:
     void check_cancelled() const;
     /// The greedy step on `best` when the timeline is overlapped and the option is on; kept
-    /// when the final scheduler's overlapped latency is lower. Per layer, its candidates.
+    /// when the final scheduler's overlapped latency is lower. Per layer, its candidates;
+    /// `search_cost`, `best`'s mapping costed with the search scheduler.
     void greedy_step(const workload::Network& network, const workload::Segmentation& seg,
-                     const std::vector<std::vector<sim::LayerMapping>>& candidates, MapResult& best);
+                     const std::vector<std::vector<sim::LayerMapping>>& candidates,
+                     const sim::NetworkCost& search_cost, MapResult& best);
     /// The baseline's mapping with LMs chosen by `lm`, costed with the search scheduler.
     [[nodiscard]] sim::NetworkMapping baseline_mapping(const workload::Network& network,
                                                        const workload::Segmentation& seg, BaselineLm lm);

@@ -12,6 +12,7 @@
 #include "pimdse/sim/mapping.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
 #include "pimdse/sim/system.hpp"
+#include "pimdse/sim/timeline.hpp"
 #include "pimdse/workload/network.hpp"
 #include "pimdse/workload/segments.hpp"
 
@@ -37,8 +38,12 @@ struct GreedyResult {
 /// `start` with each layer's LM and WR chosen greedily among `candidates[layer]` (its
 /// layouts kept; `start`'s own choice is always a candidate and wins ties). A candidate that
 /// would overflow a node's DRAM, or that the cost model finds infeasible, is skipped.
-/// Deterministic: the candidates are tried in the order given.
+/// Deterministic: the candidates are tried in the order given. `start_cost`, if given, is
+/// evaluate_mapping's cost of `start` under ctx's node model and scheduler: a layer still
+/// mapped as in `start` whose producers are too then takes its layer cost from there instead
+/// of costing it again (the same numbers, since a layer's cost depends only on those).
 [[nodiscard]] GreedyResult overlap_greedy(const GreedyContext& ctx, const sim::NetworkMapping& start,
-                                          const std::vector<std::vector<sim::LayerMapping>>& candidates);
+                                          const std::vector<std::vector<sim::LayerMapping>>& candidates,
+                                          const sim::NetworkCost* start_cost = nullptr);
 
 }  // namespace pimdse::mapper
