@@ -235,6 +235,11 @@ std::vector<CLI::Option*> add_hetero3d_options(CLI::App& cmd, Hetero3dEvaluateOp
                        "hetero3d: Table II's ReRAM ADCs, table_ii_tile (default) or neurosim_column_mux "
                        "(docs/model.md, \"HuNT: per-layer costs\")")
             ->check(CLI::IsMember({"table_ii_tile", "neurosim_column_mux"})));
+    out.push_back(
+        cmd.add_option("--gradients", o.gradients,
+                       "hetero3d: how the SRAM tier costs the gradients, digital_float32 (default) or "
+                       "in_memory (docs/model.md, \"HuNT: gradient models\")")
+            ->check(CLI::IsMember({"digital_float32", "in_memory"})));
     out.push_back(cmd.add_option("--csv", o.csv,
                                  "hetero3d: append one summary row (the picked mapping's objectives, TOPS/W, "
                                  "TOPS/mm², temperatures) to this CSV file")

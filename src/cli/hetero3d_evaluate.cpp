@@ -104,20 +104,20 @@ void append_csv_row(const Hetero3dEvaluateOptions& o, const hw::Hetero3dHardware
                     const workload::Network& net, std::size_t front, const Picked& p) {
     const sim::Hetero3dNetworkCost& c = p.eval.cost;
     const std::string row = format(
-        "%s,%s,%s,%s,%s,%lld,%llu,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s\n",
+        "%s,%s,%s,%s,%s,%lld,%llu,%zu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%s,%s\n",
         hw::stack_string(h.stack).c_str(), net.name().c_str(),
         net.mode() == workload::NetworkMode::training ? "training" : "inference", o.adc_reading.c_str(),
         o.greedy ? "greedy" : "amosa", static_cast<long long>(o.greedy ? 1 : o.iterations),
         static_cast<unsigned long long>(o.seed), front, c.latency_ns * 1e-9, c.energy_pj * 1e-12,
         static_cast<double>(c.ops), c.area_mm2, total_power_w(c), p.tops_per_w, p.tops_per_mm2, p.eval.peak_k,
         p.eval.err, c.lifetime_iterations, tier_field(c.tier_power_w).c_str(),
-        tier_field(p.eval.tier_peak_k).c_str());
+        tier_field(p.eval.tier_peak_k).c_str(), o.gradients.c_str());
     const std::vector<std::filesystem::path> inputs{o.hardware, o.network};
     io::append_output_file(
         o.csv,
         "stack,network,mode,adc_reading,tier_mapping,iterations,seed,front_size,latency_s,"
         "energy_j,ops,area_mm2,power_w,tops_per_w,tops_per_mm2,peak_k,err,lifetime_iterations,"
-        "tier_power_w,tier_peak_k\n",
+        "tier_power_w,tier_peak_k,gradients\n",
         row, inputs);
 }
 
@@ -132,6 +132,7 @@ int run_evaluate_hetero3d(const Hetero3dEvaluateOptions& o) {
     mapper::TierModel model;
     model.preset = &hw::neurosim_v2_1_preset();
     model.params.adc_reading = sim::adc_reading_from_name(o.adc_reading, "--adc-reading");
+    model.params.gradients = sim::gradient_model_from_name(o.gradients, "--gradients");
     model.thermal = sim::hunt_thermal_stack(h.tiles_per_pe * h.tile_area.value(), h.pes_per_tier, h.tiers);
     model.heat = o.peak_objective ? mapper::HeatObjective::peak_temperature : mapper::HeatObjective::power;
     const sim::Hetero3dPlacement greedy = sim::greedy_placement(net, h);
@@ -156,10 +157,12 @@ int run_evaluate_hetero3d(const Hetero3dEvaluateOptions& o) {
         const mapper::Efficiency e = mapper::efficiency(front[*at].cost);
         best = Picked{placements[*at], front[*at], e.tops_per_w, e.tops_per_mm2};
     }
-    std::cout << format("hetero3d %s: %d tiers x %d PEs; network %s (%s, batch %lld); ADC reading %s\n",
-                        hw::stack_string(h.stack).c_str(), h.tiers, h.pes_per_tier, net.name().c_str(),
-                        net.mode() == workload::NetworkMode::training ? "training" : "inference",
-                        static_cast<long long>(net.batch()), o.adc_reading.c_str());
+    std::cout << format(
+        "hetero3d %s: %d tiers x %d PEs; network %s (%s, batch %lld); ADC reading %s; "
+        "gradients %s\n",
+        hw::stack_string(h.stack).c_str(), h.tiers, h.pes_per_tier, net.name().c_str(),
+        net.mode() == workload::NetworkMode::training ? "training" : "inference",
+        static_cast<long long>(net.batch()), o.adc_reading.c_str(), o.gradients.c_str());
     std::cout << (o.greedy ? std::string("tier mapping: greedy\n")
                            : format("tier mapping: AMOSA, %lld evaluations, seed %llu, %zu on the front\n",
                                     static_cast<long long>(o.iterations),

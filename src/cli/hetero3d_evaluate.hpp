@@ -20,7 +20,8 @@ struct Hetero3dEvaluateOptions {
     std::optional<double> max_err;  ///< the error filter before the pick
     bool peak_objective = false;    ///< the third objective: peak temperature, not power
     std::string adc_reading = "table_ii_tile";
-    std::string csv;  ///< append one summary row to this CSV file (empty: none)
+    std::string gradients = "digital_float32";  ///< how the SRAM tier costs ΔAG and ΔWG
+    std::string csv;                            ///< append one summary row to this CSV file (empty: none)
 };
 
 /// Runs the evaluation and prints it to stdout; returns the exit code.

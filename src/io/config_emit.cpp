@@ -199,6 +199,7 @@ void write_hetero3d(std::ostream& out, const Hetero3dOptions& o) {
         << "  tiles_per_pe: " << o.tiles_per_pe << '\n'
         << "  tile_area_mm2: " << num(o.tile_area_mm2) << '\n'
         << "  adc_reading: " << quoted(o.adc_reading) << '\n'
+        << "  gradients: " << quoted(o.gradients) << '\n'
         << "  tier_mapping: " << name_of(kTierMappingNames, o.tier_mapping) << '\n'
         << "  amosa_iterations: " << o.amosa_iterations << "  # read with tier_mapping: amosa\n"
         << "  amosa_seed: " << o.amosa_seed << '\n';

@@ -1,7 +1,7 @@
 // The `hetero3d:` section of a sweep configuration (docs/config.md): the hetero3d family's
-// geometry and evaluation settings beside its space. The ADC reading's name is checked where
-// the readings are (the hetero3d family's factory); everything else here, with file, line
-// and key.
+// geometry and evaluation settings beside its space. The ADC reading's and the gradient model's
+// names are checked where they are defined (the hetero3d family's factory); everything else here, with file,
+// line and key.
 
 #include <string>
 
@@ -28,7 +28,7 @@ Hetero3dOptions read_hetero3d(const yaml::Reader& r, const std::optional<yaml::F
         r.value_error(*f, "no hetero3d section unless family is hetero3d", "family " + family);
     }
     const yaml::Map m(r, *f,
-                      {"tiers", "pes_per_tier", "tiles_per_pe", "tile_area_mm2", "adc_reading",
+                      {"tiers", "pes_per_tier", "tiles_per_pe", "tile_area_mm2", "adc_reading", "gradients",
                        "tier_mapping", "amosa_iterations", "amosa_seed"});
     if (auto v = m.get("tiers"))
         o.tiers = to_int(r.integer(*v, 1, static_cast<std::int64_t>(kMaxDesignParams)));
@@ -36,6 +36,7 @@ Hetero3dOptions read_hetero3d(const yaml::Reader& r, const std::optional<yaml::F
     if (auto v = m.get("tiles_per_pe")) o.tiles_per_pe = to_int(r.integer(*v, 1, kMaxTilesPerPe));
     if (auto v = m.get("tile_area_mm2")) o.tile_area_mm2 = r.number(*v, 0, true, kMaxTileAreaMm2);
     if (auto v = m.get("adc_reading")) o.adc_reading = r.string(*v);
+    if (auto v = m.get("gradients")) o.gradients = r.string(*v);
     if (auto v = m.get("tier_mapping")) {
         o.tier_mapping = static_cast<TierMapping>(r.choice(*v, names_of(kTierMappingNames)));
     }

@@ -51,6 +51,17 @@ double sram_mac_pj(const workload::Precision& p, const Hetero3dCostParams& param
     return mac + p.bits * params.sram_read_pj_per_bit;
 }
 
+// The precision a digital phase is costed at: its own, but a gradient's on SRAM under the
+// in-memory model is the forward pass's (the gradient MACs are the tier's forward MACs).
+workload::Precision compute_precision(const workload::PhaseStep& step, PimDevice device,
+                                      const Hetero3dCostParams& params) {
+    const bool gradient =
+        step.phase == TrainingPhase::activation_gradient || step.phase == TrainingPhase::weight_gradient;
+    if (gradient && device == PimDevice::sram && params.gradients == GradientModel::in_memory)
+        return workload::kForwardPrecision;
+    return step.precision;
+}
+
 // Digital MACs on `tiles` tiles: one operand of p.bits read per MAC, the tile's sense
 // amplifiers delivering sram_tile_bits_per_cycle bits a cycle.
 void digital_compute(PhaseCost& c, std::int64_t macs, const workload::Precision& p, std::int64_t tiles,
@@ -143,6 +154,18 @@ AdcReading adc_reading_from_name(std::string_view name, std::string_view key) {
                           "'; known readings: table_ii_tile, neurosim_column_mux");
 }
 
+std::string_view gradient_model_name(GradientModel g) noexcept {
+    return g == GradientModel::digital_float32 ? "digital_float32" : "in_memory";
+}
+
+GradientModel gradient_model_from_name(std::string_view name, std::string_view key) {
+    for (GradientModel g : {GradientModel::digital_float32, GradientModel::in_memory})
+        if (gradient_model_name(g) == name) return g;
+    throw ConfigError(
+        {}, std::string(key),
+        "unknown gradient model '" + std::string(name) + "'; known models: digital_float32, in_memory");
+}
+
 MeshCoord pe_coordinate(const hw::Hetero3dHardware& hw, int tier, int pe) {
     if (tier < 0 || tier >= hw.tiers || pe < 0 || pe >= hw.pes_per_tier)
         throw ModelError("pe_coordinate: PE " + std::to_string(pe) + " of tier " + std::to_string(tier) +
@@ -209,8 +232,8 @@ PhaseCost cost_phase(const workload::Layer& layer, const workload::PhaseStep& st
     if (crossbar && mvm) {
         if (!crossbar_compute(c, layer, step.precision, tile, tiles, preset, params)) return c;
     } else {
-        digital_compute(c, step.phase == TrainingPhase::forward ? step.ops : step.macs, step.precision, tiles,
-                        params);
+        digital_compute(c, step.phase == TrainingPhase::forward ? step.ops : step.macs,
+                        compute_precision(step, device, params), tiles, params);
     }
     if (step.weight_writes > 0) {
         const hw::DeviceProperties& dev = hw::hunt_device_properties(device);

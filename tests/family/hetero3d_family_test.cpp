@@ -2,8 +2,9 @@
 // (one device per tier, 81 stacks, each point round-tripping to its stack), restrictions from
 // `space:`, the resolved configuration reading back equal, an evaluation equal to the HuNT
 // model's own functions (sim::greedy_placement, sim::cost_network_on_stack, the thermal
-// stack, mapper::evaluate_placement) with energy parts that sum to the energy, a stack that
-// cannot train ending infeasible with the reason, the AMOSA option, and configuration errors.
+// stack, mapper::evaluate_placement) with energy parts that sum to the energy, the in-memory
+// gradient model reaching the cost model, a stack that cannot train ending infeasible with the
+// reason, the AMOSA option, and configuration errors.
 
 #include <gtest/gtest.h>
 
@@ -87,17 +88,44 @@ TEST(Hetero3dFamily, PointsRoundTripThroughStacks) {
 TEST(Hetero3dFamily, SpaceAndSettingsComeFromTheConfiguration) {
     const io::Config c = config(
         "space:\n  t4: {values: [1]}\nhetero3d: {tiers: 4, pes_per_tier: 9, tier_mapping: amosa, "
-        "amosa_iterations: 20, adc_reading: neurosim_column_mux}\n");
+        "amosa_iterations: 20, adc_reading: neurosim_column_mux, gradients: in_memory}\n");
     const auto f = make_family(c);
     EXPECT_EQ(f->space().size(), 27.0L);
     EXPECT_EQ(f->space().range(3).values(), std::vector<int>({1}));
     EXPECT_FALSE(f->legal(stack_point(*f, "SSSR")));
     EXPECT_EQ(c.hetero3d.pes_per_tier, 9);
     EXPECT_EQ(c.hetero3d.tier_mapping, TierMapping::amosa);
+    EXPECT_EQ(c.hetero3d.gradients, "in_memory");
+    EXPECT_EQ(config("").hetero3d.gradients, "digital_float32");
     const io::Config back = io::parse_config(io::to_yaml(c), c.source_file);
     EXPECT_EQ(back, c) << io::to_yaml(c);
     EXPECT_EQ(back.hetero3d, c.hetero3d);
     EXPECT_EQ(make_family(config("hetero3d: {tiers: 2}\n"))->space().size(), 9.0L);
+}
+
+// `hetero3d.gradients: in_memory` reaches the cost model: the family's latency is the HuNT
+// model's under that gradient model, and cheaper gradients raise the stack's TOPS/W.
+TEST(Hetero3dFamily, InMemoryGradientsReachTheCostModel) {
+    const io::Config c = config("hetero3d: {gradients: in_memory}\n");
+    const auto f = make_family(c);
+    const eval::EvalContext ctx = context(c);
+    const DesignPoint p = stack_point(*f, "RRFS");
+    const eval::Evaluation e = f->evaluate(ctx, 1, p, Deadline{});
+    ASSERT_EQ(e.status, eval::Status::ok) << e.message;
+    const io::Config plain = config("");
+    const eval::Evaluation d = make_family(plain)->evaluate(context(plain), 1, p, Deadline{});
+    ASSERT_EQ(d.status, eval::Status::ok) << d.message;
+
+    const hw::Hetero3dHardware h = hetero3d_hardware(p, c.hetero3d);
+    const workload::Network& net = ctx.workloads[0].network;
+    sim::Hetero3dCostParams params;
+    params.gradients = sim::GradientModel::in_memory;
+    const sim::Hetero3dNetworkCost cost =
+        sim::cost_network_on_stack(net, h, sim::greedy_placement(net, h), hw::neurosim_v2_1_preset(), params);
+    ASSERT_TRUE(cost.ok);
+    EXPECT_DOUBLE_EQ(e.latency_seconds, cost.latency_ns * 1e-9);
+    EXPECT_LT(e.energy_joules, d.energy_joules);
+    EXPECT_GT(e.metrics[4], d.metrics[4]);
 }
 
 // The family's numbers are the HuNT model's, computed here directly.
@@ -210,6 +238,7 @@ TEST(Hetero3dFamily, ConfigurationErrorsNameFileKeyAndExpectation) {
     fails("space:\n  t5: {values: [1]}\n", "key 'space.t5': expected a tier of the hetero3d stack, t1 to t4");
     fails("space:\n  t2: {values: [1, 4]}\n", "key 'space.t2': expected device codes in [1, 3]");
     fails("hetero3d: {adc_reading: sar}\n", "key 'hetero3d.adc_reading'");
+    fails("hetero3d: {gradients: fixed16}\n", "key 'hetero3d.gradients'");
     fails("hetero3d: {tier_mapping: exhaustive}\n", "hetero3d.tier_mapping");
     fails("hetero3d: {pes_per_tier: 0}\n", "hetero3d.pes_per_tier");
     fails("hetero3d: {colour: red}\n", "colour");

@@ -1,14 +1,17 @@
 // Per-phase costs on a heterogeneous 3-D manycore (sim/hetero3d_cost.hpp), each case computed
 // by hand from the constants of docs/model.md ("HuNT: per-layer costs"): Manhattan hops on
-// small 3-D meshes, a transfer, a fully connected layer on each device, the update's writes
-// and lifetime, the error surrogate.
+// small 3-D meshes, a transfer, a fully connected layer on each device, the in-memory
+// gradient model against the forward pass, the update's writes and lifetime, the error
+// surrogate.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
+#include "../scratch_files.hpp"
 #include "pimdse/core/error.hpp"
 #include "pimdse/sim/hetero3d_cost.hpp"
 #include "pimdse/workload/builder.hpp"
@@ -17,6 +20,7 @@ namespace pimdse::sim {
 namespace {
 
 using hw::PimDevice;
+using pimdse::testing::message_of;
 using workload::PhaseStep;
 using workload::TrainingPhase;
 
@@ -145,6 +149,44 @@ TEST(Hetero3dPhase, AdcReadingsByHand) {
     EXPECT_EQ(adc_reading_from_name("neurosim_column_mux", "k"), AdcReading::neurosim_column_mux);
     EXPECT_EQ(adc_reading_name(AdcReading::table_ii_tile), "table_ii_tile");
     EXPECT_THROW((void)adc_reading_from_name("per_crossbar", "hetero3d.adc_reading"), ConfigError);
+}
+
+TEST(Hetero3dPhase, InMemoryGradientsCostTheSramForwardPass) {
+    const auto net = fc_network();
+    const auto& fc = net.layer(0);
+    Hetero3dCostParams cim;
+    cim.gradients = GradientModel::in_memory;
+    const PhaseCost fwd =
+        cost_phase(fc, step_of(net, TrainingPhase::forward), PimDevice::sram, 1, hunt(), preset(), {});
+    for (TrainingPhase phase : {TrainingPhase::activation_gradient, TrainingPhase::weight_gradient}) {
+        const PhaseCost g = cost_phase(fc, step_of(net, phase), PimDevice::sram, 1, hunt(), preset(), cim);
+        ASSERT_TRUE(g.ok()) << g.reason;
+        // 2560 MACs at 16 bits: 64 MACs a ns, (0.85 + 16 x 10 / 64) = 3.35 pJ a MAC, exactly
+        // the forward pass of the layer on the same PE.
+        EXPECT_DOUBLE_EQ(g.compute_ns, 2560 / 64.0);
+        EXPECT_NEAR(g.compute_pj, 2560 * 3.35, 1e-9);
+        EXPECT_EQ(g.compute_ns, fwd.compute_ns);
+        EXPECT_EQ(g.compute_pj, fwd.compute_pj);
+        EXPECT_EQ(g.leakage_mw, fwd.leakage_mw);
+        // The default is HuNT's text: 32-bit float, 9.6 pJ a MAC at half the rate.
+        const PhaseCost d = cost_phase(fc, step_of(net, phase), PimDevice::sram, 1, hunt(), preset(), {});
+        EXPECT_DOUBLE_EQ(d.compute_ns, 2560 / 32.0);
+        EXPECT_NEAR(d.compute_pj, 2560 * 9.6, 1e-9);
+    }
+    // The update stays at the gradients' precision; a float gradient still cannot run on a
+    // crossbar tier (the model changes the SRAM tier's costing, not the placement rule).
+    const PhaseCost u =
+        cost_phase(fc, step_of(net, TrainingPhase::weight_update), PimDevice::sram, 1, hunt(), preset(), cim);
+    EXPECT_NEAR(u.compute_pj, 2560 * 9.6, 1e-9);
+    const PhaseCost r = cost_phase(fc, step_of(net, TrainingPhase::weight_gradient), PimDevice::reram, 1,
+                                   hunt(), preset(), cim);
+    EXPECT_EQ(r.status, PhaseStatus::float_on_crossbar);
+    EXPECT_EQ(Hetero3dCostParams{}.gradients, GradientModel::digital_float32);
+    EXPECT_EQ(gradient_model_from_name("in_memory", "k"), GradientModel::in_memory);
+    EXPECT_EQ(gradient_model_name(GradientModel::digital_float32), "digital_float32");
+    const std::string msg = message_of([] { (void)gradient_model_from_name("fixed", "hetero3d.gradients"); });
+    EXPECT_NE(msg.find("hetero3d.gradients"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("digital_float32, in_memory"), std::string::npos) << msg;
 }
 
 TEST(Hetero3dPhase, FefetCrossbarByHand) {

@@ -2,8 +2,8 @@
 // The hetero3d family's settings beside its design space: the `hetero3d:` section of a sweep
 // configuration (docs/config.md). Plain values with no behaviour, like the crossbar family's
 // (crossbar_options.hpp): the configuration reader (io) fills them in without depending on
-// sim or mapper; the hetero3d family (src/family/hetero3d/) checks the ADC reading's name
-// against the cost model's (sim/hetero3d_cost.hpp) and runs the tier mapping.
+// sim or mapper; the hetero3d family (src/family/hetero3d/) checks the ADC reading's and the
+// gradient model's names against the cost model's (sim/hetero3d_cost.hpp) and runs the tier mapping.
 
 #include <cstdint>
 #include <string>
@@ -31,6 +31,9 @@ struct Hetero3dOptions {
     /// How ReRAM crossbars share SAR ADCs (sim::adc_reading_name): "table_ii_tile" or
     /// "neurosim_column_mux"; checked by the family.
     std::string adc_reading = "table_ii_tile";
+    /// How the SRAM tier costs ΔAG and ΔWG (sim::gradient_model_name): "digital_float32" or
+    /// "in_memory"; checked by the family.
+    std::string gradients = "digital_float32";
     TierMapping tier_mapping = TierMapping::greedy;
     std::int64_t amosa_iterations = 100;  ///< evaluations of the AMOSA search (HuNT IV-A)
     std::uint64_t amosa_seed = 1;         ///< the AMOSA search's seed, the same for every stack

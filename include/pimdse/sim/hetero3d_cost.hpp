@@ -47,6 +47,22 @@ enum class AdcReading : std::uint8_t {
 /// The reading called `name`; ConfigError on `key` listing the known names otherwise.
 [[nodiscard]] AdcReading adc_reading_from_name(std::string_view name, std::string_view key);
 
+/// How ΔAG and ΔWG are costed on the SRAM tier that runs them (docs/model.md, "HuNT: gradient
+/// models"). HuNT's text computes the gradients in 32-bit floating point; its figures come from
+/// DNN+NeuroSim, which computes them in memory in fixed point.
+enum class GradientModel : std::uint8_t {
+    /// HuNT IV-A's text: digital MACs at the phase's own precision (32-bit float).
+    digital_float32 = 0,
+    /// DNN+NeuroSim's arrangement: each gradient MAC costs what a forward MAC of the layer
+    /// costs on the SRAM tier, at the forward pass's precision (16-bit fixed point).
+    in_memory = 1,
+};
+
+/// The configuration names of the gradient models: "digital_float32", "in_memory".
+[[nodiscard]] std::string_view gradient_model_name(GradientModel g) noexcept;
+/// The model called `name`; ConfigError on `key` listing the known names otherwise.
+[[nodiscard]] GradientModel gradient_model_from_name(std::string_view name, std::string_view key);
+
 /// The constants of the cost model that are not device properties (docs/model.md).
 struct Hetero3dCostParams {
     /// 64-bit flits, 2 cycles per hop, 1.1 pJ per bit and hop (noc.hpp's defaults).
@@ -64,6 +80,8 @@ struct Hetero3dCostParams {
     bool replicate_weights = false;
     /// How ReRAM crossbars share SAR ADCs (Table II's literal reading by default).
     AdcReading adc_reading = AdcReading::table_ii_tile;
+    /// How the SRAM tier costs ΔAG and ΔWG (HuNT's text by default).
+    GradientModel gradients = GradientModel::digital_float32;
     double ambient_k = 300;  ///< HuNT IV-A
     /// Err's temperature scale T_s (ours): N = exp((Q − T_amb) / T_s) for ReRAM, (Q − T_amb) / T_s
     /// for FeFET; 50 K (docs/model.md, "Err").
@@ -134,7 +152,8 @@ struct PhaseCost {
 /// on ReRAM/FeFET hold the weights in the PEs' crossbars (one copy, or as many as fit with
 /// `replicate_weights`); other phases
 /// there (an auxiliary layer's forward, the update's arithmetic) run in the tiles' digital
-/// periphery at the SRAM digital rates. Throws ModelError for pes < 1.
+/// periphery at the SRAM digital rates. With GradientModel::in_memory, ΔAG and ΔWG on SRAM
+/// cost as forward MACs at kForwardPrecision. Throws ModelError for pes < 1.
 [[nodiscard]] PhaseCost cost_phase(const workload::Layer& layer, const workload::PhaseStep& step,
                                    hw::PimDevice device, int pes, const hw::Hetero3dHardware& hw,
                                    const hw::NeuroSimPreset& preset, const Hetero3dCostParams& params);

@@ -9,12 +9,22 @@
 # OUT/hunt.md (ours beside the paper's) and OUT/hunt.png with postprocess/hunt.py.
 #
 #   jobs/paper/hunt/run.sh [OUT_DIR]        (default: out/paper/hunt, git-ignored)
+#   GRADIENTS=in_memory jobs/paper/hunt/run.sh [OUT_DIR]   (default: out/paper/hunt_in_memory)
+#
+# GRADIENTS chooses how the SRAM tier costs ΔAG and ΔWG (`pimdse evaluate --gradients`,
+# docs/model.md, "HuNT: gradient models"): digital_float32 (HuNT's text, the default) or
+# in_memory (DNN+NeuroSim's arrangement, which HuNT's figures come from).
 #
 # Needs a built pimdse (cmake --preset release && cmake --build build --target pimdse -j2);
 # PIMDSE may point at another binary. About two minutes on one core.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
-out=${1:-$root/out/paper/hunt}
+gradients=${GRADIENTS:-digital_float32}
+case $gradients in
+  digital_float32) out=${1:-$root/out/paper/hunt} ;;
+  in_memory) out=${1:-$root/out/paper/hunt_in_memory} ;;
+  *) echo "hunt: GRADIENTS must be digital_float32 or in_memory, got '$gradients'" >&2; exit 2 ;;
+esac
 pimdse=${PIMDSE:-$root/build/src/cli/pimdse}
 [[ -x $pimdse ]] || { echo "hunt: $pimdse not found; build first" >&2; exit 2; }
 mkdir -p "$out/stacks"
@@ -29,7 +39,8 @@ for ((i = 0; i < 81; ++i)); do
   for net in resnet34_quarter_cifar10 vgg16_half_cifar10 vgg11_half_cifar10; do
     for adc in table_ii_tile neurosim_column_mux; do
       "$pimdse" evaluate --hardware "$out/stacks/$stack.yaml" \
-        --network "$root/inputs/networks/cifar10/$net.yaml" --adc-reading "$adc" --csv "$csv" > /dev/null
+        --network "$root/inputs/networks/cifar10/$net.yaml" --adc-reading "$adc" \
+        --gradients "$gradients" --csv "$csv" > /dev/null
     done
   done
   echo "hunt: $stack" >&2

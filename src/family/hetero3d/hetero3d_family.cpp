@@ -70,6 +70,7 @@ public:
         try {
             model_.params.adc_reading =
                 sim::adc_reading_from_name(options_.adc_reading, "hetero3d.adc_reading");
+            model_.params.gradients = sim::gradient_model_from_name(options_.gradients, "hetero3d.gradients");
         } catch (const ConfigError& ex) {
             throw ConfigError(file, ex.key(), ex.problem());
         }

@@ -29,7 +29,7 @@ inline constexpr FamilyId kHetero3dFamily = 2;
 
 /// The registry's factory of the hetero3d family (id kHetero3dFamily). Throws ConfigError
 /// naming the file and key for a `space:` key that is no tier of the stack, a value that is no
-/// device code, or an unknown `hetero3d.adc_reading`.
+/// device code, or an unknown `hetero3d.adc_reading` or `hetero3d.gradients`.
 [[nodiscard]] std::unique_ptr<Family> make_hetero3d(const io::Config& config, FamilyId id);
 
 /// The space of `config`: one parameter per tier of `hetero3d.tiers`, "t1" first, each of
