@@ -20,8 +20,10 @@ struct Added {
     std::string_view path;
     std::string_view value;
 };
-constexpr std::array<Added, 3> kAddedSince{
-    {{"model.intra_node", "analytic"}, {"model.overlap", "false"}, {"model.overlap_transform", "false"}}};
+constexpr std::array<Added, 4> kAddedSince{{{"model.intra_node", "analytic"},
+                                            {"model.overlap", "false"},
+                                            {"model.overlap_transform", "false"},
+                                            {"hetero3d.gradients", "digital_float32"}}};
 
 // A stored file without a key that was added since, and now has the key's old meaning.
 bool added_since(const YAML::Node& now, const std::string& path) {

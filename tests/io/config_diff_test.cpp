@@ -52,6 +52,16 @@ TEST(ConfigDifferences, ASectionAddedSinceMatchesItsAbsence) {
               (Diffs{"model.overlap: stored absent, now true"}));
 }
 
+TEST(ConfigDifferences, AHetero3dFileWithoutTheGradientModelMeantFloatGradients) {
+    const std::string stored = "family: hetero3d\nhetero3d:\n  amosa_seed: 2\n";
+    EXPECT_EQ(config_differences(
+                  stored, "family: hetero3d\nhetero3d:\n  amosa_seed: 2\n  gradients: digital_float32\n"),
+              Diffs{});
+    EXPECT_EQ(
+        config_differences(stored, "family: hetero3d\nhetero3d:\n  amosa_seed: 2\n  gradients: in_memory\n"),
+        (Diffs{"hetero3d.gradients: stored absent, now in_memory"}));
+}
+
 TEST(ConfigDifferences, WhatAResumeMayChangeIsIgnored) {
     const std::string stored = "sweep:\n  budget: 12\n  wall_time: 1h\n  seed: 1\noutput:\n  path: a.h5\n";
     const std::string now = "sweep:\n  budget: 20\n  seed: 1\noutput:\n  path: elsewhere/b.h5\n";

@@ -12,10 +12,10 @@ namespace pimdse::io {
 /// The keys whose values differ between two resolved configurations, one entry per key path,
 /// "sweep.seed: stored 7, now 8" (a key on one side only: "absent" on the other). What a
 /// resumed run may change is left out: `sweep.budget` (to extend a sweep), `sweep.wall_time`
-/// (a new allocation) and `output.path` (the file may move). A section added since sweep
-/// files were first written (`model:`) is no difference when the stored file lacks it and it
-/// now holds what its absence meant. Empty when they agree. A stored text that is not YAML
-/// gives one entry saying so.
+/// (a new allocation) and `output.path` (the file may move). A key or section added since
+/// sweep files were first written (`model:`, `hetero3d.gradients`) is no difference when the
+/// stored file lacks it and it now holds what its absence meant. Empty when they agree. A
+/// stored text that is not YAML gives one entry saying so.
 [[nodiscard]] std::vector<std::string> config_differences(const std::string& stored, const std::string& now);
 
 }  // namespace pimdse::io
