@@ -53,13 +53,15 @@ double refresh_interruptions(const NodeSpec& node, double accesses, double activ
 double short_row_wait(const NodeSpec& node, const TensorTraffic& t) noexcept {
     // A row of a accesses closed after a read spends tRCD + (a - 1) tCCD_L + tRTP from its
     // activation to its precharge (tWP after a write); tRAS holds it open for the rest.
+    // The rest falls with a: the loop stops at the first row length tRAS no longer holds.
     double wait = 0;
     for (std::size_t w = 0; w < 2; ++w) {
         const double close = w == 0 ? node.read_precharge_cycles : node.write_precharge_cycles;
         for (std::size_t a = 0; a < kShortRowAccesses; ++a) {
             const double rest =
                 node.ras_cycles - node.activate_cycles - close - static_cast<double>(a) * node.access_cycles;
-            if (rest > 0) wait += static_cast<double>(t.short_rows[w][a]) * rest;
+            if (rest <= 0) break;
+            wait += static_cast<double>(t.short_rows[w][a]) * rest;
         }
     }
     return wait;
@@ -291,8 +293,8 @@ void add(TensorTraffic& out, const TileSums& t, double times, bool write) {
     const std::int64_t rows = r(t.activations * times);
     out.activations += rows;
     if (write) out.write_activations += rows;
-    for (std::size_t a = 0; a < kShortRowAccesses; ++a)
-        out.short_rows[write ? 1 : 0][a] += r(t.short_rows[a] * times);
+    for (std::size_t a = 0; a < kShortRowAccesses; ++a)  // most tensors have no short rows
+        if (t.short_rows[a] != 0) out.short_rows[write ? 1 : 0][a] += r(t.short_rows[a] * times);
     out.fetches += r(t.tiles * times);
 }
 
