@@ -72,8 +72,6 @@ void digital_compute(PhaseCost& c, std::int64_t macs, const workload::Precision&
     c.compute_pj = static_cast<double>(macs) * sram_mac_pj(p, params);
 }
 
-// A forward phase as crossbar MVMs on the PEs' crossbars; false (and the status set) when
-// the weights do not fit.
 // Converters that read one crossbar's columns in parallel: sense amplifiers one per column;
 // ADCs per the reading (AdcReading).
 std::int64_t converters_per_crossbar(const hw::TileSpec& tile, const hw::NeuroSimPreset& preset,
@@ -83,39 +81,24 @@ std::int64_t converters_per_crossbar(const hw::TileSpec& tile, const hw::NeuroSi
     return ceil_div(tile.columns, preset.columns_per_adc);
 }
 
+// A forward phase as crossbar MVMs on the PEs' crossbars; false (and the status set) when
+// the weights do not fit.
 bool crossbar_compute(PhaseCost& c, const workload::Layer& layer, const workload::Precision& p,
                       const hw::TileSpec& tile, std::int64_t tiles, const hw::NeuroSimPreset& preset,
                       const Hetero3dCostParams& params) {
-    const bool replicate = params.replicate_weights;
-    const CrossbarConfig cfg = tile_config(tile, p.bits);
-    const CrossbarMapping m = map_to_crossbars(layer, cfg);
+    const CrossbarRead r = crossbar_read(layer, p.bits, c.device, preset, params);
     const std::int64_t available = tiles * tile.arrays;
-    c.crossbars = m.crossbars;
-    if (m.crossbars > available) {
+    c.crossbars = r.crossbars;
+    if (r.crossbars > available) {
         c.status = PhaseStatus::too_few_pes;
-        c.reason = "layer '" + layer.name + "' needs " + std::to_string(m.crossbars) + " crossbars, " +
+        c.reason = "layer '" + layer.name + "' needs " + std::to_string(r.crossbars) + " crossbars, " +
                    std::to_string(c.pes) + " PEs hold " + std::to_string(available);
         return false;
     }
-    c.replicas = replicate ? available / m.crossbars : 1;
-    const std::int64_t converters = converters_per_crossbar(tile, preset, params.adc_reading);
-    const std::int64_t used_columns = std::min<std::int64_t>(m.columns, cfg.size);
-    const std::int64_t used_rows = std::min<std::int64_t>(m.rows, cfg.size);
-    const double read_ns = preset.read_pulse_ns + static_cast<double>(ceil_div(used_columns, converters)) *
-                                                      preset.sar_adc_latency_ns(cfg.adc_bits);
+    c.replicas = params.replicate_weights ? available / r.crossbars : 1;
     const std::int64_t positions = layer.B * layer.P * layer.Q;
-    const std::int64_t reads = m.input_cycles * m.subvectors;
-    c.compute_ns = static_cast<double>(ceil_div(positions, c.replicas) * reads) * read_ns;
-    // Half the cells on, half off (ours); a column is its used rows' cells in parallel.
-    const double g_mean = 0.5 / preset.r_on_ohm + 0.5 / preset.r_off_ohm;
-    const double cell_pj =
-        preset.read_voltage_v * preset.read_voltage_v * g_mean * preset.read_pulse_ns * 1e3;
-    const double column_ohm = 1.0 / (static_cast<double>(used_rows) * g_mean);
-    const double cells = static_cast<double>(m.groups * m.rows * m.columns);
-    const double conversions = static_cast<double>(m.groups * m.row_blocks * m.columns);
-    const double per_read =
-        cells * cell_pj + conversions * preset.sar_adc_energy_pj(cfg.adc_bits, column_ohm);
-    c.compute_pj = static_cast<double>(positions * reads) * per_read;
+    c.compute_ns = static_cast<double>(ceil_div(positions, c.replicas) * r.reads_per_position) * r.read_ns;
+    c.compute_pj = static_cast<double>(positions * r.reads_per_position) * r.energy_pj();
     return true;
 }
 
@@ -196,6 +179,29 @@ CommCost communication_cost(const hw::Hetero3dHardware& hw, const PeGroup& from,
     c.latency_ns = flit_hops * params.noc.hop_cycles / params.clock_ghz;
     c.energy_pj = flit_hops * params.noc.flit_bits * params.noc.pj_per_bit_hop;
     return c;
+}
+
+CrossbarRead crossbar_read(const workload::Layer& layer, int bits, PimDevice device,
+                           const hw::NeuroSimPreset& preset, const Hetero3dCostParams& params) {
+    if (device == PimDevice::sram) throw ModelError("crossbar_read: layer '" + layer.name + "' on SRAM");
+    const hw::TileSpec& tile = hw::hunt_tile(device);
+    const CrossbarConfig cfg = tile_config(tile, bits);
+    const CrossbarMapping m = map_to_crossbars(layer, cfg);
+    CrossbarRead r;
+    r.crossbars = m.crossbars;
+    r.reads_per_position = m.input_cycles * m.subvectors;
+    const std::int64_t converters = converters_per_crossbar(tile, preset, params.adc_reading);
+    const std::int64_t used_columns = std::min<std::int64_t>(m.columns, cfg.size);
+    const std::int64_t used_rows = std::min<std::int64_t>(m.rows, cfg.size);
+    r.read_ns = preset.read_pulse_ns + static_cast<double>(ceil_div(used_columns, converters)) *
+                                           preset.sar_adc_latency_ns(cfg.adc_bits);
+    // Half the cells on, half off (ours); a column is its used rows' cells in parallel.
+    const double g_mean = 0.5 / preset.r_on_ohm + 0.5 / preset.r_off_ohm;
+    const double column_ohm = 1.0 / (static_cast<double>(used_rows) * g_mean);
+    r.cells = static_cast<double>(m.groups * m.rows * m.columns);
+    r.conversions = static_cast<double>(m.groups * m.row_blocks * m.columns);
+    r.conversion_pj = preset.sar_adc_energy_pj(cfg.adc_bits, column_ohm);
+    return r;
 }
 
 double sram_tile_leakage_mw(const hw::NeuroSimPreset& preset) {

@@ -114,14 +114,14 @@ TEST(Hetero3dPhase, ReramCrossbarByHand) {
     EXPECT_EQ(c.crossbars, 2);
     EXPECT_EQ(c.replicas, 192);
     EXPECT_DOUBLE_EQ(c.compute_ns, 16 * (10 + 80 * 9.0));
-    // Energy per read: 256 x 80 cells at V² G t with G the mean of 1/240 kΩ and 1/24 MΩ, and
-    // 2 x 80 conversions of NeuroSim's 8-bit SAR ADC on a column of 128 such cells.
+    // Energy per read: 2 x 80 conversions of NeuroSim's 8-bit SAR ADC on a column of 128 cells
+    // of G the mean of 1/240 kΩ and 1/24 MΩ; the fit's power holds the column current, so the
+    // cells' V² G t is not added (NeuroSim's SubArray counts no such term).
     const double g = 0.5 / 240e3 + 0.5 / 24e6;
-    const double cell = 0.25 * g * 10e-9 * 1e12;
     const double column = 1 / (128 * g);
     const double adc_uw = 1.1294 * 8 + 8.8998 + 0.079449e6 * std::exp(-2.297 * std::log10(column));
     const double adc = adc_uw * 9 * 1e-3;
-    EXPECT_NEAR(c.compute_pj, 16 * (256 * 80 * cell + 160 * adc), 1e-6);
+    EXPECT_NEAR(c.compute_pj, 16 * 160 * adc, 1e-6);
     EXPECT_EQ(c.leakage_mw, 0.0);
     // One copy (the default): the same reads, energy and latency for one position.
     const PhaseCost one = cost_phase(net.layer(0), step_of(net, TrainingPhase::forward), PimDevice::reram, 1,
@@ -199,10 +199,9 @@ TEST(Hetero3dPhase, FefetCrossbarByHand) {
     EXPECT_EQ(c.crossbars, 1);
     EXPECT_DOUBLE_EQ(c.compute_ns, 16 * 12.0);
     const double g = 0.5 / 240e3 + 0.5 / 24e6;
-    const double cell = 0.25 * g * 10e-9 * 1e12;
     const double column = 1 / (256 * g);
     const double sa = (1.1294 + 8.8998 + 0.079449e6 * std::exp(-2.297 * std::log10(column))) * 2 * 1e-3;
-    EXPECT_NEAR(c.compute_pj, 16 * (256 * 160 * cell + 160 * sa), 1e-6);
+    EXPECT_NEAR(c.compute_pj, 16 * 160 * sa, 1e-6);
 }
 
 TEST(Hetero3dPhase, GradientsOnCrossbarsAndOversizedLayersAreStatuses) {

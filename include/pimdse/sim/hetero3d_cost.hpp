@@ -7,9 +7,10 @@
 //
 // Compute: ReRAM and FeFET tiles run fixed-point phases as crossbar MVMs. The layer's geometry
 // on the tile's crossbars is the crossbar model's (`map_to_crossbars`: rows, columns, crossbars,
-// bit-serial input cycles); each read is costed with the named NeuroSim preset (a read pulse,
-// the cells' read energy, one conversion per used column through the tile's converters: SAR
-// ADCs for ReRAM, 1-bit sense amplifiers for FeFET, the latter as the SAR fit at 1 bit).
+// bit-serial input cycles); each read is costed with the named NeuroSim preset (a read pulse and
+// one conversion per used column through the tile's converters: SAR ADCs for ReRAM, 1-bit sense
+// amplifiers for FeFET, the latter as the SAR fit at 1 bit; the fit's power holds the column
+// current, as in NeuroSim).
 // Floating-point phases cannot run on a crossbar: costing one there is a value-status, not an
 // exception. SRAM tiles are digital: a tile reads 256 bits per cycle (its sense amplifiers),
 // one operand per MAC, at a MAC energy per precision; their cells leak as NeuroSim's. Writes: the update
@@ -143,6 +144,26 @@ struct PhaseCost {
     /// Energy / latency + leakage, mW (pJ / ns = mW).
     [[nodiscard]] double power_mw() const noexcept;
 };
+
+/// One bit-serial read of a forward pass on a crossbar tile: every crossbar of one copy of the
+/// layer's weights driven with one input bit (docs/model.md, "HuNT: per-MAC read energy").
+/// NeuroSim counts a read as its converters' energy, whose fitted power includes the column
+/// current, plus the bit lines' and word lines' charging; the cells' conduction is not a term of
+/// its own, and the line charging is below 1 % of the conversions, so a read is its conversions.
+struct CrossbarRead {
+    std::int64_t crossbars = 0;           ///< holding one copy of the weights
+    std::int64_t reads_per_position = 0;  ///< input cycles × sub-vectors
+    double cells = 0;                     ///< cells on the driven rows
+    double conversions = 0;               ///< used columns × row blocks × groups
+    double conversion_pj = 0;             ///< one conversion at the column's resistance
+    double read_ns = 0;                   ///< read pulse + the conversions through the converters
+    [[nodiscard]] double energy_pj() const noexcept { return conversions * conversion_pj; }
+};
+
+/// The read of `layer`'s forward pass at `bits` on a tile of `device` (ReRAM or FeFET);
+/// ModelError for SRAM or a layer without weights.
+[[nodiscard]] CrossbarRead crossbar_read(const workload::Layer& layer, int bits, hw::PimDevice device,
+                                         const hw::NeuroSimPreset& preset, const Hetero3dCostParams& params);
 
 /// One SRAM tile's leakage, mW: its cells (Table II) at the preset's SRAM cell leakage
 /// (NeuroSim's array rule; periphery leakage is not modelled, as for ReRAM and FeFET).

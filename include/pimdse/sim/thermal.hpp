@@ -89,7 +89,7 @@ struct ThermalStack {
 /// on FFFS peaks at 380 K from 300 K on HuNT's geometry (16 PEs of 1.6 mm² a tier): HuNT's one
 /// absolute point (docs/model.md, "The calibration with real powers"), re-derived by
 /// tests/sim/hetero3d_network_test.cpp.
-inline constexpr double kHuntBaseResistanceKPerW = 3149.9219;
+inline constexpr double kHuntBaseResistanceKPerW = 3470.6834;
 
 /// The thermal model of `tiers` tiers of `pes_per_tier` PEs of `pe_mm2` each: HotSpot's layer
 /// stack (hotspot_layer_stack) with R_b = kHuntBaseResistanceKPerW.
