@@ -18,6 +18,8 @@ namespace {
 NeuroSimPreset make_neurosim_v2_1() {
     NeuroSimPreset p;
     p.name = "neurosim_v2_1";
+    // The V2.1 release's Param.cpp (commit 2954388557c5, with the FeFET `polarization`); an
+    // earlier stored version (114400ab99cd) has R_on 100e3 and R_off 1e6 (docs/model.md).
     // Param.cpp: technode 32 with deviceroadmap 2 (LSTP), featuresize 40e-9, clkFreq 1e9, temp 300.
     p.technode_nm = 32;
     p.feature_nm = 40;
