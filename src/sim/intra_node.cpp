@@ -262,6 +262,32 @@ void tile_candidates(std::vector<std::int64_t>& v, std::int64_t extent, std::int
     v.push_back(extent);
 }
 
+// The smallest divisor of `extent` that makes as many tiles as `tile` with no more lane
+// passes: extent / n for n tiles, or failing that the least multiple of `unit` that keeps n;
+// `tile` if neither divides. It computes in the same cycles and moves the same elements with
+// a smaller footprint (the power-of-two tiles leave a short last tile: 14 = 8 + 6 where
+// 7 + 7 would do), and stays inside the exact search's candidates.
+std::int64_t balanced_tile(std::int64_t extent, std::int64_t tile, std::int64_t unit) {
+    const std::int64_t n = ceil_div(extent, tile);
+    const std::int64_t passes = lane_passes(extent, tile, unit);
+    const std::int64_t even = ceil_div(extent, n);
+    if (extent % even == 0 && lane_passes(extent, even, unit) <= passes) return even;
+    const std::int64_t lanes = unit * ceil_div(ceil_div(extent, unit), n);
+    if (lanes < tile && extent % lanes == 0 && lane_passes(extent, lanes, unit) <= passes) return lanes;
+    return tile;
+}
+
+// The balanced tiles of `pow2`'s candidates, ascending and distinct; true if they differ.
+bool balanced_candidates(std::vector<std::int64_t>& v, const std::vector<std::int64_t>& pow2,
+                         std::int64_t extent, std::int64_t unit) {
+    v.clear();
+    for (std::int64_t t : pow2) {
+        const std::int64_t b = balanced_tile(extent, t, unit);
+        if (v.empty() || v.back() != b) v.push_back(b);
+    }
+    return v != pow2;
+}
+
 // Total cycles first; at equal cycles the lower energy under `energy` when given (a
 // part-layer's MACs cost the same in every tiling), then the lower access counts.
 bool better(const IntraNodeCost& a, const IntraNodeCost& b, const PartLayer& layer,
@@ -292,7 +318,40 @@ struct SearchState {
     const IntraNodeEnergyCoefficients* energy;  // null: ties go to access counts
     IntraNodeCost best;
     bool found = false;
+    // The balanced-tile pass looks for less energy at the best total: a tiling whose energy
+    // floor is not below the best's is passed over before its DRAM traffic is costed.
+    bool energy_pass = false;
+    // The power-of-two candidates of the unrolling the pass searches again: a tiling maximal
+    // among them was costed by the first search.
+    const std::array<std::vector<std::int64_t>, kLoopDims>* first_candidates = nullptr;
 };
+
+// Whether the first search costed `t`: every tile is one of its candidates and growing any
+// dim to its next candidate overflows a buffer.
+bool costed_before(const SearchState& s, const Tiling& t) {
+    const auto& cand = *s.first_candidates;
+    for (std::size_t i = 0; i < kLoopDims; ++i) {
+        const auto it = std::find(cand[i].begin(), cand[i].end(), t.tile[i]);
+        if (it == cand[i].end()) return false;
+        if (it + 1 == cand[i].end()) continue;
+        Tiling up = t;
+        up.tile[i] = *(it + 1);
+        if (fits(footprint(s.layer, up), s.node)) return false;
+    }
+    return true;
+}
+
+// A lower bound of the energy of any order of the tiling whose order-free cost is `c`: its
+// own energy (MACs, registers, buffer reads) plus every weight and output element and one
+// input element per output pixel crossing the DRAM port and its buffer once.
+double energy_floor(const IntraNodeCost& c, const PartLayer& l, const IntraNodeEnergyCoefficients& k) {
+    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
+    const double in = d(l.B * l.input_channels() * l.P * l.Q);
+    const double wt = d(l.has_weights ? l.K * (l.depthwise ? 1 : l.C) * l.R * l.S : l.B * l.K * l.C);
+    const double out = d(l.B * l.K * l.P * l.Q);
+    return intra_node_energy(c, l.macs(), k).value() + in * k.pj_per_ibuf_access + wt * k.pj_per_wbuf_access +
+           out * k.pj_per_obuf_access + (in + wt + out) * l.data_bits * k.pj_per_dram_bit;
+}
 
 // Costs a maximal tiling under every loop order and keeps the best. A tiling whose compute
 // cycles alone exceed the best total cannot win (its total is at least its compute, and
@@ -303,9 +362,17 @@ struct SearchState {
 void try_tiling(SearchState& s, const Tiling& t) {
     const double compute = static_cast<double>(tiling_cycles(s.layer, s.node, t));
     if (s.found && compute > s.best.total_cycles.value()) return;
-    const auto traffic = dram_traffic_all_orders(s.layer, s.node, t, s.in, s.out, &s.sums);
     IntraNodeCost base;
     bool have_base = false;
+    if (s.energy_pass) {
+        if (costed_before(s, t)) return;
+        base = order_free_cost(s.layer, s.node, t);
+        have_base = true;
+        if (energy_floor(base, s.layer, *s.energy) >=
+            intra_node_energy(s.best, s.layer.macs(), *s.energy).value())
+            return;
+    }
+    const auto traffic = dram_traffic_all_orders(s.layer, s.node, t, s.in, s.out, &s.sums);
     for (LoopOrder o : kOrders) {
         const DramTraffic& dram = traffic[static_cast<std::size_t>(o)];
         if (s.found && std::max(compute, dram.cycles(s.node).value()) > s.best.total_cycles.value()) continue;
@@ -316,6 +383,8 @@ void try_tiling(SearchState& s, const Tiling& t) {
         IntraNodeCost c = base;
         c.tiling.order = o;
         finish(c, s.layer, s.node, dram);
+        // A tie-break: energy never changes the cycles the search finds.
+        if (s.energy_pass && c.total_cycles != s.best.total_cycles) continue;
         if (!s.found || better(c, s.best, s.layer, s.energy)) {
             s.best = std::move(c);
             s.found = true;
@@ -427,6 +496,29 @@ void try_other_unrolls(SearchState& s) {
     }
 }
 
+// The energy tie-break's wider tiles: once the best total is known, every unrolling whose
+// compute cycles are that total searches the balanced tiles of its candidates (same tile
+// counts, same cycles, smaller footprints), whose maximal tilings let another dim grow.
+void try_balanced_tiles(SearchState& s, Candidates& pow2, Candidates& cand) {
+    for (const SpatialUnroll& u : kUnrolls) {
+        std::int64_t cycles = s.layer.R * s.layer.S;
+        bool differs = false;
+        for (std::size_t i = 0; i < kLoopDims; ++i) {
+            const auto d = static_cast<LoopDim>(i);
+            const std::int64_t un = unit_of(u, d, s.node);
+            const std::int64_t e = extent(s.layer, d);
+            cycles *= un > 1 ? ceil_div(e, un) : e;
+            tile_candidates(pow2[i], e, un);
+            differs = balanced_candidates(cand[i], pow2[i], e, un) || differs;
+        }
+        // Every tiling of u has its compute cycles (balanced tiles keep the lane passes): it
+        // ties the best total only when that is u's compute.
+        if (!differs || static_cast<double>(cycles) != s.best.total_cycles.value()) continue;
+        s.first_candidates = &pow2;
+        search_unroll(s, u, cand);
+    }
+}
+
 }  // namespace
 
 IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
@@ -458,6 +550,11 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
         search_unroll(s, u, cand);
     }
     if (s.found) try_other_unrolls(s);
+    if (s.found && energy != nullptr) {
+        s.energy_pass = true;
+        thread_local Candidates pow2;
+        try_balanced_tiles(s, pow2, cand);
+    }
     if (!s.found) {
         s.best = IntraNodeCost{};
         s.best.status = MapStatus::infeasible;
@@ -483,37 +580,6 @@ std::size_t NodeSearchKeyHash::operator()(const NodeSearchKey& k) const noexcept
     h ^= hash_value(k.node) + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
     h ^= hash_value(k.in) * 31 + hash_value(k.out);
     return h;
-}
-
-IntraNodeEnergy intra_node_energy_split(const IntraNodeCost& c, std::int64_t macs,
-                                        const IntraNodeEnergyCoefficients& k) noexcept {
-    const auto d = [](std::int64_t v) { return static_cast<double>(v); };
-    IntraNodeEnergy e;
-    e.pe = Picojoules(d(macs) * k.pj_per_mac);
-    e.registers = Picojoules(d(c.register_bits) * k.pj_per_register_bit);
-    e.sram = Picojoules(d(c.ibuf.reads + c.ibuf.writes) * k.pj_per_ibuf_access +
-                        d(c.wbuf.reads + c.wbuf.writes) * k.pj_per_wbuf_access +
-                        d(c.obuf.reads + c.obuf.writes) * k.pj_per_obuf_access);
-    e.dram_access = Picojoules(d(c.dram.accesses()) * d(c.dram_port_bytes * 8) * k.pj_per_dram_bit);
-    e.dram_activation = Picojoules(d(c.dram.activations()) * k.pj_per_row_activation);
-    return e;
-}
-
-Picojoules intra_node_energy(const IntraNodeCost& c, std::int64_t macs,
-                             const IntraNodeEnergyCoefficients& k) noexcept {
-    return intra_node_energy_split(c, macs, k).total();
-}
-
-std::string_view to_string(PeDataflow d) noexcept {
-    switch (d) {
-        case PeDataflow::weight_stationary:
-            return "weight";
-        case PeDataflow::input_stationary:
-            return "input";
-        case PeDataflow::output_stationary:
-            break;
-    }
-    return "output";
 }
 
 }  // namespace pimdse::sim

@@ -276,6 +276,38 @@ TEST(FastIntraNode, ItsTilesAreNoBetterUnderTheSwappedUnrolling) {
     EXPECT_GT(swaps_tried, 20);
 }
 
+TEST(FastIntraNode, BalancedTilesReachTheOptimumsEnergyAtEqualLatency) {
+    // GoogLeNet's inception4e.3x3 as the PIM-Mapper cuts it on NicePIM's final design
+    // (K over 4 and C over 2 nodes; 128 x 8 PEs): the least energy at the least cycles takes
+    // K 40 under C x K, the even half of K 80 that no power-of-two multiple of the 8 PE
+    // columns gives (64 leaves a short last tile and fills more of the weight buffer).
+    const NodeSpec n = testing::library_system("nicepim_final_4x8.yaml").node;
+    const IntraNodeEnergyCoefficients k = testing::library_system("nicepim_final_4x8.yaml").energy;
+    PartLayer l = conv(1, 80, 80, 7, 7, 3);
+    l.H = l.W = 8;  // a half of the 14 x 14 output: one padding row and column are not read
+    const IntraNodeCost fast = AnalyticIntraNodeMapper::search(l, n, kBCHW, kBCHW, nullptr, &k);
+    ExactNodeOptions o;
+    o.objective = NodeObjective::latency;
+    const ExactNodeResult exact = exact_search(l, n, kBCHW, kBCHW, k, o);
+    ASSERT_EQ(exact.status, ExactStatus::optimal);
+    EXPECT_EQ(fast.total_cycles, exact.cost.total_cycles);
+    EXPECT_DOUBLE_EQ(intra_node_energy(fast, l.macs(), k).value(),
+                     intra_node_energy(exact.cost, l.macs(), k).value());
+    // The optimum needs a tile that is neither a power of two, nor a power-of-two multiple
+    // of its PE extent, nor the whole extent, or the test could not fail.
+    bool balanced = false;
+    for (std::size_t i = 0; i < kLoopDims; ++i) {
+        const auto d = static_cast<LoopDim>(i);
+        const std::int64_t t = exact.cost.tiling[d], e = extent(l, d);
+        const std::int64_t unit = exact.cost.tiling.unroll.row == d   ? n.pe_rows
+                                  : exact.cost.tiling.unroll.col == d ? n.pe_cols
+                                                                      : 1;
+        const auto power_of_two = [](std::int64_t v) { return v > 0 && (v & (v - 1)) == 0; };
+        if (t != e && !power_of_two(t) && !(t % unit == 0 && power_of_two(t / unit))) balanced = true;
+    }
+    EXPECT_TRUE(balanced) << to_string(exact.cost.tiling);
+}
+
 TEST(FastIntraNode, TheFactoryBuildsItWithTheSystemsCoefficients) {
     const std::unique_ptr<IntraNodeMapper> model = make_node_model(ModelOptions{}, coefficients());
     ASSERT_NE(dynamic_cast<AnalyticIntraNodeMapper*>(model.get()), nullptr);

@@ -156,6 +156,9 @@ struct IntraNodeEnergyCoefficients {
 /// Searches eight spatial unrollings, four loop orders and power-of-two tile sizes (plus the
 /// whole extent) that fit the buffers; minimises total cycles, then, given energy
 /// coefficients, intra-node energy, then DRAM accesses + activations, then SRAM accesses.
+/// Given energy coefficients, the unrollings that reach the best cycles also search their
+/// balanced tiles (per tile count, the smallest divisor with that count and no more lane
+/// passes: 7 for two tiles of 14, not 8) for less energy at exactly those cycles.
 /// Results are memoised per (layer, node, layouts); the table is not synchronised: one
 /// mapper per thread.
 class AnalyticIntraNodeMapper final : public IntraNodeMapper {
