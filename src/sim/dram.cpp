@@ -1,11 +1,13 @@
 #include "pimdse/sim/dram.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <numeric>
 
 #include "dram_open_row.hpp"
+#include "dram_row_aligned.hpp"
 #include "dram_shape.hpp"
 #include "pimdse/core/units.hpp"
 
@@ -213,7 +215,9 @@ TileSums tensor_totals_of(const TensorDims& d, DataLayout l, const std::array<Sp
         }
         if (empty) continue;
         const TensorBox box{first[0], size[0], first[1], size[1], first[2], size[2], first[3], size[3]};
-        const Cost c = shape_cost(tensor_shape(d, l, box, step, count), g);
+        const Cost c = l.order == LayoutOrder::row_aligned
+                           ? detail::row_aligned_cost(l, box, step, count, g)
+                           : shape_cost(tensor_shape(d, l, box, step, count), g);
         add_tiles(t, mult, static_cast<double>(size[0] * size[1] * size[2] * size[3]), c);
     }
     return t;
@@ -222,7 +226,12 @@ TileSums tensor_totals_of(const TensorDims& d, DataLayout l, const std::array<Sp
 // tensor_totals_of through `store`.
 TileSums tensor_totals(TileSumsStore* store, const TensorDims& d, DataLayout l,
                        const std::array<Split, 4>& sp, const DramGeometry& g) {
-    return stored(store, 1, {d.B, d.C, d.H, d.W}, {static_cast<std::int64_t>(l.order), l.group}, g, sp,
+    // RA's block enters the key as its two exponents (the group is 1 there).
+    const std::int64_t shape = l.order == LayoutOrder::row_aligned
+                                   ? std::countr_zero(static_cast<std::uint32_t>(l.block_h)) * 64 +
+                                         std::countr_zero(static_cast<std::uint32_t>(l.block_w))
+                                   : l.group;
+    return stored(store, 1, {d.B, d.C, d.H, d.W}, {static_cast<std::int64_t>(l.order), shape}, g, sp,
                   [&] { return tensor_totals_of(d, l, sp, g); });
 }
 
@@ -302,8 +311,9 @@ void add(TensorTraffic& out, const TileSums& t, double times, bool write) {
 
 FetchCount box_fetch(const TensorDims& dims, DataLayout layout, const TensorBox& box,
                      const DramGeometry& g) noexcept {
-    const Shape s = tensor_shape(dims, layout, box, {0, 0, 0, 0}, {1, 1, 1, 1});
-    const Cost c = shape_cost(s, g);
+    const Cost c = layout.order == LayoutOrder::row_aligned
+                       ? detail::row_aligned_cost(layout, box, {0, 0, 0, 0}, {1, 1, 1, 1}, g)
+                       : shape_cost(tensor_shape(dims, layout, box, {0, 0, 0, 0}, {1, 1, 1, 1}), g);
     return {std::llround(c.accesses), std::llround(c.activations)};
 }
 

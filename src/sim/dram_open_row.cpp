@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "dram_row_aligned.hpp"
 #include "dram_shape.hpp"
 #include "pimdse/sim/dram.hpp"
 
@@ -131,7 +132,9 @@ double spills_per_advance(const PartLayer& l, const Tiling& t, const Index& n, D
         const std::int64_t b = output_ends(l, t, out, y).first;
         const std::int64_t lo = std::min(a, b), gap = std::abs(a - b);
         if (gap >= row) continue;
-        const Shape s = tensor_shape(output_dims(l), out, TensorBox{}, step, count);
+        const Shape s = out.order == LayoutOrder::row_aligned
+                            ? row_aligned_starts(output_dims(l), out, step, count)
+                            : tensor_shape(output_dims(l), out, TensorBox{}, step, count);
         same += mult * (2.0 - spanned(gap + 1, row, s.gen.data(), s.gens, lo));
     }
     return same;

@@ -179,6 +179,21 @@ private:
     CommandClock* clock_ = nullptr;
 };
 
+// RA (PIM Optimizer Eq. 52-56): per (b, c) the blocks the box meets in block order, inside
+// each block its part row by row: address order, as a DMA engine issues it.
+void walk_blocks(const TensorDims& d, DataLayout l, const TensorBox& box, Trace& trace) {
+    const std::int64_t bh = l.block_h, bw = l.block_w;
+    for (std::int64_t b = box.b0; b < box.b0 + box.nb; ++b)
+        for (std::int64_t c = box.c0; c < box.c0 + box.nc; ++c)
+            for (std::int64_t i = box.h0 / bh; i <= (box.h0 + box.nh - 1) / bh; ++i)
+                for (std::int64_t j = box.w0 / bw; j <= (box.w0 + box.nw - 1) / bw; ++j)
+                    for (std::int64_t h = std::max(box.h0, i * bh);
+                         h < std::min(box.h0 + box.nh, (i + 1) * bh); ++h)
+                        for (std::int64_t w = std::max(box.w0, j * bw);
+                             w < std::min(box.w0 + box.nw, (j + 1) * bw); ++w)
+                            trace.touch(element_offset(d, l, b, c, h, w));
+}
+
 // Visits the box's elements in the layout's address order (outer to inner).
 void walk_box(const TensorDims& d, DataLayout l, const TensorBox& box, Trace& trace) {
     if (l.order == LayoutOrder::bhwc) {
@@ -187,6 +202,10 @@ void walk_box(const TensorDims& d, DataLayout l, const TensorBox& box, Trace& tr
                 for (std::int64_t w = box.w0; w < box.w0 + box.nw; ++w)
                     for (std::int64_t c = box.c0; c < box.c0 + box.nc; ++c)
                         trace.touch(element_offset(d, l, b, c, h, w));
+        return;
+    }
+    if (l.order == LayoutOrder::row_aligned) {
+        walk_blocks(d, l, box, trace);
         return;
     }
     // A fetch that reaches the last channel also reads the padding of the last group.
