@@ -233,6 +233,15 @@ Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const
     return in;
 }
 
+sim::DataLayout Mapper::row_aligned_candidate(const workload::Network& network,
+                                              const std::vector<LayerIndex>& writers,
+                                              const std::vector<LayerIndex>& readers) const {
+    // The tensor's width: its writer's output width, or (the network's input) its reader's.
+    const std::int64_t width =
+        !writers.empty() ? network.layer(writers.front()).Q : network.layer(readers.front()).W;
+    return sim::row_aligned_for(width, system_.node.row_buffer.value() * 8 / system_.data_bits);
+}
+
 void Mapper::optimise_layouts(const workload::Network& network, const workload::Segmentation& seg,
                               sim::NetworkMapping& mapping) {
     (void)seg;
@@ -286,13 +295,15 @@ void Mapper::optimise_layouts(const workload::Network& network, const workload::
             };
             Score best = total(layout[g]);
             sim::DataLayout choice = layout[g];
-            for (const sim::DataLayout& candidate : options_.layouts) {
+            const auto consider = [&](sim::DataLayout candidate) {
                 const Score t = total(candidate);
                 if (t < best) {
                     best = t;
                     choice = candidate;
                 }
-            }
+            };
+            for (const sim::DataLayout& candidate : options_.layouts) consider(candidate);
+            if (options_.row_aligned) consider(row_aligned_candidate(network, writers[g], readers[g]));
             if (choice == layout[g]) continue;
             changed = true;
             layout[g] = choice;

@@ -82,6 +82,8 @@ std::string_view to_string(MappingRule rule) noexcept {
             return "weight replication";
         case MappingRule::data_layout:
             return "data layout";
+        case MappingRule::layout_rows:
+            return "layout block not whole DRAM rows";
         case MappingRule::layout_mismatch:
             return "layout mismatch";
     }
@@ -260,11 +262,33 @@ std::optional<MappingIssue> check_layer(const workload::Network& net, LayerIndex
     return std::nullopt;
 }
 
+// An RA block of whole DRAM rows at the data width (then also at the wider partial sums').
+std::optional<MappingIssue> check_layout_rows(const workload::Network& network,
+                                              const workload::Segmentation& seg,
+                                              const NetworkMapping& mapping, std::int64_t row_elements) {
+    if (row_elements <= 0) return std::nullopt;
+    for (LayerIndex l = 0; l < network.size(); ++l) {
+        const LayerMapping& m = mapping.layers[static_cast<std::size_t>(l)];
+        for (const DataLayout dl : {m.dl_in, m.dl_out}) {
+            if (dl.order != LayoutOrder::row_aligned ||
+                (std::int64_t{dl.block_h} * dl.block_w) % row_elements == 0)
+                continue;
+            return issue(MappingRule::layout_rows, seg.segment_of[static_cast<std::size_t>(l)], l,
+                         layer_text(network, l) + ": layout " + to_string(dl) + " has blocks of " +
+                             std::to_string(std::int64_t{dl.block_h} * dl.block_w) +
+                             " elements; expected a multiple of a DRAM row's " +
+                             std::to_string(row_elements) + " (e.g. " +
+                             to_string(row_aligned_for(network.layer(l).W, row_elements)) + ")");
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<MappingIssue> check_mapping(const workload::Network& network, const workload::Segmentation& seg,
                                           const NetworkMapping& mapping, std::int32_t node_rows,
-                                          std::int32_t node_cols) {
+                                          std::int32_t node_cols, std::int64_t row_elements) {
     if (mapping.segments.size() != seg.segments.size())
         return issue(MappingRule::segment_count, -1, -1,
                      "expected " + std::to_string(seg.segments.size()) + " segment mappings, got " +
@@ -283,6 +307,7 @@ std::optional<MappingIssue> check_mapping(const workload::Network& network, cons
                                    layer_region(seg, mapping, l), si))
             return bad;
     }
+    if (auto bad = check_layout_rows(network, seg, mapping, row_elements)) return bad;
     // NicePIM III-E: a producer's DL_o is its consumers' DL_i (they are the same tensor).
     for (LayerIndex l = 0; l < network.size(); ++l) {
         const DataLayout in = mapping.layers[static_cast<std::size_t>(l)].dl_in;

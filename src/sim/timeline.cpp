@@ -169,7 +169,8 @@ NetworkCost evaluate_mapping(const workload::Network& network, const workload::S
                              const NetworkMapping& mapping, const System& system, IntraNodeMapper& mapper,
                              SharingScheduler& scheduler, const Timeline& timeline) {
     if (const std::optional<MappingIssue> issue =
-            check_mapping(network, seg, mapping, system.mesh.rows(), system.mesh.cols())) {
+            check_mapping(network, seg, mapping, system.mesh.rows(), system.mesh.cols(),
+                          system.node.row_buffer.value() * 8 / system.data_bits)) {
         std::string what = "evaluate_mapping: invalid mapping (";
         what += to_string(issue->rule);
         what += "): ";

@@ -50,6 +50,9 @@ struct MapperOptions {
     std::vector<sim::DataLayout> layouts{sim::DataLayout{sim::LayoutOrder::bchw, 1},
                                          sim::DataLayout{sim::LayoutOrder::bhwc, 1},
                                          sim::DataLayout{sim::LayoutOrder::bchw, 8}};
+    /// Also offer every tensor the row-aligned layout RA of PIM Optimizer 8.1.1 in the layout
+    /// descent, its block sim::row_aligned_for(the tensor's width, a DRAM row's elements).
+    bool row_aligned = true;
     /// Also cost the sequential whole-array mappings (the baseline under every BaselineLm
     /// rule) and return one if the timeline finds it faster (the DP optimises per-layer
     /// latency without inter-layer redistribution): a portfolio, not the paper's Algorithm 1,
@@ -123,6 +126,10 @@ public:
     [[nodiscard]] PipelineResult pipeline(const workload::Network& network, const workload::Segmentation& seg,
                                           std::int64_t batch);
 
+    /// The RA layout the descent offers a tensor written by `writers` and read by `readers`.
+    [[nodiscard]] sim::DataLayout row_aligned_candidate(
+        const workload::Network& network, const std::vector<workload::LayerIndex>& writers,
+        const std::vector<workload::LayerIndex>& readers) const;
     /// Chosen layouts for fixed LMs: coordinate descent over tensor groups (docs/mapper.md).
     void optimise_layouts(const workload::Network& network, const workload::Segmentation& seg,
                           sim::NetworkMapping& mapping);

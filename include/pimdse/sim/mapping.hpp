@@ -146,6 +146,7 @@ enum class MappingRule : std::uint8_t {
     weight_replication,  ///< 1 <= WR <= nodes needing the same weights
     data_layout,         ///< a DL that does not exist
     layout_mismatch,     ///< producer DL_o differs from consumer DL_i (III-E)
+    layout_rows,         ///< an RA block that is not a whole number of DRAM rows
 };
 [[nodiscard]] std::string_view to_string(MappingRule rule) noexcept;
 
@@ -157,12 +158,15 @@ struct MappingIssue {
 };
 
 /// Checks `mapping` against the network and an array of node_rows x node_cols nodes;
-/// returns the first broken rule, or nothing. Capacity is checked by the evaluator, which
-/// knows the node's DRAM.
+/// returns the first broken rule, or nothing. With `row_elements` (a DRAM row's elements at
+/// the data width; 0 skips it), an RA layout's block must be whole rows: the DRAM models
+/// take every block and channel as starting on a row boundary (PIM Optimizer Eq. 53).
+/// Capacity is checked by the evaluator, which knows the node's DRAM.
 [[nodiscard]] std::optional<MappingIssue> check_mapping(const workload::Network& network,
                                                         const workload::Segmentation& seg,
                                                         const NetworkMapping& mapping, std::int32_t node_rows,
-                                                        std::int32_t node_cols);
+                                                        std::int32_t node_cols,
+                                                        std::int64_t row_elements = 0);
 
 /// Nodes that need the same weights (all nodes with equal K and C indices) in a layer:
 /// N_node of NicePIM III-D.
