@@ -171,6 +171,20 @@ TEST(CheckMapping, AcceptsAValidMappingAndNamesEachBrokenRule) {
     m = good;
     m.segments.pop_back();
     expect_rule(m, MappingRule::segment_count, "expected 3 segment mappings, got 2");
+    // An RA block must be whole DRAM rows: 16 x 32 fills a 512-element row, 16 x 16 half of it.
+    m = good;
+    m.layers[0].dl_out = m.layers[1].dl_in = m.layers[2].dl_in =
+        DataLayout{LayoutOrder::row_aligned, 1, 16, 32};
+    EXPECT_FALSE(check_mapping(net, seg, m, 2, 4, 512).has_value());
+    EXPECT_FALSE(check_mapping(net, seg, m, 2, 4, 256).has_value());  // two rows per block
+    const auto half = check_mapping(net, seg, m, 2, 4, 1024);
+    ASSERT_TRUE(half.has_value());
+    EXPECT_EQ(half->rule, MappingRule::layout_rows);
+    EXPECT_NE(
+        half->message.find("RA[16x32] has blocks of 512 elements; expected a multiple of a DRAM row's 1024"),
+        std::string::npos)
+        << half->message;
+    EXPECT_FALSE(check_mapping(net, seg, m, 2, 4).has_value());  // without the row: not checked
 }
 
 TEST(SharingEvents, HandComputedInputAndWeightSets) {
