@@ -153,7 +153,8 @@ void Mapper::check_cancelled() const {
 sim::NetworkCost Mapper::evaluate(const workload::Network& network, const workload::Segmentation& seg,
                                   const sim::NetworkMapping& mapping, bool final) {
     return sim::evaluate_mapping(network, seg, mapping, system_, intra_,
-                                 final ? final_scheduler_ : search_scheduler_, timeline_);
+                                 final ? final_scheduler_ : search_scheduler_, timeline_,
+                                 memo_on_ ? &memo_ : nullptr);
 }
 
 Mapper::RoundInputs Mapper::round_inputs(const workload::Network& network, const workload::Segmentation& seg,
@@ -314,6 +315,18 @@ void Mapper::optimise_layouts(const workload::Network& network, const workload::
     }
 }
 
+// The rounds, both schedulers' costings, the greedy step and the baselines gather many
+// layers' inputs from the same producers again; the memo serves them for one network.
+Mapper::MemoScope::MemoScope(Mapper& m) : mapper(m) {
+    mapper.memo_.clear();
+    mapper.memo_on_ = true;
+}
+
+Mapper::MemoScope::~MemoScope() {
+    mapper.memo_.clear();
+    mapper.memo_on_ = false;
+}
+
 MapResult Mapper::map(const workload::Network& network, const workload::Segmentation& seg) {
     const auto n = static_cast<std::size_t>(network.size());
     // Restores the layout candidates however map() ends (a frozen DL narrows them).
@@ -322,6 +335,7 @@ MapResult Mapper::map(const workload::Network& network, const workload::Segmenta
         std::vector<sim::DataLayout> saved;
         ~Restore() { target = std::move(saved); }
     } restore{options_.layouts, options_.layouts};
+    const MemoScope memo_scope(*this);
     if (options_.freeze_dl) {
         // The baseline's single layout for every tensor, and no layout search.
         const sim::NetworkMapping b = baseline_mapping(network, seg, BaselineLm::compute_delay);
@@ -392,7 +406,13 @@ void Mapper::greedy_step(const workload::Network& network, const workload::Segme
     if (overlapped == nullptr || !options_.overlap_greedy || candidates.empty()) return;
     if (best.cost.status != sim::EvalStatus::ok) return;
     check_cancelled();
-    const GreedyContext ctx{network, seg, system_, intra_, search_scheduler_, overlapped->transform()};
+    const GreedyContext ctx{network,
+                            seg,
+                            system_,
+                            intra_,
+                            search_scheduler_,
+                            overlapped->transform(),
+                            memo_on_ ? &memo_ : nullptr};
     GreedyResult g = overlap_greedy(ctx, best.mapping, candidates, &search_cost);
     if (g.changed == 0) return;
     sim::NetworkCost cost = evaluate(network, seg, g.mapping, true);

@@ -67,7 +67,7 @@ GreedyResult overlap_greedy(const GreedyContext& ctx, const sim::NetworkMapping&
                             const sim::NetworkCost* start_cost) {
     GreedyResult out{start, 0};
     sim::NetworkMapping& m = out.mapping;
-    sim::LayerCoster coster(ctx.network, ctx.seg, m, ctx.system, ctx.intra, ctx.scheduler);
+    sim::LayerCoster coster(ctx.network, ctx.seg, m, ctx.system, ctx.intra, ctx.scheduler, ctx.memo);
     sim::OverlapComposer composer(static_cast<std::size_t>(ctx.network.size()), ctx.transform);
     NodeStore store(ctx, m);
     std::deque<sim::LayerSpaces> kept;  // the composer refers to them

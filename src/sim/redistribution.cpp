@@ -9,6 +9,7 @@
 #include "pimdse/core/units.hpp"
 #include "pimdse/sim/data_space.hpp"
 #include "pimdse/sim/layer_cost.hpp"
+#include "pimdse/sim/redistribution_memo.hpp"
 
 namespace pimdse::sim {
 
@@ -53,6 +54,8 @@ struct LayerCoster::State {
     const System& sys;
     IntraNodeMapper& mapper;
     SharingScheduler& scheduler;
+    RedistributionMemo* memo;
+    RedistributionKey key;
 
     ChannelLoads loads;
     std::vector<Transfer> transfers;
@@ -62,8 +65,8 @@ struct LayerCoster::State {
     std::vector<std::array<std::int32_t, kPartDims>> node_indices;
 
     State(const workload::Network& n, const workload::Segmentation& s, const NetworkMapping& m,
-          const System& y, IntraNodeMapper& i, SharingScheduler& c)
-        : net(n), seg(s), mapping(m), sys(y), mapper(i), scheduler(c) {
+          const System& y, IntraNodeMapper& i, SharingScheduler& c, RedistributionMemo* o)
+        : net(n), seg(s), mapping(m), sys(y), mapper(i), scheduler(c), memo(o) {
         loads.reset(sys.mesh);
         owners.resize(static_cast<std::size_t>(net.size()));
         for (LayerIndex li = 0; li < net.size(); ++li) find_owners(li);
@@ -87,7 +90,8 @@ struct LayerCoster::State {
             }
     }
 
-    void redistribution(LayerIndex li, LayerCost& out) {
+    /// The transfers that gather layer li's inputs, routed (fill_parts(li) first).
+    Redistribution gather(LayerIndex li) {
         const Layer& l = net.layer(li);
         const LayerMapping& m = mapping.layers[static_cast<std::size_t>(li)];
         const Region& region = layer_region(seg, mapping, li);
@@ -143,11 +147,28 @@ struct LayerCoster::State {
                     }
                 }
             }
-        if (transfers.empty()) return;
-        const TransferCost t = evaluate_transfers(sys.mesh, transfers, sys.noc, loads);
-        out.redistribution = t.latency;
-        out.energy.noc += t.energy;
-        out.counts.redistribution_flit_hops += t.flit_hops;
+        if (transfers.empty()) return {};
+        return {true, evaluate_transfers(sys.mesh, transfers, sys.noc, loads)};
+    }
+
+    void redistribution(LayerIndex li, LayerCost& out) {
+        const Redistribution* known = nullptr;
+        if (memo != nullptr) {
+            redistribution_key(net, seg, mapping, li, key);
+            known = memo->find(key);
+        }
+        Redistribution r;
+        if (known != nullptr) {
+            r = *known;
+        } else {
+            fill_parts(li);
+            r = gather(li);
+            if (memo != nullptr) memo->store(key, r);
+        }
+        if (!r.moves) return;
+        out.redistribution = r.cost.latency;
+        out.energy.noc += r.cost.energy;
+        out.counts.redistribution_flit_hops += r.cost.flit_hops;
     }
 
     void sharing(LayerIndex li, LayerCost& out) {
@@ -164,8 +185,8 @@ struct LayerCoster::State {
 
 LayerCoster::LayerCoster(const workload::Network& network, const workload::Segmentation& seg,
                          const NetworkMapping& mapping, const System& system, IntraNodeMapper& mapper,
-                         SharingScheduler& scheduler)
-    : state_(std::make_unique<State>(network, seg, mapping, system, mapper, scheduler)) {}
+                         SharingScheduler& scheduler, RedistributionMemo* memo)
+    : state_(std::make_unique<State>(network, seg, mapping, system, mapper, scheduler, memo)) {}
 
 LayerCoster::~LayerCoster() = default;
 
@@ -175,7 +196,6 @@ void LayerCoster::remapped(LayerIndex li) {
 
 void LayerCoster::cost(LayerIndex li, LayerCost& out) {
     State& s = *state_;
-    s.fill_parts(li);
     s.redistribution(li, out);
     s.sharing(li, out);
     s.compute(li, out);

@@ -167,7 +167,8 @@ void compose(const workload::Network& net, const workload::Segmentation& seg, co
 
 NetworkCost evaluate_mapping(const workload::Network& network, const workload::Segmentation& seg,
                              const NetworkMapping& mapping, const System& system, IntraNodeMapper& mapper,
-                             SharingScheduler& scheduler, const Timeline& timeline) {
+                             SharingScheduler& scheduler, const Timeline& timeline,
+                             RedistributionMemo* memo) {
     if (const std::optional<MappingIssue> issue =
             check_mapping(network, seg, mapping, system.mesh.rows(), system.mesh.cols(),
                           system.node.row_buffer.value() * 8 / system.data_bits)) {
@@ -177,7 +178,7 @@ NetworkCost evaluate_mapping(const workload::Network& network, const workload::S
         what += issue->message;
         throw ModelError(what);
     }
-    LayerCoster coster(network, seg, mapping, system, mapper, scheduler);
+    LayerCoster coster(network, seg, mapping, system, mapper, scheduler, memo);
     NetworkCost cost;
     cost.layers.resize(static_cast<std::size_t>(network.size()));
     check_capacity(network, seg, mapping, system, cost);

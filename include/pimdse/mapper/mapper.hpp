@@ -24,6 +24,7 @@
 #include "pimdse/sim/intra_node.hpp"
 #include "pimdse/sim/mapping.hpp"
 #include "pimdse/sim/noc_sharing.hpp"
+#include "pimdse/sim/redistribution_memo.hpp"
 #include "pimdse/sim/system.hpp"
 #include "pimdse/sim/timeline.hpp"
 #include "pimdse/workload/network.hpp"
@@ -156,6 +157,15 @@ public:
                                             const sim::NetworkMapping& mapping, bool final);
 
 private:
+    /// Turns the redistribution memo on for one map() call; it is cleared as the call
+    /// starts and ends.
+    struct MemoScope {
+        explicit MemoScope(Mapper& m);
+        ~MemoScope();
+        MemoScope(const MemoScope&) = delete;
+        MemoScope& operator=(const MemoScope&) = delete;
+        Mapper& mapper;
+    };
     void check_cancelled() const;
     /// The greedy step on `best` when the timeline is overlapped and the option is on; kept
     /// when the final scheduler's overlapped latency is lower. Per layer, its candidates;
@@ -180,6 +190,11 @@ private:
     const sim::Timeline& timeline_;
     const sim::Timeline& select_timeline_;  ///< what the selection and the pipeline compose with
     LayerSearch search_;
+    /// The redistribution of the network map() is mapping, under either scheduler; used
+    /// only inside map(), which clears it as it starts and ends (evaluate() may see other
+    /// networks).
+    sim::RedistributionMemo memo_;
+    bool memo_on_ = false;
 };
 
 }  // namespace pimdse::mapper

@@ -27,6 +27,8 @@ struct GreedyContext {
     sim::IntraNodeMapper& intra;
     sim::SharingScheduler& scheduler;
     bool transform = false;
+    /// Redistributions already gathered for this network (or null).
+    sim::RedistributionMemo* memo = nullptr;
 };
 
 /// The walk's result: the mapping and how many layers changed their LM or WR.

@@ -23,6 +23,8 @@
 
 namespace pimdse::sim {
 
+class RedistributionMemo;
+
 struct EnergyBreakdown {
     Picojoules pe{0};               ///< MACs (and the operations of auxiliary layers)
     Picojoules registers{0};        ///< the PEs' operand registers
@@ -128,12 +130,14 @@ void add_sharing_cost(const workload::Layer& layer, const LayerMapping& m, const
 /// The costs of the layers of one mapped network, one layer at a time: what the timeline
 /// composes. Keeps who holds each layer's outputs (for the redistribution of its consumers)
 /// and scratch space. The mapping must pass check_mapping; all referenced objects must
-/// outlive the coster.
+/// outlive the coster. With a memo (redistribution_memo.hpp; one per network and system),
+/// a layer's redistribution gathered before under the same mapping (any layouts), region
+/// and producers is taken from it.
 class LayerCoster {
 public:
     LayerCoster(const workload::Network& network, const workload::Segmentation& seg,
                 const NetworkMapping& mapping, const System& system, IntraNodeMapper& mapper,
-                SharingScheduler& scheduler);
+                SharingScheduler& scheduler, RedistributionMemo* memo = nullptr);
     ~LayerCoster();
     LayerCoster(const LayerCoster&) = delete;
     LayerCoster& operator=(const LayerCoster&) = delete;

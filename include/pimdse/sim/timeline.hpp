@@ -115,12 +115,14 @@ struct NetworkCost {
 /// `timeline`, segments one after another. The mapping must pass check_mapping for the
 /// system's node array (throws ModelError naming the broken rule otherwise).
 /// An intra-node mapping that fits no tiling, or weights that do not fit a node's DRAM,
-/// give status infeasible with a reason, not an exception.
+/// give status infeasible with a reason, not an exception. With `memo` (one per network,
+/// system), the redistribution of layers gathered before is taken from it.
 [[nodiscard]] NetworkCost evaluate_mapping(const workload::Network& network,
                                            const workload::Segmentation& seg, const NetworkMapping& mapping,
                                            const System& system, IntraNodeMapper& mapper,
                                            SharingScheduler& scheduler,
-                                           const Timeline& timeline = sequential_timeline());
+                                           const Timeline& timeline = sequential_timeline(),
+                                           RedistributionMemo* memo = nullptr);
 
 /// The latency evaluate_mapping would give `mapping` under `timeline`, from the layer costs in
 /// `cost`: an evaluate_mapping result for the same mapping, system, node model and
