@@ -122,8 +122,10 @@ void put_mapping(LayerRow& r, const sim::LayerMapping& lm, const sim::Region& re
     r.wr = lm.wr;
     r.dl_in_order = static_cast<std::int8_t>(lm.dl_in.order);
     r.dl_in_group = lm.dl_in.group;
+    r.dl_in_block_h = lm.dl_in.block_h, r.dl_in_block_w = lm.dl_in.block_w;
     r.dl_out_order = static_cast<std::int8_t>(lm.dl_out.order);
     r.dl_out_group = lm.dl_out.group;
+    r.dl_out_block_h = lm.dl_out.block_h, r.dl_out_block_w = lm.dl_out.block_w;
 }
 
 // The layer's cost: latency split and energy breakdown.

@@ -122,6 +122,7 @@ struct LayerRow {
     std::int32_t network, layer, segment, branch;
     std::int32_t wr;
     std::int32_t dl_in_group, dl_out_group;
+    std::int32_t dl_in_block_h, dl_in_block_w, dl_out_block_h, dl_out_block_w;
     std::int16_t region_row, region_col, region_rows, region_cols;
     std::int16_t part_b_h, part_b_w, part_p_h, part_p_w, part_q_h, part_q_w, part_k_h, part_k_w, part_c_h,
         part_c_w;

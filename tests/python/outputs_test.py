@@ -493,8 +493,9 @@ def mapping_yaml(s, cand, net, layers):
     for r in layers.itertuples():
         parts = ", ".join(f"{d.upper()}: [{getattr(r, f'part_{d}_h')}, {getattr(r, f'part_{d}_w')}]"
                           for d in "bpqkc")
-        dl = [f"{o}[C{g}]" if g > 1 else o for o, g in ((r.dl_in_order, r.dl_in_group),
-                                                         (r.dl_out_order, r.dl_out_group))]
+        dl = [f"RA[{bh}x{bw}]" if o == "RA" else (f"{o}[C{g}]" if g > 1 else o)
+              for o, g, bh, bw in ((r.dl_in_order, r.dl_in_group, r.dl_in_block_h, r.dl_in_block_w),
+                                   (r.dl_out_order, r.dl_out_group, r.dl_out_block_h, r.dl_out_block_w))]
         lines.append(f"  - {{name: \"{r.layer_name}\", partitions: {{{parts}}}, order: {r.order}, wr: {r.wr}, "
                      f"dl: {{in: \"{dl[0]}\", out: \"{dl[1]}\"}}}}")
     return "\n".join(lines) + "\n"

@@ -25,7 +25,7 @@ inline constexpr std::array<std::pair<std::int64_t, std::uint64_t>, 7> kStoreSch
     {6, 0x4ddda6e98cf77192ULL},
     {7, 0xf880f3350c20572cULL},
     {8, 0xfc24735c219f2b12ULL},
-    {9, 0x77ae1843a268b20eULL},
+    {9, 0x8d892f5484740d9eULL},
 }};
 /// The root attribute `format` of every sweep file.
 inline constexpr const char* kStoreFormatName = "pimdse sweep";
