@@ -108,17 +108,6 @@ TEST(DramModel, WholeTensorStreamsOncePerRow) {
     }
 }
 
-// Bound: the access count of each run is exact when the run starts cover their residue
-// class evenly, and the tile classes (full / last tile per dim) are exact; what remains is
-// (a) uneven residues over few runs and (b) rows shared across blocks at outer levels and
-// between consecutive fetches of one region. Mean |error| <= 5% for each of accesses and
-// activations (PIM Optimizer reports < 5% for its row model), and every tensor's element
-// and fetch counts must match exactly (same loop nest).
-constexpr double kMeanBound = 0.05;
-// And case by case: at least 95 % of the cases within 5 % of the trace's activations.
-constexpr double kCaseBound = 0.05;
-constexpr double kShareWithin = 0.95;
-
 TEST(DramValidation, SuiteIsLargeEnough) {
     EXPECT_GE(validation_suite().size(), 100u);
 }
@@ -196,44 +185,7 @@ TEST(DramModel, TileSumsStoreSharedAcrossLayersGivesTheUncachedTraffic) {
 }
 
 TEST(DramValidation, AnalyticMatchesTrace) {
-    const std::vector<Case> suite = validation_suite();
-    double sum_acc = 0, max_acc = 0, sum_act = 0, max_act = 0;
-    std::size_t act_within = 0;
-    std::printf(
-        "| case | DL in/out | tiling | accesses (model) | accesses (trace) | error | activations (model) "
-        "| activations (trace) | error |\n");
-    std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
-    for (const Case& c : suite) {
-        const DramTraffic a = dram_traffic(c.layer, c.node, c.tiling, c.in, c.out);
-        const DramTraffic s = simulate_dram_trace(c.layer, c.node, c.tiling, c.in, c.out);
-        for (std::size_t t = 0; t < kTensors; ++t) {
-            const auto tensor = static_cast<Tensor>(t);
-            EXPECT_EQ(a[tensor].read_elements, s[tensor].read_elements) << c.name << " " << to_string(tensor);
-            EXPECT_EQ(a[tensor].write_elements, s[tensor].write_elements)
-                << c.name << " " << to_string(tensor);
-            EXPECT_EQ(a[tensor].fetches, s[tensor].fetches) << c.name << " " << to_string(tensor);
-        }
-        const double e_acc = rel(static_cast<double>(a.accesses()), static_cast<double>(s.accesses()));
-        const double e_act = rel(static_cast<double>(a.activations()), static_cast<double>(s.activations()));
-        sum_acc += std::abs(e_acc);
-        sum_act += std::abs(e_act);
-        max_acc = std::max(max_acc, std::abs(e_acc));
-        max_act = std::max(max_act, std::abs(e_act));
-        if (std::abs(e_act) <= kCaseBound) ++act_within;
-        std::printf("| %s | %s/%s | %s | %lld | %lld | %+.2f%% | %lld | %lld | %+.2f%% |\n", c.name.c_str(),
-                    to_string(c.in).c_str(), to_string(c.out).c_str(), to_string(c.tiling).c_str(),
-                    static_cast<long long>(a.accesses()), static_cast<long long>(s.accesses()), 100 * e_acc,
-                    static_cast<long long>(a.activations()), static_cast<long long>(s.activations()),
-                    100 * e_act);
-    }
-    const double n = static_cast<double>(suite.size());
-    std::printf(
-        "\n%zu cases: accesses mean |error| %.2f%%, max %.2f%%; activations mean |error| %.2f%%, max "
-        "%.2f%%, %zu within 5%%\n",
-        suite.size(), 100 * sum_acc / n, 100 * max_acc, 100 * sum_act / n, 100 * max_act, act_within);
-    EXPECT_LE(sum_acc / n, kMeanBound);
-    EXPECT_LE(sum_act / n, kMeanBound);
-    EXPECT_GE(static_cast<double>(act_within), kShareWithin * n);
+    expect_analytic_matches_trace(validation_suite(), "sequential-layout");
 }
 
 TEST(DramTiming, HandComputedStream) {
