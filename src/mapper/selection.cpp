@@ -51,15 +51,29 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
             throw ModelError("select_mappings: latency and units differ in size");
         std::vector<std::int32_t> choice(cap + 1, -1);
         std::fill(next.begin(), next.end(), kInf);
+        // best[] is +inf below its first finite entry `lo` (too little room for the layers
+        // before) and equal to best[cap] from `hi` on (they have all they can use). An option
+        // of u units sums +inf below lo + u, which never wins, and a constant from hi + u on.
+        // So every c at or above hi + the widest u sees the same sums in the same order as
+        // `end`: the same minimum and option, copied instead of recomputed (exact).
+        std::size_t lo = 0;
+        while (lo <= cap && t.best[lo] == kInf) ++lo;
+        std::size_t hi = cap;
+        while (hi > lo && t.best[hi - 1] == t.best[cap]) --hi;
+        std::size_t widest = 0;
+        for (const std::int64_t u : l.units)
+            if (u >= 0 && static_cast<std::size_t>(u) <= cap)
+                widest = std::max(widest, static_cast<std::size_t>(u));
+        const std::size_t end = std::min(cap, hi + widest);
         // Options outermost so the inner loop runs over contiguous capacities; each c still
         // sees the options in index order and keeps the first strict minimum.
-        for (std::size_t j = 0; j < l.latency.size(); ++j) {
+        for (std::size_t j = 0; j < l.latency.size() && lo <= cap; ++j) {
             const std::int64_t u = l.units[j];
             if (u < 0 || static_cast<std::size_t>(u) > cap) continue;
             const auto du = static_cast<std::size_t>(u);
             const double lat = l.latency[j];
             const auto jj = static_cast<std::int32_t>(j);
-            for (std::size_t c = du; c <= cap; ++c) {
+            for (std::size_t c = du + lo; c <= end; ++c) {
                 const double cand = t.best[c - du] + lat;
                 if (cand < next[c]) {
                     next[c] = cand;
@@ -67,6 +81,8 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
                 }
             }
         }
+        std::fill(next.begin() + static_cast<std::ptrdiff_t>(end) + 1, next.end(), next[end]);
+        std::fill(choice.begin() + static_cast<std::ptrdiff_t>(end) + 1, choice.end(), choice[end]);
         t.best.swap(next);
         update_same(l, choice, t.same, next_same);
         t.choice.push_back(std::move(choice));
