@@ -152,15 +152,15 @@ std::array<std::int32_t, 2> size_classes(const std::vector<sim::SharingCycle>& c
 /// dominates in all three coordinates. Few distinct crossing pairs exist, so linear scans.
 std::vector<ChannelLine> dominant_lines(const sim::ChannelLoads& all,
                                         const std::array<std::vector<std::int64_t>, 2>& cross) {
-    const auto flits = all.flits();
     const auto before = all.min_hops_before();
     const auto after = all.max_hops_after();
     const auto crossings = [&](std::size_t cls, std::size_t c) {
         return cross[cls].empty() ? std::int64_t{0} : cross[cls][c];
     };
     std::vector<ChannelLine> lines;
-    for (std::size_t c = 0; c < flits.size(); ++c) {
-        if (flits[c] == 0) continue;
+    // Loaded channels in any order: the lines are distinct per crossing pair and sorted below.
+    for (const std::int32_t id : all.loaded()) {
+        const auto c = static_cast<std::size_t>(id);
         const ChannelLine line{crossings(0, c), crossings(1, c), std::int64_t{before[c]} + after[c]};
         const auto same = std::find_if(lines.begin(), lines.end(), [&](const ChannelLine& o) {
             return o.class0 == line.class0 && o.class1 == line.class1;

@@ -246,5 +246,48 @@ TEST(EvaluateTransfers, PropertiesOnRandomSets) {
     }
 }
 
+// A reset clears only the channels loaded since the last one: one scratch reused across
+// random transfer sets (and meshes) must give the costs and per-channel loads of a fresh
+// one, `loaded()` must list exactly the channels with flits, each once, and loading every
+// channel of a mesh (all-to-all) must still reset cleanly.
+TEST(ChannelLoads, ReusedScratchEqualsFreshAndListsLoadedChannels) {
+    Rng root(20261129);
+    ChannelLoads reused;
+    for (std::uint64_t trial = 0; trial < 100; ++trial) {
+        Rng rng = root.split(trial);
+        const Mesh m(static_cast<std::int32_t>(rng.uniform_int(1, 5)),
+                     static_cast<std::int32_t>(rng.uniform_int(1, 5)));
+        std::vector<Transfer> ts = random_transfers(m, rng);
+        if (trial % 10 == 9) {  // every node to every other: every channel loaded
+            ts.clear();
+            for (NodeId a = 0; a < m.node_count(); ++a)
+                for (NodeId b = 0; b < m.node_count(); ++b) ts.push_back({a, b, Bytes(32)});
+        }
+        ChannelLoads fresh;
+        const TransferCost want = evaluate_transfers(m, ts, NocParams{}, fresh);
+        const TransferCost got = evaluate_transfers(m, ts, NocParams{}, reused);
+        EXPECT_EQ(got.latency.value(), want.latency.value()) << trial;
+        EXPECT_EQ(got.max_link_flits, want.max_link_flits) << trial;
+        EXPECT_EQ(got.max_channel_flits, want.max_channel_flits) << trial;
+        ASSERT_EQ(reused.flits().size(), fresh.flits().size());
+        std::vector<std::int32_t> listed(reused.loaded().begin(), reused.loaded().end());
+        std::sort(listed.begin(), listed.end());
+        EXPECT_EQ(std::adjacent_find(listed.begin(), listed.end()), listed.end()) << trial;
+        std::vector<std::int32_t> with_flits;
+        for (std::size_t c = 0; c < fresh.flits().size(); ++c) {
+            EXPECT_EQ(reused.flits()[c], fresh.flits()[c]) << trial << " channel " << c;
+            if (fresh.flits()[c] > 0) {
+                with_flits.push_back(static_cast<std::int32_t>(c));
+                EXPECT_EQ(reused.min_hops_before()[c], fresh.min_hops_before()[c]) << trial;
+                EXPECT_EQ(reused.max_hops_after()[c], fresh.max_hops_after()[c]) << trial;
+            }
+        }
+        EXPECT_EQ(listed, with_flits) << trial;
+        if (trial % 10 == 9 && m.node_count() > 1) {
+            EXPECT_EQ(listed.size(), static_cast<std::size_t>(m.channel_count())) << trial;
+        }
+    }
+}
+
 }  // namespace
 }  // namespace pimdse::sim

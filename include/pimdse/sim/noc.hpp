@@ -153,7 +153,8 @@ public:
     ChannelLoads() = default;
     explicit ChannelLoads(const Mesh& mesh) { reset(mesh); }
 
-    /// Sizes the arrays for `mesh` and zeroes them.
+    /// Sizes the arrays for `mesh` and zeroes them (only the channels loaded since the last
+    /// reset, when the mesh has as many channels as before).
     void reset(const Mesh& mesh);
 
     /// Flits per channel, indexed by ChannelId.
@@ -167,6 +168,8 @@ public:
     /// Per channel, the most hops any of its flows still makes from it (counting the link
     /// itself; 0 for an ejection port); meaningful where flits() > 0.
     [[nodiscard]] std::span<const std::int32_t> max_hops_after() const noexcept { return after_; }
+    /// The channels with flits > 0, each once, in the order they were first loaded.
+    [[nodiscard]] std::span<const std::int32_t> loaded() const noexcept { return {loaded_.data(), count_}; }
 
     /// Adds `flits` flits on every channel of the route src -> dst (injection port, links,
     /// ejection port); returns the route's hop count. Nothing is added when src == dst.
@@ -177,6 +180,8 @@ private:
     std::vector<std::int64_t> flits_;
     std::vector<std::int32_t> before_;
     std::vector<std::int32_t> after_;
+    std::vector<std::int32_t> loaded_;  // channels + 1 slots; the first count_ are loaded
+    std::size_t count_ = 0;
 };
 
 /// Cost of a set of simultaneous transfers; `loads` is reset and left holding the loads.
