@@ -135,7 +135,8 @@ bool run_program(Search& s, NodeProgram& p, int unroll) {
         // Every order of the tiling is costed at once; the no-good cut removes them all.
         if (sim::fits(sim::footprint(s.layer, t), s.node)) {
             const auto all = sim::evaluate_tiling_all_orders(s.layer, s.node, t, s.in, s.out);
-            for (std::size_t k = 0; k < sim::kLoopOrders; ++k) s.offer(all[k], rank_of(unroll, p, choice, k));
+            for (std::size_t k = 0; k < sim::kFastOrderCount; ++k)
+                s.offer(all[k], rank_of(unroll, p, choice, k));
         }
         add_no_good(p, choice);
         (void)add_tangent_cuts(p, o.x);
@@ -183,9 +184,9 @@ namespace {
 // tiling fits.
 std::vector<double> solve_fixed(NodeProgram& p, const sim::Tiling& tiling,
                                 const std::vector<LogTerm>* minimised) {
-    for (std::size_t o = 0; o < sim::kLoopOrders; ++o)
+    for (std::size_t o = 0; o < sim::kFastOrderCount; ++o)
         p.model.col_lo[p.order_col[o]] = p.model.col_hi[p.order_col[o]] =
-            o == static_cast<std::size_t>(tiling.order) ? 1.0 : 0.0;
+            tiling.order == sim::kFastOrders[o] ? 1.0 : 0.0;
     for (std::size_t i = 0; i < sim::kLoopDims; ++i) {
         const auto it = std::find(p.tiles[i].begin(), p.tiles[i].end(), tiling.tile[i]);
         if (it == p.tiles[i].end()) throw std::invalid_argument("program_bound: a tile outside the space");

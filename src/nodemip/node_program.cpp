@@ -111,8 +111,8 @@ void add_revisit(NodeProgram& p, const sim::PartLayer& l, Tensor t, LoopDim d, L
     const std::size_t di = static_cast<std::size_t>(d);
     const double big = std::log(static_cast<double>(sim::extent(l, d)));
     std::vector<std::pair<std::size_t, LoopDim>> inside;  // (order, relevant loop inside d)
-    for (std::size_t k = 0; k < sim::kLoopOrders; ++k) {
-        const auto loops = sim::loops_of(static_cast<sim::LoopOrder>(k));
+    for (std::size_t k = 0; k < sim::kFastOrderCount; ++k) {
+        const auto& loops = sim::loops_of(sim::kFastOrders[k]);
         const auto at = static_cast<std::size_t>(std::find(loops.begin(), loops.end(), d) - loops.begin());
         for (std::size_t j = at + 1; j < kLoopDims; ++j)
             if (sim::relevant(l, t, loops[j]) && sim::extent(l, loops[j]) > 1)
@@ -291,7 +291,7 @@ NodeProgram build_program(const sim::PartLayer& layer, const sim::NodeSpec& node
     p.unroll = unroll;
     add_choices(p, layer, node);
     const std::size_t one = p.model.add_row(1.0, 1.0);
-    for (std::size_t o = 0; o < sim::kLoopOrders; ++o) {
+    for (std::size_t o = 0; o < sim::kFastOrderCount; ++o) {
         p.order_col[o] = p.model.add_col(0.0, 1.0, 0.0, true);
         p.model.add(one, p.order_col[o], 1.0);
     }
@@ -318,8 +318,8 @@ sim::Tiling tiling_of(const NodeProgram& p, const std::vector<double>& x) {
     const auto choice = choice_of(p, x);
     sim::Tiling t;
     t.unroll = p.unroll;
-    for (std::size_t k = 0; k < sim::kLoopOrders; ++k)
-        if (x[p.order_col[k]] > 0.5) t.order = static_cast<sim::LoopOrder>(k);
+    for (std::size_t k = 0; k < sim::kFastOrderCount; ++k)
+        if (x[p.order_col[k]] > 0.5) t.order = sim::kFastOrders[k];
     for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = p.tiles[i][choice[i]];
     return t;
 }

@@ -127,12 +127,12 @@ TileSums cached(TileSumsCache* cache, std::size_t slot, const TileSumsCache::Key
 // The open-row spills of `key` (the output tiles), computed by `compute()` on a miss (or
 // always, without a cache).
 template <class F>
-std::array<double, kLoopOrders> cached_spills(TileSumsCache* cache, const TileSumsCache::Key& key,
-                                              F&& compute) {
+std::array<double, kFastOrderCount> cached_spills(TileSumsCache* cache, const TileSumsCache::Key& key,
+                                                  F&& compute) {
     if (cache == nullptr) return compute();
     for (const auto& [k, v] : cache->open_row_spills)
         if (k == key) return v;
-    const std::array<double, kLoopOrders> v = compute();
+    const std::array<double, kFastOrderCount> v = compute();
     cache->open_row_spills.emplace_back(key, v);
     return v;
 }
@@ -317,21 +317,21 @@ FetchCount box_fetch(const TensorDims& dims, DataLayout layout, const TensorBox&
     return {std::llround(c.accesses), std::llround(c.activations)};
 }
 
-std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& layer, const NodeSpec& node,
-                                                             const Tiling& tiling, DataLayout in,
-                                                             DataLayout out, TileSumsCache* cache) {
-    std::array<std::int64_t, kLoopDims> n{};
-    for (std::size_t d = 0; d < kLoopDims; ++d) {
-        const std::int64_t e = extent(layer, static_cast<LoopDim>(d));
-        n[d] = ceil_div(e, tiling.tile[d]);
-    }
+namespace {
+
+// dram_traffic of `tiling` under each of `orders` into `result`, with spill_of(i, order) the
+// open-row spills per advance of the C loop of the i-th order: the tile sums do not depend
+// on the loop order, only how often each tile is visited does.
+template <class SpillOf>
+void traffic_of_orders(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                       const std::array<std::int64_t, kLoopDims>& n, DataLayout in, DataLayout out,
+                       TileSumsCache* cache, const LoopOrder* orders, std::size_t count, DramTraffic* result,
+                       SpillOf&& spill_of) {
     const DramGeometry data = geometry(node, layer.data_bits);
     const DramGeometry psum = geometry(node, layer.psum_bits);
 
     const std::int64_t tb = tiling[LoopDim::B], tk = tiling[LoopDim::K], tc = tiling[LoopDim::C];
     const std::int64_t tp = tiling[LoopDim::P], tq = tiling[LoopDim::Q];
-    // The sums over distinct tiles do not depend on the loop order; only how often each
-    // tile is visited does.
     // Input: B x C_in x H x W in the input layout.
     const std::int64_t tin = layer.depthwise ? tk : tc;  // the input's channel tile
     const TileSums t_in = cached(cache, 0, {tb, tin, tp, tq}, [&](TileSumsStore* store) {
@@ -359,14 +359,11 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
     TileSums t_psum;
     bool have_psum = false;
 
-    const std::array<double, kLoopOrders> spills = cached_spills(
-        cache, out_key, [&] { return detail::spill_rows_per_advance(layer, node, tiling, n, out); });
-
-    std::array<DramTraffic, kLoopOrders> result{};
-    for (std::size_t o = 0; o < kLoopOrders; ++o) {
+    for (std::size_t o = 0; o < count; ++o) {
         Tiling t = tiling;
-        t.order = static_cast<LoopOrder>(o);
+        t.order = orders[o];
         DramTraffic& traffic = result[o];
+        traffic = DramTraffic{};
         add(traffic[Tensor::input], t_in, visits(layer, t, Tensor::input, n) / t_in.tiles, false);
         add(traffic[Tensor::weight], t_w, visits(layer, t, Tensor::weight, n) / t_w.tiles, false);
         add(traffic[Tensor::output], t_out, 1.0, true);
@@ -381,13 +378,59 @@ std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& la
             add(traffic[Tensor::output], t_psum, revisits, true);
             add(traffic[Tensor::output], t_psum, revisits, false);
         }
-        const detail::OpenRowHits hits = detail::open_row_hits(layer, node, t, n, in, out, spills[o]);
+        const detail::OpenRowHits hits =
+            detail::open_row_hits(layer, node, t, n, in, out, spill_of(o, t.order));
         traffic[Tensor::weight].activations -= hits.weight;
         TensorTraffic& o_traffic = traffic[Tensor::output];
         o_traffic.activations -= hits.output_writes;
         o_traffic.write_activations -= hits.output_writes;
         o_traffic.read_write_turns += hits.read_write_turns;
     }
+}
+
+std::array<std::int64_t, kLoopDims> tile_counts(const PartLayer& layer, const Tiling& tiling) noexcept {
+    std::array<std::int64_t, kLoopDims> n{};
+    for (std::size_t d = 0; d < kLoopDims; ++d)
+        n[d] = ceil_div(extent(layer, static_cast<LoopDim>(d)), tiling.tile[d]);
+    return n;
+}
+
+}  // namespace
+
+std::array<DramTraffic, kFastOrderCount> dram_traffic_all_orders(const PartLayer& layer, const NodeSpec& node,
+                                                                 const Tiling& tiling, DataLayout in,
+                                                                 DataLayout out, TileSumsCache* cache) {
+    const std::array<std::int64_t, kLoopDims> n = tile_counts(layer, tiling);
+    const std::array<double, kFastOrderCount> spills =
+        cached_spills(cache, {tiling[LoopDim::B], tiling[LoopDim::K], tiling[LoopDim::P], tiling[LoopDim::Q]},
+                      [&] { return detail::spill_rows_per_advance(layer, node, tiling, n, out); });
+    std::array<DramTraffic, kFastOrderCount> result{};
+    traffic_of_orders(layer, node, tiling, n, in, out, cache, kFastOrders.data(), kFastOrderCount,
+                      result.data(), [&](std::size_t o, const LoopOrder&) { return spills[o]; });
+    return result;
+}
+
+std::vector<DramTraffic> dram_traffic_orders(const PartLayer& layer, const NodeSpec& node,
+                                             const Tiling& tiling, DataLayout in, DataLayout out,
+                                             std::span<const LoopOrder> orders, TileSumsCache* cache) {
+    const std::array<std::int64_t, kLoopDims> n = tile_counts(layer, tiling);
+    // The spills depend on the loops with more than one tile (and C's place) only: orders
+    // that agree there share them.
+    std::vector<std::pair<std::int64_t, double>> spills;
+    const auto spill_of = [&](std::size_t, const LoopOrder& order) {
+        std::int64_t key = 0;
+        for (const LoopDim d : order.loops)
+            if (d == LoopDim::C || n[static_cast<std::size_t>(d)] > 1)
+                key = key * 8 + static_cast<std::int64_t>(d) + 1;
+        for (const auto& [k, v] : spills)
+            if (k == key) return v;
+        const double v = detail::spill_rows_per_advance(layer, node, tiling, n, out, order);
+        spills.emplace_back(key, v);
+        return v;
+    };
+    std::vector<DramTraffic> result(orders.size());
+    traffic_of_orders(layer, node, tiling, n, in, out, cache, orders.data(), orders.size(), result.data(),
+                      spill_of);
     return result;
 }
 
@@ -434,7 +477,13 @@ void TileSumsStore::insert(const Key& k, const TileSums& t) {
 
 DramTraffic dram_traffic(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in,
                          DataLayout out) noexcept {
-    return dram_traffic_all_orders(layer, node, tiling, in, out)[static_cast<std::size_t>(tiling.order)];
+    const std::array<std::int64_t, kLoopDims> n = tile_counts(layer, tiling);
+    DramTraffic result;
+    traffic_of_orders(layer, node, tiling, n, in, out, nullptr, &tiling.order, 1, &result,
+                      [&](std::size_t, const LoopOrder& order) {
+                          return detail::spill_rows_per_advance(layer, node, tiling, n, out, order);
+                      });
+    return result;
 }
 
 }  // namespace pimdse::sim

@@ -142,25 +142,39 @@ double spills_per_advance(const PartLayer& l, const Tiling& t, const Index& n, D
 
 }  // namespace
 
-std::array<double, kLoopOrders> spill_rows_per_advance(const PartLayer& layer, const NodeSpec& node,
-                                                       const Tiling& tiling, const Index& n, DataLayout out) {
-    std::array<double, kLoopOrders> per{};
+namespace {
+
+double spill_rows(const PartLayer& layer, const Tiling& tiling, const Index& n, DataLayout out,
+                  const DramGeometry& psum, const LoopOrder& order) {
+    const auto& loops = loops_of(order);
+    const int pos_c = static_cast<int>(std::find(loops.begin(), loops.end(), LoopDim::C) - loops.begin());
+    bool output_inside_c = false;
+    for (int p = pos_c + 1; p < static_cast<int>(kLoopDims); ++p)
+        output_inside_c = output_inside_c || n[at(loops[static_cast<std::size_t>(p)])] > 1;
+    return output_inside_c ? spills_per_advance(layer, tiling, n, out, psum, loops, pos_c) : 0.0;
+}
+
+}  // namespace
+
+double spill_rows_per_advance(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
+                              const Index& n, DataLayout out, const LoopOrder& order) {
+    return spill_rows(layer, tiling, n, out, geometry(node, layer.psum_bits), order);
+}
+
+std::array<double, kFastOrderCount> spill_rows_per_advance(const PartLayer& layer, const NodeSpec& node,
+                                                           const Tiling& tiling, const Index& n,
+                                                           DataLayout out) {
+    std::array<double, kFastOrderCount> per{};
     const DramGeometry psum = geometry(node, layer.psum_bits);
-    for (std::size_t o = 0; o < kLoopOrders; ++o) {
-        const auto loops = loops_of(static_cast<LoopOrder>(o));
-        const int pos_c = static_cast<int>(std::find(loops.begin(), loops.end(), LoopDim::C) - loops.begin());
-        bool output_inside_c = false;
-        for (int p = pos_c + 1; p < static_cast<int>(kLoopDims); ++p)
-            output_inside_c = output_inside_c || n[at(loops[static_cast<std::size_t>(p)])] > 1;
-        if (output_inside_c) per[o] = spills_per_advance(layer, tiling, n, out, psum, loops, pos_c);
-    }
+    for (std::size_t o = 0; o < kFastOrderCount; ++o)
+        per[o] = spill_rows(layer, tiling, n, out, psum, kFastOrders[o]);
     return per;
 }
 
 OpenRowHits open_row_hits(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, const Index& n,
                           DataLayout in, DataLayout out, double spills_per_c_advance) {
     OpenRowHits hits;
-    const auto loops = loops_of(tiling.order);
+    const auto& loops = loops_of(tiling.order);
     int inner = -1;
     for (int p = 0; p < static_cast<int>(kLoopDims); ++p)
         if (n[at(loops[static_cast<std::size_t>(p)])] > 1) inner = p;

@@ -27,11 +27,16 @@ struct OpenRowHits {
     std::int64_t read_write_turns = 0;  ///< of those, after a read of that row (a reload)
 };
 
-/// For each loop order, the spills per advance of the C loop that start in the row their
-/// reload left open, in expectation over the contexts of the loops outside C (spanned() of
+/// The spills per advance of the C loop under `order` that start in the row their reload
+/// left open, in expectation over the contexts of the loops outside C (spanned() of
 /// dram_shape.hpp); 0 where no output loop with more than one tile is inside C. It depends
 /// on the output tiles only (tiling's B, K, P, Q), so a search caches it by them.
-[[nodiscard]] std::array<double, kLoopOrders> spill_rows_per_advance(
+[[nodiscard]] double spill_rows_per_advance(const PartLayer& layer, const NodeSpec& node,
+                                            const Tiling& tiling,
+                                            const std::array<std::int64_t, kLoopDims>& n, DataLayout out,
+                                            const LoopOrder& order);
+/// spill_rows_per_advance for each of kFastOrders.
+[[nodiscard]] std::array<double, kFastOrderCount> spill_rows_per_advance(
     const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
     const std::array<std::int64_t, kLoopDims>& n, DataLayout out);
 

@@ -23,9 +23,6 @@ constexpr std::array<SpatialUnroll, 8> kUnrolls{{{LoopDim::K, LoopDim::C},
                                                  {LoopDim::K, LoopDim::P},
                                                  {LoopDim::P, LoopDim::K}}};
 
-constexpr std::array<LoopOrder, kLoopOrders> kOrders{LoopOrder::kbpqc, LoopOrder::bpqkc, LoopOrder::kcbpq,
-                                                     LoopOrder::bpqck};
-
 std::int64_t unit_of(const SpatialUnroll& u, LoopDim d, const NodeSpec& node) {
     if (u.row == d) return node.pe_rows;
     if (u.col == d) return node.pe_cols;
@@ -232,16 +229,29 @@ IntraNodeCost evaluate_tiling(const PartLayer& layer, const NodeSpec& node, cons
     return c;
 }
 
-std::array<IntraNodeCost, kLoopOrders> evaluate_tiling_all_orders(const PartLayer& layer,
-                                                                  const NodeSpec& node, const Tiling& tiling,
-                                                                  DataLayout in, DataLayout out,
-                                                                  TileSumsCache* cache) {
+std::array<IntraNodeCost, kFastOrderCount> evaluate_tiling_all_orders(const PartLayer& layer,
+                                                                      const NodeSpec& node,
+                                                                      const Tiling& tiling, DataLayout in,
+                                                                      DataLayout out, TileSumsCache* cache) {
     const auto traffic = dram_traffic_all_orders(layer, node, tiling, in, out, cache);
     const IntraNodeCost base = order_free_cost(layer, node, tiling);
-    std::array<IntraNodeCost, kLoopOrders> costs;
-    for (std::size_t o = 0; o < kLoopOrders; ++o) {
+    std::array<IntraNodeCost, kFastOrderCount> costs;
+    for (std::size_t o = 0; o < kFastOrderCount; ++o) {
         costs[o] = base;
-        costs[o].tiling.order = static_cast<LoopOrder>(o);
+        costs[o].tiling.order = kFastOrders[o];
+        finish(costs[o], layer, node, traffic[o]);
+    }
+    return costs;
+}
+
+std::vector<IntraNodeCost> evaluate_tiling_orders(const PartLayer& layer, const NodeSpec& node,
+                                                  const Tiling& tiling, DataLayout in, DataLayout out,
+                                                  std::span<const LoopOrder> orders, TileSumsCache* cache) {
+    const std::vector<DramTraffic> traffic = dram_traffic_orders(layer, node, tiling, in, out, orders, cache);
+    const IntraNodeCost base = order_free_cost(layer, node, tiling);
+    std::vector<IntraNodeCost> costs(orders.size(), base);
+    for (std::size_t o = 0; o < orders.size(); ++o) {
+        costs[o].tiling.order = orders[o];
         finish(costs[o], layer, node, traffic[o]);
     }
     return costs;
@@ -373,8 +383,9 @@ void try_tiling(SearchState& s, const Tiling& t) {
             return;
     }
     const auto traffic = dram_traffic_all_orders(s.layer, s.node, t, s.in, s.out, &s.sums);
-    for (LoopOrder o : kOrders) {
-        const DramTraffic& dram = traffic[static_cast<std::size_t>(o)];
+    for (std::size_t i = 0; i < kFastOrderCount; ++i) {
+        const LoopOrder& o = kFastOrders[i];
+        const DramTraffic& dram = traffic[i];
         if (s.found && std::max(compute, dram.cycles(s.node).value()) > s.best.total_cycles.value()) continue;
         if (!have_base) {
             base = order_free_cost(s.layer, s.node, t);

@@ -1,5 +1,6 @@
 #include "pimdse/sim/intra_node_tiling.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <stdexcept>
@@ -34,33 +35,72 @@ NodeSpec NodeSpec::with_banks(std::int32_t pe_rows, std::int32_t pe_cols, std::i
     return n;
 }
 
-std::array<LoopDim, kLoopDims> loops_of(LoopOrder order) noexcept {
-    using D = LoopDim;
-    switch (order) {
-        case LoopOrder::kbpqc:
-            return {D::K, D::B, D::P, D::Q, D::C};
-        case LoopOrder::bpqkc:
-            return {D::B, D::P, D::Q, D::K, D::C};
-        case LoopOrder::kcbpq:
-            return {D::K, D::C, D::B, D::P, D::Q};
-        case LoopOrder::bpqck:
-            break;
-    }
-    return {D::B, D::P, D::Q, D::C, D::K};
+const std::array<LoopOrder, kAllOrderCount>& all_loop_orders() noexcept {
+    static const std::array<LoopOrder, kAllOrderCount> all = [] {
+        std::array<LoopOrder, kAllOrderCount> v{};
+        LoopOrder o{{LoopDim::B, LoopDim::K, LoopDim::C, LoopDim::P, LoopDim::Q}};
+        for (LoopOrder& x : v) {
+            x = o;
+            std::next_permutation(o.loops.begin(), o.loops.end());
+        }
+        return v;
+    }();
+    return all;
 }
 
-std::string_view to_string(LoopOrder order) noexcept {
-    switch (order) {
-        case LoopOrder::kbpqc:
-            return "kbpqc";
-        case LoopOrder::bpqkc:
-            return "bpqkc";
-        case LoopOrder::kcbpq:
-            return "kcbpq";
-        case LoopOrder::bpqck:
-            break;
+bool is_permutation(const LoopOrder& order) noexcept {
+    unsigned seen = 0;
+    for (const LoopDim d : order.loops) {
+        const auto i = static_cast<unsigned>(d);
+        if (i >= kLoopDims || ((seen >> i) & 1U) != 0) return false;
+        seen |= 1U << i;
     }
-    return "bpqck";
+    return true;
+}
+
+std::string to_string(const LoopOrder& order) {
+    static constexpr std::array<char, kLoopDims> letters{'b', 'k', 'c', 'p', 'q'};
+    std::string s(kLoopDims, ' ');
+    for (std::size_t i = 0; i < kLoopDims; ++i) s[i] = letters[static_cast<std::size_t>(order.loops[i])];
+    return s;
+}
+
+LoopOrder parse_loop_order(std::string_view text) {
+    const auto fail = [&] {
+        throw ModelError("loop order '" + std::string(text) +
+                         "': expected a permutation of the tile loops b, k, c, p, q, outermost first "
+                         "(e.g. kbpqc)");
+    };
+    if (text.size() != kLoopDims) fail();
+    LoopOrder o;
+    for (std::size_t i = 0; i < kLoopDims; ++i) {
+        switch (text[i]) {
+            case 'b':
+            case 'B':
+                o.loops[i] = LoopDim::B;
+                break;
+            case 'k':
+            case 'K':
+                o.loops[i] = LoopDim::K;
+                break;
+            case 'c':
+            case 'C':
+                o.loops[i] = LoopDim::C;
+                break;
+            case 'p':
+            case 'P':
+                o.loops[i] = LoopDim::P;
+                break;
+            case 'q':
+            case 'Q':
+                o.loops[i] = LoopDim::Q;
+                break;
+            default:
+                fail();
+        }
+    }
+    if (!is_permutation(o)) fail();
+    return o;
 }
 
 std::string_view to_string(LoopDim dim) noexcept {

@@ -175,7 +175,8 @@ void put_tiling(LayerRow& r, const sim::PartTiling& p) {
     const sim::Tiling& t = p.tiling;
     r.unroll_row = dim(t.unroll.row);
     r.unroll_col = dim(t.unroll.col);
-    r.loop_order = static_cast<std::int8_t>(static_cast<int>(t.order) + 1);
+    r.loop_order = static_cast<std::int8_t>(
+        std::find(sim::kFastOrders.begin(), sim::kFastOrders.end(), t.order) - sim::kFastOrders.begin() + 1);
     r.dataflow = static_cast<std::int8_t>(static_cast<int>(p.dataflow) + 1);
     r.tile_nodes = to_i32(p.nodes);
     r.tile_b = to_i32(t[sim::LoopDim::B]), r.tile_k = to_i32(t[sim::LoopDim::K]);

@@ -111,7 +111,7 @@ TEST(NodeMip, TheProgramsBoundIsNeverAboveTheCostOfATiling) {
         sim::Tiling t;
         t.unroll = unrolls[static_cast<std::size_t>(
             rng.uniform_int(0, static_cast<std::int64_t>(unrolls.size()) - 1))];
-        t.order = static_cast<sim::LoopOrder>(rng.uniform_int(0, sim::kLoopOrders - 1));
+        t.order = sim::kFastOrders[static_cast<std::size_t>(rng.uniform_int(0, sim::kFastOrderCount - 1))];
         for (std::size_t d = 0; d < sim::kLoopDims; ++d) {
             const auto dim = static_cast<sim::LoopDim>(d);
             const std::int64_t unit = t.unroll.row == dim ? n.pe_rows : t.unroll.col == dim ? n.pe_cols : 1;
@@ -139,7 +139,7 @@ bool random_tiling(Rng& rng, const PartLayer& l, const sim::NodeSpec& n, sim::Ti
     const auto unrolls = sim::exact_unrolls();
     t.unroll =
         unrolls[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(unrolls.size()) - 1))];
-    t.order = static_cast<sim::LoopOrder>(rng.uniform_int(0, sim::kLoopOrders - 1));
+    t.order = sim::kFastOrders[static_cast<std::size_t>(rng.uniform_int(0, sim::kFastOrderCount - 1))];
     for (std::size_t d = 0; d < sim::kLoopDims; ++d) {
         const auto dim = static_cast<sim::LoopDim>(d);
         const std::int64_t unit = t.unroll.row == dim ? n.pe_rows : t.unroll.col == dim ? n.pe_cols : 1;

@@ -127,7 +127,7 @@ std::string expect_cached_traffic(Rng rng, std::uint64_t i, int tilings, TileSum
             t.tile[d] = random_tile(rng, extent(layer, static_cast<LoopDim>(d)));
         const auto plain = dram_traffic_all_orders(layer, node, t, in, out);
         const auto cached = dram_traffic_all_orders(layer, node, t, in, out, &cache);
-        for (std::size_t o = 0; o < kLoopOrders; ++o)
+        for (std::size_t o = 0; o < kFastOrderCount; ++o)
             EXPECT_EQ(cached[o], plain[o]) << label << " " << to_string(t) << " order " << o;
     }
     return label;

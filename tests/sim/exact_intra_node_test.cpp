@@ -77,8 +77,8 @@ std::vector<IntraNodeCost> enumerate(const PartLayer& l, const NodeSpec& n, Data
                             for (std::int64_t b : cand[0]) {
                                 t.tile = {b, k, ch, p, q};
                                 if (!fits(footprint(l, t), n)) continue;
-                                for (std::size_t o = 0; o < kLoopOrders; ++o) {
-                                    t.order = static_cast<LoopOrder>(o);
+                                for (const LoopOrder& o : kFastOrders) {
+                                    t.order = o;
                                     all.push_back(evaluate_tiling(l, n, t, in, out));
                                 }
                             }
@@ -125,7 +125,7 @@ TEST(ExactIntraNode, EqualsAnIndependentEnumerationForEveryObjective) {
             EXPECT_EQ(node_objective(again, c.layer, k, obj), r.objective) << what;
             // The work count is the fitting tilings, less those the latency bound skipped.
             EXPECT_EQ(r.tilings_costed + r.tilings_pruned,
-                      static_cast<std::int64_t>(all.size() / kLoopOrders));
+                      static_cast<std::int64_t>(all.size() / kFastOrderCount));
             if (obj != NodeObjective::latency) {
                 EXPECT_EQ(r.tilings_pruned, 0);
             }
@@ -254,8 +254,8 @@ TEST(FastIntraNode, ItsTilesAreNoBetterUnderTheSwappedUnrolling) {
         ++swaps_tried;
         Tiling t = best.tiling;
         t.unroll = swapped(u);
-        for (std::size_t o = 0; o < kLoopOrders; ++o) {
-            t.order = static_cast<LoopOrder>(o);
+        for (std::size_t o = 0; o < kFastOrderCount; ++o) {
+            t.order = kFastOrders[o];
             const IntraNodeCost c = evaluate_tiling(l, n, t, in, out);
             if (c.status != MapStatus::ok || c.total_cycles != best.total_cycles) continue;
             EXPECT_GE(intra_node_energy(c, l.macs(), k).value(), intra_node_energy(best, l.macs(), k).value())

@@ -46,7 +46,8 @@ struct MipNodeResult {
                                        const MipNodeOptions& options);
 
 /// A lower bound of the objective of `tiling` (its unrolling and order) from its program with
-/// the tile choices fixed: never above what evaluate_tiling says of it.
+/// the tile choices fixed: never above what evaluate_tiling says of it; infinite for an order
+/// outside sim::kFastOrders, which the program does not hold.
 [[nodiscard]] double program_bound(const sim::PartLayer& layer, const sim::NodeSpec& node,
                                    const sim::Tiling& tiling, const sim::IntraNodeEnergyCoefficients& k,
                                    NodeObjective objective);

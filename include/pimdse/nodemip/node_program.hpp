@@ -2,8 +2,9 @@
 // The node MIP's program: for one part-layer, node and spatial unrolling, a
 // mixed-integer program over one-hot tile choices (one binary per candidate tile of each
 // loop dim, sim::exact_tile_candidates) whose optimum is a valid lower bound of the analytic
-// node model's latency, energy or EDP over every fitting tiling and loop order of that
-// unrolling (after PIM Optimizer §4-5: loop bounds chosen in log space). Exact in log space: the buffer
+// node model's latency, energy or EDP over every fitting tiling of that unrolling under the
+// four loop orders of sim::kFastOrders, the other permutations not being in the program
+// (after PIM Optimizer §4-5: loop bounds chosen in log space). Exact in log space: the buffer
 // capacity (a footprint is a product of per-dim factors) and the compute cycles (a product
 // of per-dim lane passes). Lower bounds: each tensor's DRAM accesses (its distinct elements
 // times the trip counts of the loops it ignores outside its innermost relevant loop, over
@@ -38,7 +39,7 @@ struct NodeProgram {
     solver::LinearModel model;
     sim::SpatialUnroll unroll;
     /// The binary of each loop order (one is chosen).
-    std::array<std::size_t, sim::kLoopOrders> order_col{};
+    std::array<std::size_t, sim::kFastOrderCount> order_col{};
     /// The candidate tiles of each dim and the binary column of each.
     std::array<std::vector<std::int64_t>, sim::kLoopDims> tiles;
     std::array<std::vector<std::size_t>, sim::kLoopDims> y;

@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -180,10 +181,10 @@ private:
 struct TileSumsCache {
     using Key = std::array<std::int64_t, 4>;
     std::array<std::vector<std::pair<Key, TileSums>>, 4> entries;  ///< input, weight, output, psum
-    /// Per loop order, the psum spills per advance of the C loop that keep their reload's
+    /// Per order of kFastOrders, the psum spills per advance of the C loop that keep their reload's
     /// open row, keyed by the output tiles (docs/model.md, "Rows shared by consecutive
     /// fetches").
-    std::vector<std::pair<Key, std::array<double, kLoopOrders>>> open_row_spills;
+    std::vector<std::pair<Key, std::array<double, kFastOrderCount>>> open_row_spills;
     TileSumsStore* store = nullptr;
     /// Forgets every entry (keeps the store and the capacity): before the next part-layer.
     void clear() noexcept {
@@ -192,15 +193,21 @@ struct TileSumsCache {
     }
 };
 
-/// dram_traffic for every loop order (indexed by LoopOrder; tiling.order is ignored): the
-/// per-tile sums are shared, so this costs little more than one call. With `cache`, sums
-/// computed for an earlier tiling of the same part-layer are reused (the result is the same).
+/// dram_traffic for each of the fast search's four orders (indexed as kFastOrders;
+/// tiling.order is ignored): the per-tile sums are shared, so this costs little more than
+/// one call. With `cache`, sums computed for an earlier tiling of the same part-layer are
+/// reused (the result is the same).
 /// Not noexcept: the cache and its store allocate, and an allocation that fails must reach
 /// the caller (a sweep records the candidate and stops cleanly, exit code 8) as bad_alloc.
-[[nodiscard]] std::array<DramTraffic, kLoopOrders> dram_traffic_all_orders(const PartLayer& layer,
-                                                                           const NodeSpec& node,
-                                                                           const Tiling& tiling,
-                                                                           DataLayout in, DataLayout out,
-                                                                           TileSumsCache* cache = nullptr);
+[[nodiscard]] std::array<DramTraffic, kFastOrderCount> dram_traffic_all_orders(
+    const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in, DataLayout out,
+    TileSumsCache* cache = nullptr);
+
+/// dram_traffic for each of `orders` (any permutations; tiling.order is ignored), each
+/// equal to dram_traffic's, sharing the tile sums as dram_traffic_all_orders does.
+[[nodiscard]] std::vector<DramTraffic> dram_traffic_orders(const PartLayer& layer, const NodeSpec& node,
+                                                           const Tiling& tiling, DataLayout in,
+                                                           DataLayout out, std::span<const LoopOrder> orders,
+                                                           TileSumsCache* cache = nullptr);
 
 }  // namespace pimdse::sim

@@ -11,9 +11,11 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "pimdse/core/units.hpp"
 #include "pimdse/sim/data_layout.hpp"
@@ -102,12 +104,20 @@ struct IntraNodeCost {
 [[nodiscard]] IntraNodeCost evaluate_tiling(const PartLayer& layer, const NodeSpec& node,
                                             const Tiling& tiling, DataLayout in, DataLayout out);
 
-/// evaluate_tiling under every loop order (indexed by LoopOrder; tiling.order is ignored),
-/// each equal to evaluate_tiling's: the order-free part and the tile sums are shared. With
-/// `cache`, tile sums are reused as dram_traffic_all_orders does.
-[[nodiscard]] std::array<IntraNodeCost, kLoopOrders> evaluate_tiling_all_orders(
+/// evaluate_tiling under each of the fast search's four orders (indexed as kFastOrders;
+/// tiling.order is ignored), each equal to evaluate_tiling's: the order-free part and the
+/// tile sums are shared. With `cache`, tile sums are reused as dram_traffic_all_orders does.
+[[nodiscard]] std::array<IntraNodeCost, kFastOrderCount> evaluate_tiling_all_orders(
     const PartLayer& layer, const NodeSpec& node, const Tiling& tiling, DataLayout in, DataLayout out,
     TileSumsCache* cache = nullptr);
+
+/// evaluate_tiling under each of `orders` (any permutations), sharing as
+/// evaluate_tiling_all_orders does.
+[[nodiscard]] std::vector<IntraNodeCost> evaluate_tiling_orders(const PartLayer& layer, const NodeSpec& node,
+                                                                const Tiling& tiling, DataLayout in,
+                                                                DataLayout out,
+                                                                std::span<const LoopOrder> orders,
+                                                                TileSumsCache* cache = nullptr);
 
 /// The PE-array cycles of `tiling` (its compute_cycles), without the rest of its cost.
 [[nodiscard]] std::int64_t tiling_compute_cycles(const PartLayer& layer, const NodeSpec& node,

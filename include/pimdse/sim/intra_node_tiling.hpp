@@ -90,19 +90,45 @@ struct NodeSpec {
 enum class LoopDim : std::uint8_t { B, K, C, P, Q };
 inline constexpr std::size_t kLoopDims = 5;
 
-/// Orders of the tile loops, outer to inner. The name says which tensor stays in its buffer
-/// while the innermost loop runs.
-enum class LoopOrder : std::uint8_t {
-    kbpqc,  ///< output stationary, K outermost: psums accumulate over C on chip
-    bpqkc,  ///< output stationary, pixels outermost
-    kcbpq,  ///< weight stationary: a weight tile is fetched once
-    bpqck,  ///< input stationary: an input tile is fetched once
+/// An order of the tile loops: a permutation of B, K, C, P, Q, outer to inner (120 of
+/// them). The four named ones are those the fast search and the node MIP try; their names
+/// say which tensor stays in its buffer while the innermost loop runs.
+struct LoopOrder {
+    std::array<LoopDim, kLoopDims> loops{LoopDim::K, LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::C};
+
+    static const LoopOrder kbpqc;  ///< output stationary, K outermost: psums accumulate over C on chip
+    static const LoopOrder bpqkc;  ///< output stationary, pixels outermost
+    static const LoopOrder kcbpq;  ///< weight stationary: a weight tile is fetched once
+    static const LoopOrder bpqck;  ///< input stationary: an input tile is fetched once
+
+    friend constexpr bool operator==(const LoopOrder&, const LoopOrder&) = default;
 };
-inline constexpr std::size_t kLoopOrders = 4;
+inline constexpr LoopOrder LoopOrder::kbpqc{{LoopDim::K, LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::C}};
+inline constexpr LoopOrder LoopOrder::bpqkc{{LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::K, LoopDim::C}};
+inline constexpr LoopOrder LoopOrder::kcbpq{{LoopDim::K, LoopDim::C, LoopDim::B, LoopDim::P, LoopDim::Q}};
+inline constexpr LoopOrder LoopOrder::bpqck{{LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::C, LoopDim::K}};
+
+/// The orders the fast search (AnalyticIntraNodeMapper) and the node MIP try; arrays of
+/// per-order results "for the four orders" are indexed as this one.
+inline constexpr std::size_t kFastOrderCount = 4;
+inline constexpr std::array<LoopOrder, kFastOrderCount> kFastOrders{LoopOrder::kbpqc, LoopOrder::bpqkc,
+                                                                    LoopOrder::kcbpq, LoopOrder::bpqck};
+/// Every permutation of the five tile loops (the exact search's and the references' space).
+inline constexpr std::size_t kAllOrderCount = 120;
+/// The 120 orders, lexicographic in LoopDim order (B K C P Q first, Q P C K B last).
+[[nodiscard]] const std::array<LoopOrder, kAllOrderCount>& all_loop_orders() noexcept;
 
 /// The five loops of `order`, outer to inner.
-[[nodiscard]] std::array<LoopDim, kLoopDims> loops_of(LoopOrder order) noexcept;
-[[nodiscard]] std::string_view to_string(LoopOrder order) noexcept;
+[[nodiscard]] constexpr const std::array<LoopDim, kLoopDims>& loops_of(const LoopOrder& order) noexcept {
+    return order.loops;
+}
+/// True if `order` holds each loop dim once.
+[[nodiscard]] bool is_permutation(const LoopOrder& order) noexcept;
+/// The five letters outer to inner, lower case: "kbpqc".
+[[nodiscard]] std::string to_string(const LoopOrder& order);
+/// The order spelled by `text` (five letters b, k, c, p, q in either case, each once, outer
+/// to inner); throws ModelError saying what is wrong otherwise.
+[[nodiscard]] LoopOrder parse_loop_order(std::string_view text);
 [[nodiscard]] std::string_view to_string(LoopDim dim) noexcept;
 
 /// Which loop dims run in parallel on the PE array's rows and columns.
