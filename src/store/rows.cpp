@@ -2,6 +2,7 @@
 // function per table, each filling the row struct of rows.hpp field by field.
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 #include <limits>
 #include <span>
@@ -168,15 +169,18 @@ void put_counts(LayerRow& r, const sim::LayerCounts& c) {
 void put_tiling(LayerRow& r, const sim::PartTiling& p) {
     const auto dim = [&](sim::LoopDim d) { return static_cast<std::int8_t>(static_cast<int>(d) + 1); };
     if (!p.tiled) {
-        r.unroll_row = r.unroll_col = r.loop_order = r.dataflow = 0;
+        r.unroll_row = r.unroll_col = r.dataflow = 0;
+        std::memcpy(r.loop_order, "none", 4);
+        r.loop_order[4] = '\0';
         r.tile_nodes = r.tile_b = r.tile_k = r.tile_c = r.tile_p = r.tile_q = 0;
         return;
     }
     const sim::Tiling& t = p.tiling;
     r.unroll_row = dim(t.unroll.row);
     r.unroll_col = dim(t.unroll.col);
-    r.loop_order = static_cast<std::int8_t>(
-        std::find(sim::kFastOrders.begin(), sim::kFastOrders.end(), t.order) - sim::kFastOrders.begin() + 1);
+    const std::string order = sim::to_string(t.order);
+    static_assert(sizeof r.loop_order == sim::kLoopDims);
+    std::memcpy(r.loop_order, order.data(), sizeof r.loop_order);
     r.dataflow = static_cast<std::int8_t>(static_cast<int>(p.dataflow) + 1);
     r.tile_nodes = to_i32(p.nodes);
     r.tile_b = to_i32(t[sim::LoopDim::B]), r.tile_k = to_i32(t[sim::LoopDim::K]);

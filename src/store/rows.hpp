@@ -96,6 +96,7 @@ struct MetricRow {
 
 // The intra-node tiling of /mappings/layers as enums with a first value `none`, for the
 // layers computed as streams, which have no tiling; the others follow sim's enums, value + 1.
+// The loop order is text: its five letters (sim::to_string), or `none`.
 enum class TileDim : std::int8_t { none, B, K, C, P, Q };
 inline constexpr EnumNames<TileDim, 6> kTileDimNames{{{TileDim::none, "none"},
                                                       {TileDim::B, "B"},
@@ -103,12 +104,6 @@ inline constexpr EnumNames<TileDim, 6> kTileDimNames{{{TileDim::none, "none"},
                                                       {TileDim::C, "C"},
                                                       {TileDim::P, "P"},
                                                       {TileDim::Q, "Q"}}};
-enum class TileOrder : std::int8_t { none, kbpqc, bpqkc, kcbpq, bpqck };
-inline constexpr EnumNames<TileOrder, 5> kTileOrderNames{{{TileOrder::none, "none"},
-                                                          {TileOrder::kbpqc, "kbpqc"},
-                                                          {TileOrder::bpqkc, "bpqkc"},
-                                                          {TileOrder::kcbpq, "kcbpq"},
-                                                          {TileOrder::bpqck, "bpqck"}}};
 enum class TileDataflow : std::int8_t { none, output, weight, input };
 inline constexpr EnumNames<TileDataflow, 4> kTileDataflowNames{{{TileDataflow::none, "none"},
                                                                 {TileDataflow::output, "output"},
@@ -136,7 +131,8 @@ struct LayerRow {
     std::int64_t ibuf_reads, ibuf_writes, wbuf_reads, wbuf_writes, obuf_reads, obuf_writes;
     std::int64_t register_bits, redistribution_flit_hops, sharing_flit_hops;
     std::int32_t tile_nodes, tile_b, tile_k, tile_c, tile_p, tile_q;
-    std::int8_t unroll_row, unroll_col, loop_order, dataflow;
+    std::int8_t unroll_row, unroll_col, dataflow;
+    char loop_order[5];
 };
 
 struct SegmentRow {

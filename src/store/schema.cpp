@@ -201,7 +201,7 @@ std::vector<Field> layer_count_fields() {
         PIMDSE_ENUM(unroll_row, kTileDimNames,
                     "loop unrolled over the PE array's rows; none for a stream layer"),
         PIMDSE_ENUM(unroll_col, kTileDimNames, "loop unrolled over the PE array's columns"),
-        PIMDSE_ENUM(loop_order, kTileOrderNames, "the tile loops, outermost first"),
+        PIMDSE_TEXT(loop_order, "the tile loops, outermost first; none for a stream layer"),
         PIMDSE_ENUM(dataflow, kTileDataflowNames,
                     "the operand the PE registers keep (its stationary tensor)"),
     };

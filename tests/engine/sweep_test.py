@@ -314,7 +314,7 @@ def scenario_tables(s):
                 check(f"`{field}`" in docs, f"/{name}.{field} is not in docs/output.md")
                 if h5py.check_enum_dtype(d.dtype[field]) is not None:
                     check(field in ("proposer", "status", "kind", "method", "outcome", "dl_in_order",
-                                    "dl_out_order", "unroll_row", "unroll_col", "loop_order", "dataflow"),
+                                    "dl_out_order", "unroll_row", "unroll_col", "dataflow"),
                           f"unexpected enum {field}")
             print(f"/{name}: {len(df)} rows, {len(df.columns)} fields")
         c = pd.DataFrame(f["candidates"][()])
