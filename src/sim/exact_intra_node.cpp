@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 #include "pimdse/sim/dram.hpp"
 
@@ -66,11 +67,29 @@ struct ExactState {
     DataLayout out;
     const IntraNodeEnergyCoefficients& k;
     const ExactNodeOptions& options;
+    ExactOrders orders;
     TileSumsStore store;
     TileSumsCache cache;
     ExactNodeResult result;
     bool found = false;
 };
+
+// The orders that cost `t` differently, each the first of all_loop_orders() with its
+// sequence of the loops that have more than one tile: the others repeat its traffic (a loop
+// of one tile changes no tensor and no visit count), so they could not win the tie-break.
+std::vector<LoopOrder> distinct_orders(const PartLayer& layer, const Tiling& t) {
+    std::vector<LoopOrder> orders;
+    std::vector<std::int64_t> seen;
+    for (const LoopOrder& o : all_loop_orders()) {
+        std::int64_t key = 0;
+        for (const LoopDim d : o.loops)
+            if (extent(layer, d) > t[d]) key = key * 8 + static_cast<std::int64_t>(d) + 1;
+        if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
+        seen.push_back(key);
+        orders.push_back(o);
+    }
+    return orders;
+}
 
 // Costs one fitting tiling under every order; false once the work limit is spent.
 bool cost_tiling(ExactState& s, const Tiling& t) {
@@ -89,7 +108,14 @@ bool cost_tiling(ExactState& s, const Tiling& t) {
     ++r.tilings_costed;
     // Entries are searched linearly: keep them to this tiling, the store holds the rest.
     for (auto& e : s.cache.entries) e.clear();
-    for (const IntraNodeCost& c : evaluate_tiling_all_orders(s.layer, s.node, t, s.in, s.out, &s.cache)) {
+    const auto costs = [&] {
+        if (s.orders == ExactOrders::fast) {
+            const auto four = evaluate_tiling_all_orders(s.layer, s.node, t, s.in, s.out, &s.cache);
+            return std::vector<IntraNodeCost>(four.begin(), four.end());
+        }
+        return evaluate_tiling_orders(s.layer, s.node, t, s.in, s.out, distinct_orders(s.layer, t), &s.cache);
+    }();
+    for (const IntraNodeCost& c : costs) {
         if (!s.found || exact_better(c, r.cost, s.layer, s.k, s.options.objective)) {
             r.cost = c;
             s.found = true;
@@ -129,8 +155,9 @@ bool search_unroll(ExactState& s, const SpatialUnroll& u, const Candidates& cand
 }  // namespace
 
 ExactNodeResult exact_search(const PartLayer& layer, const NodeSpec& node, DataLayout in, DataLayout out,
-                             const IntraNodeEnergyCoefficients& k, const ExactNodeOptions& options) {
-    ExactState s{layer, node, in, out, k, options, {}, {}, {}, false};
+                             const IntraNodeEnergyCoefficients& k, const ExactNodeOptions& options,
+                             ExactOrders orders) {
+    ExactState s{layer, node, in, out, k, options, orders, {}, {}, {}, false};
     s.cache.store = &s.store;
     // The fast search's choice is the first incumbent: a stopped search is never worse.
     const IntraNodeCost fast = AnalyticIntraNodeMapper::search(layer, node, in, out, nullptr, &k);

@@ -1,6 +1,7 @@
-// The node MIP (nodemip/node_mip.hpp) against the exhaustive search (sim::exact_search) on
-// generated small part-layers for every objective, its program's bounds (the objective, each
-// tensor's row activations) against the analytic cost of random tilings, and its work limit.
+// The node MIP (nodemip/node_mip.hpp) against the exhaustive search (sim::exact_search over
+// the MIP's four loop orders) on generated small part-layers for every objective, its
+// program's bounds (the objective, each tensor's row activations) against the analytic cost
+// of random tilings, and its work limit.
 #include "pimdse/nodemip/node_mip.hpp"
 
 #include <gtest/gtest.h>
@@ -68,7 +69,8 @@ void expect_equal_to_exhaustive(const std::vector<int>& which) {
         const DataLayout in = i % 2 == 0 ? kBCHW : kBHWC;
         const DataLayout out = i % 3 == 0 ? kBHWC : kBCHW;
         for (const NodeObjective obj : kObjectives) {
-            const sim::ExactNodeResult e = sim::exact_search(l, n, in, out, k, {obj, kDefaultNodeWorkLimit});
+            const sim::ExactNodeResult e =
+                sim::exact_search(l, n, in, out, k, {obj, kDefaultNodeWorkLimit}, sim::ExactOrders::fast);
             if (e.cost.status != sim::MapStatus::ok) continue;
             ASSERT_EQ(e.status, sim::ExactStatus::optimal);
             const MipNodeResult m = mip_search(l, n, in, out, k, {obj});
@@ -209,11 +211,11 @@ TEST(NodeMip, TheFactoryBuildsTheMipWhenTheExactSolverIsMip) {
     o.exact.objective = NodeObjective::edp;
     const auto m = make_node_model(o, coefficients());
     ASSERT_NE(dynamic_cast<MipIntraNodeMapper*>(m.get()), nullptr);
-    // Behind the seam it costs a part-layer as the enumeration does.
+    // Behind the seam it costs a part-layer as the enumeration over its four orders does.
     const PartLayer l = PartLayer::convolution(4, 6, 3, 3, 3, 2);
     const sim::NodeSpec n = small_node();
-    const sim::ExactNodeResult e =
-        sim::exact_search(l, n, kBCHW, kBCHW, coefficients(), {NodeObjective::edp, 100000});
+    const sim::ExactNodeResult e = sim::exact_search(l, n, kBCHW, kBCHW, coefficients(),
+                                                     {NodeObjective::edp, 100000}, sim::ExactOrders::fast);
     EXPECT_EQ(m->map(l, n, kBCHW, kBCHW), e.cost);
     o.intra_node = IntraNodeModel::analytic;  // the solver matters only to the exact model
     EXPECT_NE(dynamic_cast<sim::AnalyticIntraNodeMapper*>(make_node_model(o, coefficients()).get()), nullptr);

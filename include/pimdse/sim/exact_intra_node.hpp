@@ -2,7 +2,7 @@
 // The exact intra-node optimum over the space the analytic node model can cost: every
 // ordered pair of distinct loop dims as the PE array's spatial unrolling, every tiling whose
 // tile sizes are divisors, powers of two, PE-extent multiples of powers of two or the whole
-// extent of their dim and fit the buffers, and each of the model's loop orders. Every
+// extent of their dim and fit the buffers, and all 120 orders of the five tile loops. Every
 // candidate is costed by evaluate_tiling (intra_node.hpp), so the optimum it returns is
 // exactly what the analytic model says of that tiling. The objective is latency, energy or
 // EDP from the model's own counts and energy coefficients; ties are broken by the other
@@ -50,13 +50,18 @@ struct ExactNodeResult {
 [[nodiscard]] bool exact_better(const IntraNodeCost& a, const IntraNodeCost& b, const PartLayer& layer,
                                 const IntraNodeEnergyCoefficients& k, NodeObjective objective) noexcept;
 
+/// The loop orders an exact search costs: all 120, or the fast search's four (kFastOrders),
+/// the space of the node MIP (nodemip/node_mip.hpp), which is checked against it.
+enum class ExactOrders : std::uint8_t { all, fast };
+
 /// The exact search: starts from the fast search's choice under the same coefficients
 /// (AnalyticIntraNodeMapper::search) and costs every fitting tiling of the space in a fixed
 /// order until the work limit.
 /// Infeasible (status in the cost) when no tiling fits.
 [[nodiscard]] ExactNodeResult exact_search(const PartLayer& layer, const NodeSpec& node, DataLayout in,
                                            DataLayout out, const IntraNodeEnergyCoefficients& k,
-                                           const ExactNodeOptions& options);
+                                           const ExactNodeOptions& options,
+                                           ExactOrders orders = ExactOrders::all);
 
 /// exact_search behind the IntraNodeMapper seam, memoised per (layer, node, layouts); counts
 /// the searches the work limit stopped. One per thread.
