@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 #include "pimdse/core/error.hpp"
 
@@ -58,10 +61,12 @@ bool is_permutation(const LoopOrder& order) noexcept {
     return true;
 }
 
+// The letter of each loop dim, in LoopDim order.
+constexpr std::string_view kLoopLetters = "bkcpq";
+
 std::string to_string(const LoopOrder& order) {
-    static constexpr std::array<char, kLoopDims> letters{'b', 'k', 'c', 'p', 'q'};
     std::string s(kLoopDims, ' ');
-    for (std::size_t i = 0; i < kLoopDims; ++i) s[i] = letters[static_cast<std::size_t>(order.loops[i])];
+    for (std::size_t i = 0; i < kLoopDims; ++i) s[i] = kLoopLetters[static_cast<std::size_t>(order.loops[i])];
     return s;
 }
 
@@ -74,30 +79,10 @@ LoopOrder parse_loop_order(std::string_view text) {
     if (text.size() != kLoopDims) fail();
     LoopOrder o;
     for (std::size_t i = 0; i < kLoopDims; ++i) {
-        switch (text[i]) {
-            case 'b':
-            case 'B':
-                o.loops[i] = LoopDim::B;
-                break;
-            case 'k':
-            case 'K':
-                o.loops[i] = LoopDim::K;
-                break;
-            case 'c':
-            case 'C':
-                o.loops[i] = LoopDim::C;
-                break;
-            case 'p':
-            case 'P':
-                o.loops[i] = LoopDim::P;
-                break;
-            case 'q':
-            case 'Q':
-                o.loops[i] = LoopDim::Q;
-                break;
-            default:
-                fail();
-        }
+        const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
+        const std::size_t d = kLoopLetters.find(c);
+        if (d == std::string_view::npos) fail();
+        o.loops[i] = static_cast<LoopDim>(d);
     }
     if (!is_permutation(o)) fail();
     return o;
