@@ -149,19 +149,13 @@ std::array<std::int32_t, 2> size_classes(const std::vector<sim::SharingCycle>& c
 
 /// The channels of a phase reduced to the lines that can be its maximum: per distinct
 /// (class0, class1) crossing pair the longest pipeline, then only the lines no other line
-/// dominates in all three coordinates. Few distinct crossing pairs exist, so linear scans.
-std::vector<ChannelLine> dominant_lines(const sim::ChannelLoads& all,
-                                        const std::array<std::vector<std::int64_t>, 2>& cross) {
-    const auto before = all.min_hops_before();
-    const auto after = all.max_hops_after();
-    const auto crossings = [&](std::size_t cls, std::size_t c) {
-        return cross[cls].empty() ? std::int64_t{0} : cross[cls][c];
-    };
+/// dominates in all three coordinates. `cls0` holds the loads of the class-0 cycles that
+/// move in the phase, `cls1` those of class 1 (null when class 1 does not move); a channel's
+/// pipeline is that of both classes' routes together. Few distinct crossing pairs exist, so
+/// linear scans.
+std::vector<ChannelLine> dominant_lines(const sim::ChannelLoads& cls0, const sim::ChannelLoads* cls1) {
     std::vector<ChannelLine> lines;
-    // Loaded channels in any order: the lines are distinct per crossing pair and sorted below.
-    for (const std::int32_t id : all.loaded()) {
-        const auto c = static_cast<std::size_t>(id);
-        const ChannelLine line{crossings(0, c), crossings(1, c), std::int64_t{before[c]} + after[c]};
+    const auto add = [&](const ChannelLine& line) {
         const auto same = std::find_if(lines.begin(), lines.end(), [&](const ChannelLine& o) {
             return o.class0 == line.class0 && o.class1 == line.class1;
         });
@@ -169,6 +163,29 @@ std::vector<ChannelLine> dominant_lines(const sim::ChannelLoads& all,
             lines.push_back(line);
         else
             same->pipeline = std::max(same->pipeline, line.pipeline);
+    };
+    // Loaded channels in any order: the lines are distinct per crossing pair and sorted below.
+    const auto before0 = cls0.min_hops_before();
+    const auto after0 = cls0.max_hops_after();
+    for (const std::int32_t id : cls0.loaded()) {
+        const auto c = static_cast<std::size_t>(id);
+        std::int32_t before = before0[c];
+        std::int32_t after = after0[c];
+        const std::int64_t crossings1 = cls1 == nullptr ? 0 : (*cls1)[id];
+        if (crossings1 > 0) {
+            before = std::min(before, cls1->min_hops_before()[c]);
+            after = std::max(after, cls1->max_hops_after()[c]);
+        }
+        add({cls0[id], crossings1, std::int64_t{before} + after});
+    }
+    if (cls1 != nullptr) {
+        const auto before1 = cls1->min_hops_before();
+        const auto after1 = cls1->max_hops_after();
+        for (const std::int32_t id : cls1->loaded()) {
+            if (cls0[id] > 0) continue;  // counted above
+            const auto c = static_cast<std::size_t>(id);
+            add({0, (*cls1)[id], std::int64_t{before1[c]} + after1[c]});
+        }
     }
     std::sort(lines.begin(), lines.end(), std::greater<>());
     std::vector<ChannelLine> kept;
@@ -189,31 +206,26 @@ std::vector<SharingPhase> LayerSearch::phases_of(const std::vector<sim::SharingC
         return static_cast<std::int32_t>(members) == size[0] ? 0 : 1;
     };
     // Phase 1: every set moves for (smallest size - 1) steps; phase 2: the larger class
-    // alone for the remaining steps.
+    // alone for the remaining steps. Each class's cycles are routed once: phase 2's loads
+    // are phase 1's class-0 loads.
     const std::int32_t small = size[1] > 0 ? size[1] : size[0];
+    const bool two_classes = size[1] > 0;
+    for (std::int32_t cls = 0; cls < (two_classes ? 2 : 1); ++cls) {
+        sim::ChannelLoads& loads = class_loads_[static_cast<std::size_t>(cls)];
+        loads.reset(system_.mesh);
+        for (const sim::SharingCycle& c : cycles) {
+            if (class_of(c.order.size()) != cls) continue;
+            for (std::size_t i = 0; i < c.order.size(); ++i)
+                (void)loads.add_route(system_.mesh, c.order[i], c.order[(i + 1) % c.order.size()], 1);
+        }
+    }
     std::vector<SharingPhase> phases;
-    for (std::int32_t phase = 0; phase < (size[1] > 0 ? 2 : 1); ++phase) {
+    for (std::int32_t phase = 0; phase < (two_classes ? 2 : 1); ++phase) {
         SharingPhase ph;
         ph.repeats = phase == 0 ? small - 1 : size[0] - small;
-        std::array<std::vector<std::int64_t>, 2> cross;
-        loads_.reset(system_.mesh);
-        for (std::int32_t cls = 0; cls < 2; ++cls) {
-            if (size[static_cast<std::size_t>(cls)] == 0 || (phase == 1 && cls == 1)) continue;
-            class_loads_.reset(system_.mesh);
-            for (const sim::SharingCycle& c : cycles) {
-                if (class_of(c.order.size()) != cls) continue;
-                for (std::size_t i = 0; i < c.order.size(); ++i) {
-                    const sim::NodeId from = c.order[i];
-                    const sim::NodeId to = c.order[(i + 1) % c.order.size()];
-                    (void)class_loads_.add_route(system_.mesh, from, to, 1);
-                    (void)loads_.add_route(system_.mesh, from, to, 1);
-                }
-            }
-            const auto f = class_loads_.flits();
-            cross[static_cast<std::size_t>(cls)].assign(f.begin(), f.end());
-        }
-        ph.lines = dominant_lines(loads_, cross);
-        if (ph.repeats > 0) phases.push_back(std::move(ph));
+        if (ph.repeats <= 0) continue;
+        ph.lines = dominant_lines(class_loads_[0], phase == 0 && two_classes ? &class_loads_[1] : nullptr);
+        phases.push_back(std::move(ph));
     }
     return phases;
 }

@@ -24,6 +24,7 @@
 // Three parts, one file each: the LMs (lm_enumeration.hpp), the memo keys (search_keys.hpp)
 // and the sharing model's types (search_sharing.hpp, its costing in search_sharing.cpp).
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <unordered_map>
@@ -157,7 +158,7 @@ private:
     sim::IntraNodeMapper& intra_;
     sim::CycleScheduler& scheduler_;
     sim::ChannelLoads loads_;
-    sim::ChannelLoads class_loads_;
+    std::array<sim::ChannelLoads, 2> class_loads_;  ///< per size class, for phases_of
     std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> memo_;
     std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> compute_first_;
     std::unordered_map<SearchKey, std::vector<LayerOption>, KeyHash> compute_blind_;
