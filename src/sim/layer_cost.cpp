@@ -285,15 +285,33 @@ void add_compute_cost(const Layer& l, const LayerMapping& m, std::int32_t rows, 
         out.pe_utilisation = static_cast<double>(l.macs()) / (out.compute.value() * pes);
 }
 
+namespace {
+
+void add_event(const ShareCost& c, LayerCost& out) noexcept {
+    out.sharing += c.latency;
+    out.energy.noc += c.energy;
+    out.counts.sharing_flit_hops += c.flit_hops;
+}
+
+}  // namespace
+
 void add_sharing_cost(const Layer& l, const LayerMapping& m, const Region& region, const System& sys,
                       SharingScheduler& scheduler, ChannelLoads& loads, LayerCost& out) {
     // Events run one after another: inputs and weights before compute, partial sums after.
-    for (const SharingEvent& e : sharing_events(l, m, region, sys.mesh, sys.data_bits, sys.psum_bits)) {
-        const ShareCost c = scheduler.share(sys.mesh, e.sets, sys.noc, loads);
-        out.sharing += c.latency;
-        out.energy.noc += c.energy;
-        out.counts.sharing_flit_hops += c.flit_hops;
-    }
+    for (const SharingEvent& e : sharing_events(l, m, region, sys.mesh, sys.data_bits, sys.psum_bits))
+        add_event(scheduler.share(sys.mesh, e.sets, sys.noc, loads), out);
+}
+
+SharingCosts sharing_costs(const Layer& l, const LayerMapping& m, const Region& region, const System& sys,
+                           SharingScheduler& scheduler, ChannelLoads& loads) {
+    SharingCosts s;
+    for (const SharingEvent& e : sharing_events(l, m, region, sys.mesh, sys.data_bits, sys.psum_bits))
+        s.events.push_back(scheduler.share(sys.mesh, e.sets, sys.noc, loads));
+    return s;
+}
+
+void add_sharing(const SharingCosts& s, LayerCost& out) noexcept {
+    for (const ShareCost& c : s.events) add_event(c, out);
 }
 
 }  // namespace pimdse::sim

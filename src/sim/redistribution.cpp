@@ -56,6 +56,7 @@ struct LayerCoster::State {
     SharingScheduler& scheduler;
     RedistributionMemo* memo;
     RedistributionKey key;
+    SharingKey sharing_key;
 
     ChannelLoads loads;
     std::vector<Transfer> transfers;
@@ -173,7 +174,23 @@ struct LayerCoster::State {
 
     void sharing(LayerIndex li, LayerCost& out) {
         const LayerMapping& m = mapping.layers[static_cast<std::size_t>(li)];
-        add_sharing_cost(net.layer(li), m, layer_region(seg, mapping, li), sys, scheduler, loads, out);
+        const Region& region = layer_region(seg, mapping, li);
+        if (memo == nullptr) {
+            add_sharing_cost(net.layer(li), m, region, sys, scheduler, loads, out);
+            return;
+        }
+        sharing_key.scheduler = &scheduler;
+        sharing_key.layer = li;
+        sharing_key.mapping = m;
+        sharing_key.mapping.dl_in = DataLayout{};  // the events do not read the layouts
+        sharing_key.mapping.dl_out = DataLayout{};
+        sharing_key.region = region;
+        const SharingCosts* known = memo->find(sharing_key);
+        if (known == nullptr) {
+            memo->store(sharing_key, sharing_costs(net.layer(li), m, region, sys, scheduler, loads));
+            known = memo->find(sharing_key);
+        }
+        add_sharing(*known, out);
     }
 
     void compute(LayerIndex li, LayerCost& out) {

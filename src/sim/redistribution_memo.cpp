@@ -2,6 +2,9 @@
 
 #include "pimdse/sim/redistribution_memo.hpp"
 
+#include <cstdint>
+#include <utility>
+
 namespace pimdse::sim {
 
 void redistribution_key(const workload::Network& network, const workload::Segmentation& seg,
@@ -21,15 +24,17 @@ void redistribution_key(const workload::Network& network, const workload::Segmen
         if (p != workload::kNetworkInput) add(p);
 }
 
-std::size_t RedistributionMemo::Hash::operator()(const RedistributionKey& key) const noexcept {
-    // FNV-1a over the fields that tell mappings apart; equality compares every field.
+namespace {
+
+/// FNV-1a over the fields that tell mappings and regions apart; equality compares every
+/// field.
+struct Fnv {
     std::uint64_t h = 14695981039346656037ull;
-    const auto mix = [&](std::int64_t v) {
+    void mix(std::int64_t v) noexcept {
         h ^= static_cast<std::uint64_t>(v);
         h *= 1099511628211ull;
-    };
-    mix(key.layer);
-    for (const LayerMapping& m : key.mappings) {
+    }
+    void mix(const LayerMapping& m) noexcept {
         for (const Partition& p : m.parts) {
             mix(p.h);
             mix(p.w);
@@ -37,13 +42,31 @@ std::size_t RedistributionMemo::Hash::operator()(const RedistributionKey& key) c
         for (const PartDim d : m.order) mix(static_cast<std::int64_t>(d));
         mix(m.wr);
     }
-    for (const Region& r : key.regions) {
+    void mix(const Region& r) noexcept {
         mix(r.row);
         mix(r.col);
         mix(r.rows);
         mix(r.cols);
     }
-    return static_cast<std::size_t>(h);
+};
+
+}  // namespace
+
+std::size_t RedistributionMemo::Hash::operator()(const RedistributionKey& key) const noexcept {
+    Fnv f;
+    f.mix(key.layer);
+    for (const LayerMapping& m : key.mappings) f.mix(m);
+    for (const Region& r : key.regions) f.mix(r);
+    return static_cast<std::size_t>(f.h);
+}
+
+std::size_t RedistributionMemo::Hash::operator()(const SharingKey& key) const noexcept {
+    Fnv f;
+    f.mix(static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(key.scheduler)));
+    f.mix(key.layer);
+    f.mix(key.mapping);
+    f.mix(key.region);
+    return static_cast<std::size_t>(f.h);
 }
 
 const Redistribution* RedistributionMemo::find(const RedistributionKey& key) const {
@@ -53,6 +76,15 @@ const Redistribution* RedistributionMemo::find(const RedistributionKey& key) con
 
 void RedistributionMemo::store(const RedistributionKey& key, const Redistribution& r) {
     known_.try_emplace(key, r);
+}
+
+const SharingCosts* RedistributionMemo::find(const SharingKey& key) const {
+    const auto it = sharing_.find(key);
+    return it == sharing_.end() ? nullptr : &it->second;
+}
+
+void RedistributionMemo::store(const SharingKey& key, SharingCosts s) {
+    sharing_.try_emplace(key, std::move(s));
 }
 
 }  // namespace pimdse::sim

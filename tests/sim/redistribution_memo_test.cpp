@@ -102,6 +102,48 @@ TEST(RedistributionMemo, MemoisedCostsEqualFreshOnesAndFollowTheProducers) {
     EXPECT_EQ(memo.size(), after_b);
 }
 
+TEST(RedistributionMemo, SharingIsKeptPerSchedulerAndEqualsFreshCosts) {
+    // One memo serves two schedulers, as the mapper's does (the search's snake ring, the
+    // final costing's scheduler): each must get its own scheduler's sharing back.
+    const workload::Network n = library("resnet18");
+    const workload::Segmentation s = workload::decompose(n);
+    const System sys = testing::library_system("nicepim_4x4.yaml");
+    const NetworkMapping a = uniform_mapping(n, s, 4, 4);
+    AnalyticIntraNodeMapper mapper;
+    SnakeRingScheduler snake;
+    ShortestPathScheduler shortest;
+    const NetworkCost snake_fresh = evaluate_mapping(n, s, a, sys, mapper, snake);
+    const NetworkCost shortest_fresh = evaluate_mapping(n, s, a, sys, mapper, shortest);
+    std::size_t differ = 0;  // layers whose sharing the two schedulers cost differently
+    std::size_t shared = 0;  // layers with any sharing
+    for (std::size_t l = 0; l < snake_fresh.layers.size(); ++l) {
+        differ += snake_fresh.layers[l].sharing != shortest_fresh.layers[l].sharing ? 1 : 0;
+        shared += snake_fresh.layers[l].sharing.value() > 0 ? 1 : 0;
+    }
+    ASSERT_GT(differ, 0u) << "the two schedulers cost every layer's sharing alike";
+
+    RedistributionMemo memo;
+    const auto memoised = [&](SharingScheduler& scheduler) {
+        return evaluate_mapping(n, s, a, sys, mapper, scheduler, sequential_timeline(), &memo);
+    };
+    EXPECT_EQ(memoised(snake), snake_fresh);
+    EXPECT_EQ(memo.sharing_size(), static_cast<std::size_t>(n.size()));
+    EXPECT_EQ(memoised(shortest), shortest_fresh);  // not the snake ring's sharing
+    EXPECT_EQ(memo.sharing_size(), 2 * static_cast<std::size_t>(n.size()));
+    EXPECT_EQ(memoised(snake), snake_fresh);  // every layer from the memo
+    EXPECT_EQ(memoised(shortest), shortest_fresh);
+    EXPECT_EQ(memo.sharing_size(), 2 * static_cast<std::size_t>(n.size()));
+    EXPECT_GT(shared, 0u);
+
+    // Layouts do not enter the sharing: other layouts are served from the memo and still
+    // equal a fresh costing (whose compute differs).
+    NetworkMapping c = a;
+    for (LayerMapping& m : c.layers) m.dl_in = m.dl_out = DataLayout{LayoutOrder::bhwc, 1};
+    EXPECT_EQ(evaluate_mapping(n, s, c, sys, mapper, snake, sequential_timeline(), &memo),
+              evaluate_mapping(n, s, c, sys, mapper, snake));
+    EXPECT_EQ(memo.sharing_size(), 2 * static_cast<std::size_t>(n.size()));
+}
+
 TEST(RedistributionMemo, KeyHoldsTheLayerItsRegionAndItsProducers) {
     const workload::Network n = library("resnet18");
     const workload::Segmentation s = workload::decompose(n);

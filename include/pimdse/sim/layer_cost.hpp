@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pimdse/core/enum_names.hpp"
 #include "pimdse/core/units.hpp"
@@ -127,12 +128,25 @@ void add_compute_cost(const workload::Layer& layer, const LayerMapping& m, std::
 void add_sharing_cost(const workload::Layer& layer, const LayerMapping& m, const Region& region,
                       const System& system, SharingScheduler& scheduler, ChannelLoads& loads, LayerCost& out);
 
+/// One layer's data sharing as its events' costs, in event order: what add_sharing_cost
+/// adds, kept so that it can be added again the same way (one event at a time).
+struct SharingCosts {
+    std::vector<ShareCost> events;
+};
+/// The events of `m` on `region` scheduled by `scheduler`, as add_sharing_cost costs them.
+[[nodiscard]] SharingCosts sharing_costs(const workload::Layer& layer, const LayerMapping& m,
+                                         const Region& region, const System& system,
+                                         SharingScheduler& scheduler, ChannelLoads& loads);
+/// Adds `s` to out.sharing, out.energy.noc and the sharing flit-hops, event by event.
+void add_sharing(const SharingCosts& s, LayerCost& out) noexcept;
+
 /// The costs of the layers of one mapped network, one layer at a time: what the timeline
 /// composes. Keeps who holds each layer's outputs (for the redistribution of its consumers)
 /// and scratch space. The mapping must pass check_mapping; all referenced objects must
 /// outlive the coster. With a memo (redistribution_memo.hpp; one per network and system),
 /// a layer's redistribution gathered before under the same mapping (any layouts), region
-/// and producers is taken from it.
+/// and producers is taken from it, and so is its sharing scheduled before by the same
+/// scheduler under the same mapping (any layouts) and region.
 class LayerCoster {
 public:
     LayerCoster(const workload::Network& network, const workload::Segmentation& seg,
