@@ -44,7 +44,6 @@ RegionTable region_table(const std::vector<LayerChoices>& layers, std::size_t ca
     t.same.assign(cap + 1, 1);  // no layers: nothing is chosen at any capacity
     t.same[0] = 0;
     std::vector<double> next(cap + 1);
-    std::vector<std::size_t> drops;  // the units at which a segment's h drops
     std::vector<std::uint8_t> next_same(cap + 1);
     for (const LayerChoices& l : layers) {
         if (l.latency.size() != l.units.size())
