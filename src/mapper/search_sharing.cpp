@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 #include "pimdse/mapper/layer_search.hpp"
 
@@ -251,12 +252,13 @@ const EventGeometry& LayerSearch::event_geometry(const sim::LayerMapping& m, std
         return *geometry_.emplace(key, &it->second).first->second;
     ++stats_.geometries;
     SetsKey by_sets = sets_key_;
-    const std::vector<std::vector<sim::NodeId>> sets = by_sets.sets();
+    std::vector<std::vector<sim::NodeId>> sets = by_sets.sets();
     EventGeometry eg;
     if (!sets.empty()) {
         eg.present = true;
         std::vector<sim::SharingSet> event;
-        for (const auto& members : sets) event.push_back(sim::SharingSet{members, Bytes(0)});
+        event.reserve(sets.size());
+        for (auto& members : sets) event.push_back(sim::SharingSet{std::move(members), Bytes(0)});
         const std::vector<sim::SharingCycle> cycles = scheduler_.schedule(system_.mesh, event);
         eg.size = size_classes(cycles);
         eg.phases = phases_of(cycles, eg.size);
