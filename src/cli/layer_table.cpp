@@ -42,6 +42,8 @@ void add_tiling_cells(Row& row, const sim::PartTiling& p) {
                            {"tile_c", d(sim::LoopDim::C)},
                            {"tile_p", d(sim::LoopDim::P)},
                            {"tile_q", d(sim::LoopDim::Q)},
+                           {"tile_r", d(sim::LoopDim::R)},
+                           {"tile_s", d(sim::LoopDim::S)},
                            {"unroll_row", name(sim::to_string(p.tiling.unroll.row))},
                            {"unroll_col", name(sim::to_string(p.tiling.unroll.col))},
                            {"loop_order", name(sim::to_string(p.tiling.order))},

@@ -9,7 +9,8 @@
 
 namespace pimdse::nodemip {
 
-using sim::kLoopDims;
+// The program tiles B, K, C, P, Q; R and S stay whole (one candidate each, the kernel).
+constexpr std::size_t kProgramDims = sim::kFastLoopDims;
 using sim::LoopDim;
 using sim::Tensor;
 
@@ -56,11 +57,14 @@ double footprint_factor(const sim::PartLayer& l, Tensor t, LoopDim d, std::int64
     return static_cast<double>(tile);
 }
 
-// One-hot tile choices: a binary per candidate, one per dim.
+// One-hot tile choices: a binary per candidate, one per dim; R and S have one, the whole kernel.
 void add_choices(NodeProgram& p, const sim::PartLayer& l, const sim::NodeSpec& node) {
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    for (std::size_t i = 0; i < sim::kLoopDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
-        p.tiles[i] = sim::exact_tile_candidates(sim::extent(l, d), unit_of(p.unroll, d, node));
+        if (i < kProgramDims)
+            p.tiles[i] = sim::exact_tile_candidates(sim::extent(l, d), unit_of(p.unroll, d, node));
+        else
+            p.tiles[i] = {sim::extent(l, d)};
         const std::size_t row = p.model.add_row(1.0, 1.0);
         for (std::size_t c = 0; c < p.tiles[i].size(); ++c) {
             p.y[i].push_back(p.model.add_col(0.0, 1.0, 0.0, true));
@@ -84,7 +88,7 @@ void add_capacity(NodeProgram& p, const sim::PartLayer& l, const sim::NodeSpec& 
             return;
         }
         const std::size_t row = p.model.add_row(-solver::infinity(), std::log(cap) + kCapacitySlack);
-        for (std::size_t i = 0; i < kLoopDims; ++i)
+        for (std::size_t i = 0; i < kProgramDims; ++i)
             for (std::size_t c = 0; c < p.tiles[i].size(); ++c) {
                 const double f = footprint_factor(l, t, static_cast<LoopDim>(i), p.tiles[i][c]);
                 if (f != 1.0) p.model.add(row, p.y[i][c], std::log(f));
@@ -96,7 +100,7 @@ void add_capacity(NodeProgram& p, const sim::PartLayer& l, const sim::NodeSpec& 
 void add_compute(NodeProgram& p, const sim::PartLayer& l, const sim::NodeSpec& node) {
     const std::size_t row = p.model.add_row(std::log(static_cast<double>(l.R * l.S)), solver::infinity());
     p.model.add(row, p.latency.epigraph, 1.0);
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    for (std::size_t i = 0; i < kProgramDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         const std::int64_t e = sim::extent(l, d), u = unit_of(p.unroll, d, node);
         for (std::size_t c = 0; c < p.tiles[i].size(); ++c)
@@ -114,7 +118,7 @@ void add_revisit(NodeProgram& p, const sim::PartLayer& l, Tensor t, LoopDim d, L
     for (std::size_t k = 0; k < sim::kFastOrderCount; ++k) {
         const auto& loops = sim::loops_of(sim::kFastOrders[k]);
         const auto at = static_cast<std::size_t>(std::find(loops.begin(), loops.end(), d) - loops.begin());
-        for (std::size_t j = at + 1; j < kLoopDims; ++j)
+        for (std::size_t j = at + 1; j < kProgramDims; ++j)
             if (sim::relevant(l, t, loops[j]) && sim::extent(l, loops[j]) > 1)
                 inside.emplace_back(k, loops[j]);
     }
@@ -175,7 +179,7 @@ LogTerm reads_of(NodeProgram& p, const sim::PartLayer& l, Tensor t, double& elem
                                  : static_cast<double>(l.B * l.K * l.C);
         least = elements;
     }
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    for (std::size_t i = 0; i < kProgramDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         if (!sim::relevant(l, t, d) && sim::extent(l, d) > 1) add_revisit(p, l, t, d, term);
     }
@@ -188,7 +192,7 @@ LogTerm reads_of(NodeProgram& p, const sim::PartLayer& l, Tensor t, double& elem
 LogTerm buffer_reads_of(const NodeProgram& p, const sim::PartLayer& l, Tensor t) {
     LogTerm term;
     double a = t == Tensor::output ? 1.0 : static_cast<double>(l.R * l.S);
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    for (std::size_t i = 0; i < kProgramDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         const std::int64_t e = sim::extent(l, d);
         if (sim::relevant(l, t, d))
@@ -204,7 +208,7 @@ LogTerm buffer_reads_of(const NodeProgram& p, const sim::PartLayer& l, Tensor t)
 // dims) plus the revisit columns of `reads` (none for the output, written once per tile).
 LogTerm fetches_of(const NodeProgram& p, const sim::PartLayer& l, Tensor t, const LogTerm& reads) {
     LogTerm term;
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    for (std::size_t i = 0; i < kProgramDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         const std::int64_t e = sim::extent(l, d);
         if (sim::relevant(l, t, d))
@@ -306,9 +310,9 @@ NodeProgram build_program(const sim::PartLayer& layer, const sim::NodeSpec& node
     return p;
 }
 
-std::array<std::size_t, kLoopDims> choice_of(const NodeProgram& p, const std::vector<double>& x) {
-    std::array<std::size_t, kLoopDims> choice{};
-    for (std::size_t i = 0; i < kLoopDims; ++i)
+std::array<std::size_t, sim::kLoopDims> choice_of(const NodeProgram& p, const std::vector<double>& x) {
+    std::array<std::size_t, sim::kLoopDims> choice{};
+    for (std::size_t i = 0; i < sim::kLoopDims; ++i)
         for (std::size_t c = 0; c < p.y[i].size(); ++c)
             if (x[p.y[i][c]] > 0.5) choice[i] = c;
     return choice;
@@ -320,13 +324,13 @@ sim::Tiling tiling_of(const NodeProgram& p, const std::vector<double>& x) {
     t.unroll = p.unroll;
     for (std::size_t k = 0; k < sim::kFastOrderCount; ++k)
         if (x[p.order_col[k]] > 0.5) t.order = sim::kFastOrders[k];
-    for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = p.tiles[i][choice[i]];
+    for (std::size_t i = 0; i < sim::kLoopDims; ++i) t.tile[i] = p.tiles[i][choice[i]];
     return t;
 }
 
-void add_no_good(NodeProgram& p, const std::array<std::size_t, kLoopDims>& choice) {
-    const std::size_t row = p.model.add_row(-solver::infinity(), static_cast<double>(kLoopDims) - 1.0);
-    for (std::size_t i = 0; i < kLoopDims; ++i) p.model.add(row, p.y[i][choice[i]], 1.0);
+void add_no_good(NodeProgram& p, const std::array<std::size_t, sim::kLoopDims>& choice) {
+    const std::size_t row = p.model.add_row(-solver::infinity(), static_cast<double>(sim::kLoopDims) - 1.0);
+    for (std::size_t i = 0; i < sim::kLoopDims; ++i) p.model.add(row, p.y[i][choice[i]], 1.0);
 }
 
 double term_at(const LogTerm& t, const std::vector<double>& x) {

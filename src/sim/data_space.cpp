@@ -172,6 +172,9 @@ std::vector<std::size_t> step_dims(const Tiling& t) {
     for (LoopDim d : loops_of(t.order)) {
         if (d == LoopDim::C) break;
         switch (d) {
+            case LoopDim::R:
+            case LoopDim::S:
+                continue;  // the kernel: whole in the tilings this composes (one tile)
             case LoopDim::B:
                 dims.push_back(0);
                 break;

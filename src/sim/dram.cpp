@@ -271,19 +271,26 @@ TileSums weight_totals(TileSumsStore* store, const PartLayer& layer, const Tilin
 
 // Tile visits of a tensor over the nest: a tile is (re)fetched whenever one of its relevant
 // loops advances, so the visits are the product of the trip counts from the outermost loop
-// down to the innermost relevant loop that has more than one tile.
-double visits(const PartLayer& layer, const Tiling& tiling, Tensor t,
-              const std::array<std::int64_t, kLoopDims>& n) {
-    const auto loops = loops_of(tiling.order);
-    int inner = -1;
-    for (int i = 0; i < static_cast<int>(kLoopDims); ++i) {
-        const LoopDim d = loops[static_cast<std::size_t>(i)];
-        if (relevant(layer, t, d) && n[static_cast<std::size_t>(d)] > 1) inner = i;
+// down to the innermost relevant loop that has more than one tile. `moves` holds bit d when
+// loop d has more than one tile and is relevant to the tensor (relevance_masks).
+double visits(const LoopOrder& order, unsigned moves, const std::array<std::int64_t, kLoopDims>& n) {
+    double v = 1, at_inner = 1;
+    for (const LoopDim d : order.loops) {
+        const auto i = static_cast<std::size_t>(d);
+        v *= static_cast<double>(n[i]);
+        if (((moves >> i) & 1U) != 0) at_inner = v;
     }
-    double v = 1;
-    for (int i = 0; i <= inner; ++i)
-        v *= static_cast<double>(n[static_cast<std::size_t>(loops[static_cast<std::size_t>(i)])]);
-    return v;
+    return at_inner;
+}
+
+// Per tensor, the bits of the loops with more than one tile that move its tile.
+std::array<unsigned, kTensors> relevance_masks(const PartLayer& layer,
+                                               const std::array<std::int64_t, kLoopDims>& n) {
+    std::array<unsigned, kTensors> m{};
+    for (std::size_t t = 0; t < kTensors; ++t)
+        for (std::size_t d = 0; d < kLoopDims; ++d)
+            if (n[d] > 1 && relevant(layer, static_cast<Tensor>(t), static_cast<LoopDim>(d))) m[t] |= 1U << d;
+    return m;
 }
 
 // std::llround(x) (half away from zero) for |x| < 2^63, inline: the cast truncates toward
@@ -358,16 +365,20 @@ void traffic_of_orders(const PartLayer& layer, const NodeSpec& node, const Tilin
     });
     TileSums t_psum;
     bool have_psum = false;
+    const std::array<unsigned, kTensors> moves = relevance_masks(layer, n);
+    const auto visits_of = [&](const LoopOrder& order, Tensor x) {
+        return visits(order, moves[static_cast<std::size_t>(x)], n);
+    };
 
     for (std::size_t o = 0; o < count; ++o) {
         Tiling t = tiling;
         t.order = orders[o];
         DramTraffic& traffic = result[o];
         traffic = DramTraffic{};
-        add(traffic[Tensor::input], t_in, visits(layer, t, Tensor::input, n) / t_in.tiles, false);
-        add(traffic[Tensor::weight], t_w, visits(layer, t, Tensor::weight, n) / t_w.tiles, false);
+        add(traffic[Tensor::input], t_in, visits_of(t.order, Tensor::input) / t_in.tiles, false);
+        add(traffic[Tensor::weight], t_w, visits_of(t.order, Tensor::weight) / t_w.tiles, false);
         add(traffic[Tensor::output], t_out, 1.0, true);
-        const double revisits = visits(layer, t, Tensor::output, n) / t_out.tiles - 1.0;
+        const double revisits = visits_of(t.order, Tensor::output) / t_out.tiles - 1.0;
         if (revisits > 0.5) {
             if (!have_psum) {
                 t_psum = cached(cache, 3, out_key, [&](TileSumsStore* store) {

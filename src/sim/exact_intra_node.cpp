@@ -27,8 +27,8 @@ std::vector<std::int64_t> exact_tile_candidates(std::int64_t extent, std::int64_
 
 std::vector<SpatialUnroll> exact_unrolls() {
     std::vector<SpatialUnroll> u;
-    for (std::size_t r = 0; r < kLoopDims; ++r)
-        for (std::size_t c = 0; c < kLoopDims; ++c)
+    for (std::size_t r = 0; r < kFastLoopDims; ++r)
+        for (std::size_t c = 0; c < kFastLoopDims; ++c)
             if (r != c) u.push_back({static_cast<LoopDim>(r), static_cast<LoopDim>(c)});
     return u;
 }
@@ -77,17 +77,25 @@ struct ExactState {
 // The orders that cost `t` differently, each the first of all_loop_orders() with its
 // sequence of the loops that have more than one tile: the others repeat its traffic (a loop
 // of one tile changes no tensor and no visit count), so they could not win the tie-break.
+// The first order with a given sequence is the merge that takes, at each place, the lower of
+// the sequence's next loop and the lowest loop of one tile left; those firsts are listed in
+// all_loop_orders()'s (lexicographic) order.
 std::vector<LoopOrder> distinct_orders(const PartLayer& layer, const Tiling& t) {
-    std::vector<LoopOrder> orders;
-    std::vector<std::int64_t> seen;
-    for (const LoopOrder& o : all_loop_orders()) {
-        std::int64_t key = 0;
-        for (const LoopDim d : o.loops)
-            if (extent(layer, d) > t[d]) key = key * 8 + static_cast<std::int64_t>(d) + 1;
-        if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-        seen.push_back(key);
-        orders.push_back(o);
+    std::vector<LoopDim> multi, single;
+    for (std::size_t i = 0; i < kLoopDims; ++i) {
+        const auto d = static_cast<LoopDim>(i);
+        (extent(layer, d) > t[d] ? multi : single).push_back(d);
     }
+    std::vector<LoopOrder> orders;
+    do {
+        LoopOrder o;
+        std::size_t m = 0, u = 0;
+        for (LoopDim& d : o.loops)
+            d = u == single.size() || (m < multi.size() && multi[m] < single[u]) ? multi[m++] : single[u++];
+        orders.push_back(o);
+    } while (std::next_permutation(multi.begin(), multi.end()));
+    std::sort(orders.begin(), orders.end(),
+              [](const LoopOrder& a, const LoopOrder& b) { return a.loops < b.loops; });
     return orders;
 }
 
@@ -169,7 +177,9 @@ ExactNodeResult exact_search(const PartLayer& layer, const NodeSpec& node, DataL
     for (const SpatialUnroll& u : exact_unrolls()) {
         for (std::size_t i = 0; i < kLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
-            cand[i] = exact_tile_candidates(extent(layer, d), unit_of(u, d, node));
+            // R and S stay whole until the DRAM model costs kernel tiles.
+            cand[i] = i < kFastLoopDims ? exact_tile_candidates(extent(layer, d), unit_of(u, d, node))
+                                        : std::vector<std::int64_t>{extent(layer, d)};
         }
         if (!search_unroll(s, u, cand)) break;
     }

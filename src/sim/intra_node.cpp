@@ -39,11 +39,13 @@ std::int64_t lane_passes(std::int64_t extent, std::int64_t tile, std::int64_t un
 // element per lane along the unrolled dims the tensor depends on, and one element broadcast
 // to all lanes along an unrolled dim it does not depend on. A stationary tensor stays in the
 // PEs' registers while a tile's innermost loops run over the dims it does not depend on, so
-// along each such dim it is read once per tile (and R x S drops out for the output).
+// along each such dim it is read once per tile (the output per R and S tile: never unrolled).
 std::int64_t buffer_accesses(const PartLayer& layer, const NodeSpec& node, const Tiling& t, Tensor tensor,
                              bool stationary) {
-    std::int64_t a = (stationary && tensor == Tensor::output) ? 1 : layer.R * layer.S;
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    std::int64_t a = layer.R * layer.S;
+    if (stationary && tensor == Tensor::output)
+        a = ceil_div(layer.R, t[LoopDim::R]) * ceil_div(layer.S, t[LoopDim::S]);
+    for (std::size_t i = 0; i < kFastLoopDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         const std::int64_t u = unit_of(t.unroll, d, node);
         const std::int64_t e = extent(layer, d);
@@ -61,8 +63,9 @@ std::int64_t buffer_accesses(const PartLayer& layer, const NodeSpec& node, const
 // element broadcast along an unrolled dim the tensor ignores fills every busy PE on it, so
 // that dim counts its busy lanes per tile, sum over tiles of min(tile, unit).
 std::int64_t stationary_fills(const PartLayer& layer, const NodeSpec& node, const Tiling& t, Tensor tensor) {
-    std::int64_t a = tensor == Tensor::output ? 1 : layer.R * layer.S;
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    std::int64_t a = layer.R * layer.S;
+    if (tensor == Tensor::output) a = ceil_div(layer.R, t[LoopDim::R]) * ceil_div(layer.S, t[LoopDim::S]);
+    for (std::size_t i = 0; i < kFastLoopDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         const std::int64_t u = unit_of(t.unroll, d, node);
         const std::int64_t e = extent(layer, d);
@@ -79,7 +82,7 @@ std::int64_t stationary_fills(const PartLayer& layer, const NodeSpec& node, cons
 // dims the output ignores (the first tile's first pass), for every output element.
 std::int64_t first_accumulations(const PartLayer& layer, const NodeSpec& node, const Tiling& t) {
     std::int64_t a = 1;
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    for (std::size_t i = 0; i < kFastLoopDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         if (relevant(layer, Tensor::output, d))
             a *= extent(layer, d);
@@ -143,11 +146,11 @@ bool fits(const TileFootprint& f, const NodeSpec& node) noexcept {
 
 namespace {
 
-// The PE-array cycles of a tiling: R x S times each dim's extent, or its lane passes when
-// unrolled.
+// The PE-array cycles of a tiling: R x S (never unrolled: their extents whatever their
+// tiles) times each other dim's extent, or its lane passes when unrolled.
 std::int64_t tiling_cycles(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling) {
     std::int64_t cycles = layer.R * layer.S;
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    for (std::size_t i = 0; i < kFastLoopDims; ++i) {
         const auto d = static_cast<LoopDim>(i);
         const std::int64_t u = unit_of(tiling.unroll, d, node);
         cycles *= u > 1 ? lane_passes(extent(layer, d), tiling.tile[i], u) : extent(layer, d);
@@ -212,7 +215,7 @@ Cycles compute_cycles_lower_bound(const PartLayer& layer, const NodeSpec& node) 
     std::int64_t best = -1;
     for (const SpatialUnroll& u : kUnrolls) {
         std::int64_t cycles = layer.R * layer.S;
-        for (std::size_t i = 0; i < kLoopDims; ++i) {
+        for (std::size_t i = 0; i < kFastLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
             const std::int64_t un = unit_of(u, d, node);
             cycles *= un > 1 ? ceil_div(extent(layer, d), un) : extent(layer, d);
@@ -333,14 +336,14 @@ struct SearchState {
     bool energy_pass = false;
     // The power-of-two candidates of the unrolling the pass searches again: a tiling maximal
     // among them was costed by the first search.
-    const std::array<std::vector<std::int64_t>, kLoopDims>* first_candidates = nullptr;
+    const std::array<std::vector<std::int64_t>, kFastLoopDims>* first_candidates = nullptr;
 };
 
 // Whether the first search costed `t`: every tile is one of its candidates and growing any
 // dim to its next candidate overflows a buffer.
 bool costed_before(const SearchState& s, const Tiling& t) {
     const auto& cand = *s.first_candidates;
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    for (std::size_t i = 0; i < kFastLoopDims; ++i) {
         const auto it = std::find(cand[i].begin(), cand[i].end(), t.tile[i]);
         if (it == cand[i].end()) return false;
         if (it + 1 == cand[i].end()) continue;
@@ -404,9 +407,9 @@ void try_tiling(SearchState& s, const Tiling& t) {
 }
 
 // Enumerates unrolling u's tile combinations and tries the maximal ones that fit (growing
-// any one dim to its next candidate would overflow a buffer).
-using Candidates = std::array<std::vector<std::int64_t>, kLoopDims>;
-using Index = std::array<std::size_t, kLoopDims>;
+// any one dim to its next candidate would overflow a buffer); R and S stay whole.
+using Candidates = std::array<std::vector<std::int64_t>, kFastLoopDims>;
+using Index = std::array<std::size_t, kFastLoopDims>;
 
 // fits(footprint(layer, t), node) for the tilings of one unrolling's candidates, by
 // footprint()'s arithmetic with the halos of the P and Q candidates computed once: the
@@ -447,7 +450,8 @@ void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& can
     const auto tiling_at = [&](const Index& at) {
         Tiling t;
         t.unroll = u;
-        for (std::size_t i = 0; i < kLoopDims; ++i) t.tile[i] = cand[i][at[i]];
+        for (std::size_t i = 0; i < kLoopDims; ++i)
+            t.tile[i] = i < kFastLoopDims ? cand[i][at[i]] : extent(s.layer, static_cast<LoopDim>(i));
         return t;
     };
     const FitTest fits_at(s.layer, s.node, cand);
@@ -462,13 +466,13 @@ void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& can
             // z no smaller, dims below anything) is at least idx in every dim and misfits too:
             // carry past them at once.
             std::size_t z = 0;
-            while (z < kLoopDims && idx[z] == 0) ++z;
-            for (std::size_t i = 0; i <= z && i < kLoopDims; ++i) idx[i] = cand[i].size() - 1;
+            while (z < kFastLoopDims && idx[z] == 0) ++z;
+            for (std::size_t i = 0; i <= z && i < kFastLoopDims; ++i) idx[i] = cand[i].size() - 1;
         } else {
             bool maximal = true;
             bool next = true;         // no dim with room yet: the first one is the odometer's next step
             bool below_first = true;  // every dim below is at its first candidate
-            for (std::size_t i = 0; i < kLoopDims && maximal; ++i) {
+            for (std::size_t i = 0; i < kFastLoopDims && maximal; ++i) {
                 if (idx[i] + 1 < cand[i].size()) {
                     auto up = idx;
                     ++up[i];
@@ -484,11 +488,11 @@ void search_unroll(SearchState& s, const SpatialUnroll& u, const Candidates& can
             if (maximal) try_tiling(s, tiling_at(idx));
         }
         std::size_t i = 0;
-        for (; i < kLoopDims; ++i) {
+        for (; i < kFastLoopDims; ++i) {
             if (++idx[i] < cand[i].size()) break;
             idx[i] = 0;
         }
-        if (i == kLoopDims) break;
+        if (i == kFastLoopDims) break;
     }
 }
 
@@ -514,7 +518,7 @@ void try_balanced_tiles(SearchState& s, Candidates& pow2, Candidates& cand) {
     for (const SpatialUnroll& u : kUnrolls) {
         std::int64_t cycles = s.layer.R * s.layer.S;
         bool differs = false;
-        for (std::size_t i = 0; i < kLoopDims; ++i) {
+        for (std::size_t i = 0; i < kFastLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
             const std::int64_t un = unit_of(u, d, s.node);
             const std::int64_t e = extent(s.layer, d);
@@ -545,14 +549,14 @@ IntraNodeCost AnalyticIntraNodeMapper::search(const PartLayer& layer, const Node
     cache.store = sums;
     SearchState s{layer, node, in, out, cache, energy, {}, false};
     for (const SpatialUnroll& u : kUnrolls) {
-        for (std::size_t i = 0; i < kLoopDims; ++i) {
+        for (std::size_t i = 0; i < kFastLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
             tile_candidates(cand[i], extent(layer, d), unit_of(u, d, node));
         }
         // Compute cycles depend on the unrolling only (tiles are multiples of the PE extent):
         // skip an unrolling that cannot beat the best total.
         std::int64_t cycles = layer.R * layer.S;
-        for (std::size_t i = 0; i < kLoopDims; ++i) {
+        for (std::size_t i = 0; i < kFastLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
             const std::int64_t un = unit_of(u, d, node);
             cycles *= un > 1 ? ceil_div(extent(layer, d), un) : extent(layer, d);

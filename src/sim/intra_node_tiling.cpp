@@ -41,7 +41,7 @@ NodeSpec NodeSpec::with_banks(std::int32_t pe_rows, std::int32_t pe_cols, std::i
 const std::array<LoopOrder, kAllOrderCount>& all_loop_orders() noexcept {
     static const std::array<LoopOrder, kAllOrderCount> all = [] {
         std::array<LoopOrder, kAllOrderCount> v{};
-        LoopOrder o{{LoopDim::B, LoopDim::K, LoopDim::C, LoopDim::P, LoopDim::Q}};
+        LoopOrder o{{LoopDim::B, LoopDim::K, LoopDim::C, LoopDim::P, LoopDim::Q, LoopDim::R, LoopDim::S}};
         for (LoopOrder& x : v) {
             x = o;
             std::next_permutation(o.loops.begin(), o.loops.end());
@@ -62,7 +62,7 @@ bool is_permutation(const LoopOrder& order) noexcept {
 }
 
 // The letter of each loop dim, in LoopDim order.
-constexpr std::string_view kLoopLetters = "bkcpq";
+constexpr std::string_view kLoopLetters = "bkcpqrs";
 
 std::string to_string(const LoopOrder& order) {
     std::string s(kLoopDims, ' ');
@@ -73,15 +73,18 @@ std::string to_string(const LoopOrder& order) {
 LoopOrder parse_loop_order(std::string_view text) {
     const auto fail = [&] {
         throw ModelError("loop order '" + std::string(text) +
-                         "': expected a permutation of the tile loops b, k, c, p, q, outermost first "
-                         "(e.g. kbpqc)");
+                         "': expected a permutation of the tile loops b, k, c, p, q, r, s, outermost "
+                         "first (e.g. kbpqcrs), or of b, k, c, p, q with r, s innermost (e.g. kbpqc)");
     };
-    if (text.size() != kLoopDims) fail();
+    // Five letters: the text of the orders before R and S were tile loops, R and S innermost.
+    if (text.size() != kLoopDims && text.size() != kFastLoopDims) fail();
     LoopOrder o;
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    o.loops[kLoopDims - 2] = LoopDim::R;
+    o.loops[kLoopDims - 1] = LoopDim::S;
+    for (std::size_t i = 0; i < text.size(); ++i) {
         const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
         const std::size_t d = kLoopLetters.find(c);
-        if (d == std::string_view::npos) fail();
+        if (d == std::string_view::npos || (text.size() == kFastLoopDims && d >= kFastLoopDims)) fail();
         o.loops[i] = static_cast<LoopDim>(d);
     }
     if (!is_permutation(o)) fail();
@@ -89,7 +92,7 @@ LoopOrder parse_loop_order(std::string_view text) {
 }
 
 std::string_view to_string(LoopDim dim) noexcept {
-    static constexpr std::array<std::string_view, kLoopDims> names{"B", "K", "C", "P", "Q"};
+    static constexpr std::array<std::string_view, kLoopDims> names{"B", "K", "C", "P", "Q", "R", "S"};
     return names[static_cast<std::size_t>(dim)];
 }
 
@@ -121,11 +124,11 @@ std::string to_string(const Tiling& t) {
 
 TileFootprint footprint(const PartLayer& l, const Tiling& t) noexcept {
     const std::int64_t db = l.data_bits;
-    const std::int64_t h = halo_extent(t[LoopDim::P], l.stride_h, l.R, l.H);
-    const std::int64_t w = halo_extent(t[LoopDim::Q], l.stride_w, l.S, l.W);
+    const std::int64_t h = halo_extent(t[LoopDim::P], l.stride_h, t[LoopDim::R], l.H);
+    const std::int64_t w = halo_extent(t[LoopDim::Q], l.stride_w, t[LoopDim::S], l.W);
     const std::int64_t in_ch = l.depthwise ? t[LoopDim::K] : t[LoopDim::C];
     const std::int64_t in = t[LoopDim::B] * in_ch * h * w;
-    std::int64_t wt = t[LoopDim::K] * (l.depthwise ? 1 : t[LoopDim::C]) * l.R * l.S;
+    std::int64_t wt = t[LoopDim::K] * (l.depthwise ? 1 : t[LoopDim::C]) * t[LoopDim::R] * t[LoopDim::S];
     if (!l.has_weights) wt = t[LoopDim::B] * t[LoopDim::K] * t[LoopDim::C];
     const std::int64_t out = t[LoopDim::B] * t[LoopDim::K] * t[LoopDim::P] * t[LoopDim::Q];
     return {Bytes(packed_bytes(in, db)), Bytes(packed_bytes(wt, db)), Bytes(packed_bytes(out, l.psum_bits))};

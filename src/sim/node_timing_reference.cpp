@@ -88,10 +88,10 @@ private:
         return k < 0 ? 0.0 : end_[static_cast<std::size_t>(k)];
     }
 
-    // PE-array cycles of one step: R x S x, per tile loop, the tile's extent, or its passes
-    // over the PE lanes when the loop is unrolled.
+    // PE-array cycles of one step: per tile loop (R and S included), the tile's extent, or
+    // its passes over the PE lanes when the loop is unrolled.
     [[nodiscard]] double step_cycles(const std::array<std::int64_t, kLoopDims>& idx) const {
-        std::int64_t c = layer_.R * layer_.S;
+        std::int64_t c = 1;
         for (std::size_t i = 0; i < kLoopDims; ++i) {
             const auto d = static_cast<LoopDim>(i);
             const std::int64_t size = std::min(tiling_.tile[i], extent(layer_, d) - idx[i] * tiling_.tile[i]);

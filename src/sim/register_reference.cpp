@@ -12,15 +12,12 @@
 namespace pimdse::sim {
 namespace {
 
-// Loop indices b, k, c, p, q (LoopDim order), then r, s.
-constexpr std::size_t kR = kLoopDims;
-constexpr std::size_t kS = kLoopDims + 1;
-constexpr std::size_t kAll = kLoopDims + 2;
+// Loop indices b, k, c, p, q, r, s (LoopDim order).
+constexpr std::size_t kAll = kLoopDims;
 using Index = std::array<std::int64_t, kAll>;
 
 // Whether operand `t` is indexed by loop `i` (R and S index the input and the weights).
 bool indexes(const PartLayer& l, Tensor t, std::size_t i) {
-    if (i >= kLoopDims) return t != Tensor::output;
     return relevant(l, t, static_cast<LoopDim>(i));
 }
 
@@ -124,12 +121,10 @@ BufferReads simulate_buffer_reads(const PartLayer& layer, const NodeSpec& node, 
     const std::array<Tensor, 3> tensors{Tensor::input, Tensor::weight, Tensor::output};
     std::array<std::int64_t, kAll> ext{};
     std::array<std::int64_t, kAll> tile{};
-    for (std::size_t i = 0; i < kLoopDims; ++i) {
+    for (std::size_t i = 0; i < kAll; ++i) {
         ext[i] = extent(layer, static_cast<LoopDim>(i));
         tile[i] = tiling.tile[i];
     }
-    ext[kR] = tile[kR] = layer.R;
-    ext[kS] = tile[kS] = layer.S;
     for (std::int64_t e : ext)
         if (e >= kIndexBase - 1) throw ModelError("simulate_buffer_reads: loop bounds must be below 255");
     const auto row = static_cast<std::size_t>(tiling.unroll.row);

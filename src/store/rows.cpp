@@ -172,7 +172,7 @@ void put_tiling(LayerRow& r, const sim::PartTiling& p) {
         r.unroll_row = r.unroll_col = r.dataflow = 0;
         std::memcpy(r.loop_order, "none", 4);
         r.loop_order[4] = '\0';
-        r.tile_nodes = r.tile_b = r.tile_k = r.tile_c = r.tile_p = r.tile_q = 0;
+        r.tile_nodes = r.tile_b = r.tile_k = r.tile_c = r.tile_p = r.tile_q = r.tile_r = r.tile_s = 0;
         return;
     }
     const sim::Tiling& t = p.tiling;
@@ -186,6 +186,7 @@ void put_tiling(LayerRow& r, const sim::PartTiling& p) {
     r.tile_b = to_i32(t[sim::LoopDim::B]), r.tile_k = to_i32(t[sim::LoopDim::K]);
     r.tile_c = to_i32(t[sim::LoopDim::C]), r.tile_p = to_i32(t[sim::LoopDim::P]);
     r.tile_q = to_i32(t[sim::LoopDim::Q]);
+    r.tile_r = to_i32(t[sim::LoopDim::R]), r.tile_s = to_i32(t[sim::LoopDim::S]);
 }
 
 void add_layer_rows(std::int64_t candidate, std::int32_t network, const eval::NetworkResult& nr,

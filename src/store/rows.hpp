@@ -130,9 +130,9 @@ struct LayerRow {
     std::int64_t dram_reads, dram_writes, dram_activations;
     std::int64_t ibuf_reads, ibuf_writes, wbuf_reads, wbuf_writes, obuf_reads, obuf_writes;
     std::int64_t register_bits, redistribution_flit_hops, sharing_flit_hops;
-    std::int32_t tile_nodes, tile_b, tile_k, tile_c, tile_p, tile_q;
+    std::int32_t tile_nodes, tile_b, tile_k, tile_c, tile_p, tile_q, tile_r, tile_s;
     std::int8_t unroll_row, unroll_col, dataflow;
-    char loop_order[5];
+    char loop_order[7];
 };
 
 struct SegmentRow {

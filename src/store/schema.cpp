@@ -198,6 +198,8 @@ std::vector<Field> layer_count_fields() {
         PIMDSE_NUM(tile_c, "", "tile of loop C"),
         PIMDSE_NUM(tile_p, "", "tile of loop P"),
         PIMDSE_NUM(tile_q, "", "tile of loop Q"),
+        PIMDSE_NUM(tile_r, "", "tile of loop R (kernel rows)"),
+        PIMDSE_NUM(tile_s, "", "tile of loop S (kernel columns)"),
         PIMDSE_ENUM(unroll_row, kTileDimNames,
                     "loop unrolled over the PE array's rows; none for a stream layer"),
         PIMDSE_ENUM(unroll_col, kTileDimNames, "loop unrolled over the PE array's columns"),

@@ -114,13 +114,15 @@ TEST(NodeMip, TheProgramsBoundIsNeverAboveTheCostOfATiling) {
         t.unroll = unrolls[static_cast<std::size_t>(
             rng.uniform_int(0, static_cast<std::int64_t>(unrolls.size()) - 1))];
         t.order = sim::kFastOrders[static_cast<std::size_t>(rng.uniform_int(0, sim::kFastOrderCount - 1))];
-        for (std::size_t d = 0; d < sim::kLoopDims; ++d) {
+        for (std::size_t d = 0; d < sim::kFastLoopDims; ++d) {  // R and S whole
             const auto dim = static_cast<sim::LoopDim>(d);
             const std::int64_t unit = t.unroll.row == dim ? n.pe_rows : t.unroll.col == dim ? n.pe_cols : 1;
             const auto cand = sim::exact_tile_candidates(sim::extent(l, dim), unit);
             t.tile[d] = cand[static_cast<std::size_t>(
                 rng.uniform_int(0, static_cast<std::int64_t>(cand.size()) - 1))];
         }
+        t.tile[static_cast<std::size_t>(sim::LoopDim::R)] = l.R;
+        t.tile[static_cast<std::size_t>(sim::LoopDim::S)] = l.S;
         if (!sim::fits(sim::footprint(l, t), n)) continue;
         const sim::IntraNodeCost c = sim::evaluate_tiling(l, n, t, kBCHW, kBHWC);
         for (const NodeObjective obj : kObjectives) {
@@ -142,13 +144,15 @@ bool random_tiling(Rng& rng, const PartLayer& l, const sim::NodeSpec& n, sim::Ti
     t.unroll =
         unrolls[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(unrolls.size()) - 1))];
     t.order = sim::kFastOrders[static_cast<std::size_t>(rng.uniform_int(0, sim::kFastOrderCount - 1))];
-    for (std::size_t d = 0; d < sim::kLoopDims; ++d) {
+    for (std::size_t d = 0; d < sim::kFastLoopDims; ++d) {  // R and S whole
         const auto dim = static_cast<sim::LoopDim>(d);
         const std::int64_t unit = t.unroll.row == dim ? n.pe_rows : t.unroll.col == dim ? n.pe_cols : 1;
         const auto cand = sim::exact_tile_candidates(sim::extent(l, dim), unit);
         t.tile[d] =
             cand[static_cast<std::size_t>(rng.uniform_int(0, static_cast<std::int64_t>(cand.size()) - 1))];
     }
+    t.tile[static_cast<std::size_t>(sim::LoopDim::R)] = l.R;
+    t.tile[static_cast<std::size_t>(sim::LoopDim::S)] = l.S;
     return sim::fits(sim::footprint(l, t), n);
 }
 

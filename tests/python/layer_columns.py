@@ -43,5 +43,6 @@ def check_layer_table(s, units, check):
     check(t["finish_cycles"].max() == first["latency_cycles"],
           f"timeline ends at the network's latency {first['latency_cycles']}: {t['finish_cycles'].max()}")
     tiled = layers["loop_order"] != "none"
-    check(tiled.any() and (layers.loc[tiled, "tile_k"] > 0).all() and
+    check(tiled.any() and (layers.loc[tiled, ["tile_k", "tile_r", "tile_s"]] > 0).all().all() and
+          (layers.loc[tiled, "loop_order"].str.len() == 7).all() and
           set(layers.loc[tiled, "dataflow"]) <= {"output", "weight", "input"}, "tiling columns")

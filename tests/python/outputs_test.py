@@ -513,7 +513,8 @@ def scenario_layers_evaluate():
                         f"output: {p.obuf_kib}}}\n")
     counts = ["dram_reads", "dram_writes", "dram_activations", "ibuf_reads", "ibuf_writes", "wbuf_reads",
               "wbuf_writes", "obuf_reads", "obuf_writes", "register_bits", "redistribution_flit_hops",
-              "sharing_flit_hops", "tile_nodes", "tile_b", "tile_k", "tile_c", "tile_p", "tile_q"]
+              "sharing_flit_hops", "tile_nodes", "tile_b", "tile_k", "tile_c", "tile_p", "tile_q",
+              "tile_r", "tile_s"]
     energies = ["", "_pe", "_register", "_sram", "_sram_ibuf", "_sram_wbuf", "_sram_obuf", "_dram_access",
                 "_dram_activation", "_noc"]
     for net in sorted(set(lay[lay["candidate"] == cand]["network"])):

@@ -147,7 +147,7 @@ TEST(ClockAndWidth, HalvingTheDataWidth) {
     const PartLayer l8 = node_part(w8);
     EXPECT_EQ(l8.data_bits, 8);
     Tiling small;
-    small.tile = {1, 4, 4, 8, 8};  // B, K, C, P, Q
+    small.tile = {1, 4, 4, 8, 8, l16.R, l16.S};  // B, K, C, P, Q, R, S
     Tiling doubled = small;
     doubled.tile[static_cast<std::size_t>(LoopDim::C)] = 8;  // twice the input channels and weights
     EXPECT_EQ(footprint(l8, doubled).input, footprint(l16, small).input);
@@ -174,7 +174,7 @@ TEST(ClockAndWidth, DataOfAnyWidthIsBitPacked) {
     // The NoC moves the same bytes the buffers hold: a 12-bit input tile of 5 x 5 values is
     // 300 bits, 38 bytes, in both.
     Tiling t;
-    t.tile = {1, 1, 1, 5, 5};  // B, K, C, P, Q
+    t.tile = {1, 1, 1, 5, 5, node_part(w12).R, node_part(w12).S};  // B, K, C, P, Q, R, S
     EXPECT_EQ(footprint(node_part(w12), t).input, Bytes(38));
     EXPECT_EQ(w12.data_bytes(25), 38);
 }

@@ -1,8 +1,8 @@
-// Loop orders as permutations: the analytic DRAM model under all 120 orders of the five tile
-// loops against the trace reference (dram_reference.hpp) on small part-layers whose loops
-// have more than one tile each (where they have more than one iteration), so that no two orders that differ
-// in the nest cost the same by accident; the order type's spelling and parsing; and the fast path's four
-// orders.
+// Loop orders as permutations: the analytic DRAM model under the 120 orders of the five tile
+// loops B, K, C, P, Q (R and S whole: innermost, or anywhere) against the trace reference
+// (dram_reference.hpp) on small part-layers whose loops have more than one tile each (where
+// they have more than one iteration), so that no two orders that differ in the nest cost the
+// same by accident; the order type's spelling and parsing; and the fast path's four orders.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -33,17 +33,22 @@ TEST(LoopOrder, SpellsAndParsesEveryPermutation) {
         EXPECT_EQ(parse_loop_order(s), o) << s;
     }
     EXPECT_EQ(names.size(), kAllOrderCount);
-    EXPECT_EQ(to_string(all.front()), "bkcpq");
-    EXPECT_EQ(to_string(all.back()), "qpckb");
+    EXPECT_EQ(to_string(all.front()), "bkcpqrs");
+    EXPECT_EQ(to_string(all.back()), "srqpckb");
     // The four named orders keep their names, which spell their loops outer to inner.
     for (const LoopOrder& o : kFastOrders)
         EXPECT_NE(std::find(all.begin(), all.end(), o), all.end()) << to_string(o);
-    EXPECT_EQ(to_string(LoopOrder::kbpqc), "kbpqc");
-    EXPECT_EQ(to_string(LoopOrder::bpqkc), "bpqkc");
-    EXPECT_EQ(to_string(LoopOrder::kcbpq), "kcbpq");
-    EXPECT_EQ(to_string(LoopOrder::bpqck), "bpqck");
+    EXPECT_EQ(to_string(LoopOrder::kbpqc), "kbpqcrs");
+    EXPECT_EQ(to_string(LoopOrder::bpqkc), "bpqkcrs");
+    EXPECT_EQ(to_string(LoopOrder::kcbpq), "kcbpqrs");
+    EXPECT_EQ(to_string(LoopOrder::bpqck), "bpqckrs");
     EXPECT_EQ(parse_loop_order("CKBPQ"), parse_loop_order("ckbpq"));
-    for (const char* bad : {"", "kbpq", "kbpqcc", "kbpqk", "kbpqx", "kbp c"})
+    EXPECT_EQ(parse_loop_order("RKBSPCQ"), parse_loop_order("rkbspcq"));
+    // Five letters: the orders before R and S were tile loops, R and S innermost.
+    for (const LoopOrder& o : kFastOrders) EXPECT_EQ(parse_loop_order(to_string(o).substr(0, 5)), o);
+    EXPECT_EQ(to_string(parse_loop_order("qpckb")), "qpckbrs");
+    for (const char* bad :
+         {"", "kbpq", "kbpqcc", "kbpqk", "kbpqx", "kbp c", "kbpqr", "kbpqcr", "kbpqcrr", "kbpqcrsq"})
         EXPECT_THROW((void)parse_loop_order(bad), ModelError) << bad;
     try {
         (void)parse_loop_order("kkpqc");
@@ -61,6 +66,15 @@ struct PermCase {
     DataLayout in, out;
 };
 
+// The 120 orders with R and S innermost, in all_loop_orders()'s order: with whole kernels R and
+// S have one tile, so every order costs as one of these.
+std::vector<LoopOrder> five_loop_orders() {
+    std::vector<LoopOrder> v;
+    for (const LoopOrder& o : all_loop_orders())
+        if (o.loops[kLoopDims - 2] == LoopDim::R && o.loops[kLoopDims - 1] == LoopDim::S) v.push_back(o);
+    return v;
+}
+
 // Small part-layers with at least two tiles along every loop of more than one iteration (B
 // included), last tiles partial along some: a dense 3x3 convolution, a stride-2 1x1 projection, a fully
 // connected layer, an attention matmul and a depthwise convolution.
@@ -69,23 +83,23 @@ std::vector<PermCase> permutation_cases() {
     v.push_back({"conv3x3",
                  PartLayer::convolution(12, 10, 6, 5, 3, 1, 2),
                  NodeSpec::with_banks(4, 4, 4, 1),
-                 {1, 4, 4, 4, 2},
+                 {1, 4, 4, 4, 2, 3, 3},
                  kBCHW,
                  kBCHW});
     v.push_back({"proj1x1s2",
                  PartLayer::convolution(16, 12, 7, 7, 1, 2, 2),
                  NodeSpec::with_banks(4, 4, 4, 4),
-                 {1, 8, 4, 4, 4},
+                 {1, 8, 4, 4, 4, 1, 1},
                  kBHWC,
                  grouped(4)});
     PartLayer fc = PartLayer::convolution(40, 48, 1, 1, 1, 1, 6);
-    v.push_back({"fc", fc, NodeSpec::with_banks(4, 4, 4, 1), {4, 16, 16, 1, 1}, grouped(8), kBCHW});
+    v.push_back({"fc", fc, NodeSpec::with_banks(4, 4, 4, 1), {4, 16, 16, 1, 1, 1, 1}, grouped(8), kBCHW});
     PartLayer attn = PartLayer::convolution(12, 16, 12, 1, 1, 1, 2);
     attn.has_weights = false;
-    v.push_back({"attn", attn, NodeSpec::with_banks(4, 4, 4, 4), {1, 4, 8, 4, 1}, kBCHW, kBHWC});
+    v.push_back({"attn", attn, NodeSpec::with_banks(4, 4, 4, 4), {1, 4, 8, 4, 1, 1, 1}, kBCHW, kBHWC});
     PartLayer dw = PartLayer::convolution(10, 1, 6, 6, 3, 1, 2);
     dw.depthwise = true;
-    v.push_back({"dw", dw, NodeSpec::with_banks(4, 4, 4, 1), {1, 4, 1, 4, 4}, kBHWC, kBCHW});
+    v.push_back({"dw", dw, NodeSpec::with_banks(4, 4, 4, 1), {1, 4, 1, 4, 4, 3, 3}, kBHWC, kBCHW});
     return v;
 }
 
@@ -100,13 +114,13 @@ TEST(DramPermutations, EveryOrderMatchesTheTrace) {
     for (const PermCase& c : permutation_cases()) {
         Tiling t;
         t.tile = c.tile;
-        for (std::size_t d = 0; d < kLoopDims; ++d) {
+        for (std::size_t d = 0; d < kFastLoopDims; ++d) {  // R and S whole
             const std::int64_t e = extent(c.layer, static_cast<LoopDim>(d));
             if (e > 1) {
                 ASSERT_LT(c.tile[d], e) << c.name;
             }
         }
-        const std::vector<LoopOrder> orders(all_loop_orders().begin(), all_loop_orders().end());
+        const std::vector<LoopOrder> orders = five_loop_orders();
         const std::vector<DramTraffic> batch = dram_traffic_orders(c.layer, c.node, t, c.in, c.out, orders);
         std::set<std::vector<std::int64_t>> distinct;
         for (std::size_t o = 0; o < orders.size(); ++o) {
@@ -156,13 +170,38 @@ TEST(DramPermutations, EveryOrderMatchesTheTrace) {
     EXPECT_GE(static_cast<double>(act_within), 0.95 * m);
 }
 
+// R and S with whole kernels are loops of one tile: wherever an order puts them, the analytic
+// model and the trace give what they give with R and S innermost.
+TEST(DramPermutations, WholeKernelLoopsCostTheSameAnywhere) {
+    const std::vector<LoopOrder> orders = five_loop_orders();
+    for (const PermCase& c : permutation_cases()) {
+        Tiling t;
+        t.tile = c.tile;
+        for (std::size_t o = 0; o < orders.size(); o += 7) {
+            t.order = orders[o];
+            Tiling moved = t;
+            const auto& x = orders[o].loops;
+            moved.order.loops = {LoopDim::R, x[0], x[1], LoopDim::S, x[2], x[3], x[4]};
+            const std::string what = std::string(c.name) + " " + to_string(moved);
+            EXPECT_EQ(dram_traffic(c.layer, c.node, moved, c.in, c.out),
+                      dram_traffic(c.layer, c.node, t, c.in, c.out))
+                << what;
+            EXPECT_EQ(simulate_dram_trace(c.layer, c.node, moved, c.in, c.out),
+                      simulate_dram_trace(c.layer, c.node, t, c.in, c.out))
+                << what;
+        }
+    }
+}
+
 // The generated validation suite of dram_test.cpp with each case's loop order replaced by a
-// random one of the 120 (seeded), held to the bounds the four orders meet there.
+// random one of the 120 with R and S innermost (seeded), held to the bounds the four orders
+// meet there.
 TEST(DramPermutations, ValidationSuiteUnderRandomOrders) {
     Rng rng(20261129);
     std::vector<dram_suite::Case> suite = dram_suite::validation_suite();
+    const std::vector<LoopOrder> orders = five_loop_orders();
     for (dram_suite::Case& c : suite)
-        c.tiling.order = all_loop_orders()[static_cast<std::size_t>(rng.uniform_int(0, kAllOrderCount - 1))];
+        c.tiling.order = orders[static_cast<std::size_t>(rng.uniform_int(0, 119))];
     dram_suite::expect_analytic_matches_trace(suite, "random-order");
 }
 
@@ -187,7 +226,7 @@ TEST(DramPermutations, HandCountedOrderOutsideTheFour) {
     const PartLayer l = PartLayer::convolution(4, 4, 4, 1, 1);
     const NodeSpec node = NodeSpec::with_banks(2, 2, 4, 1);
     Tiling t;
-    t.tile = {1, 2, 4, 2, 1};
+    t.tile = {1, 2, 4, 2, 1, l.R, l.S};
     t.order = parse_loop_order("pkbcq");
     const DramTraffic a = dram_traffic(l, node, t, kBCHW, kBCHW);
     EXPECT_EQ(a[Tensor::weight].fetches, 4);

@@ -127,8 +127,10 @@ inline std::vector<Case> validation_suite() {
             label += " mapper";
         } else {
             c.tiling.order = kFastOrders[static_cast<std::size_t>(rng.uniform_int(0, 3))];
-            for (std::size_t d = 0; d < kLoopDims; ++d)
+            for (std::size_t d = 0; d < kFastLoopDims; ++d)  // R and S whole
                 c.tiling.tile[d] = random_tile(rng, extent(c.layer, static_cast<LoopDim>(d)));
+            c.tiling.tile[static_cast<std::size_t>(LoopDim::R)] = c.layer.R;
+            c.tiling.tile[static_cast<std::size_t>(LoopDim::S)] = c.layer.S;
         }
         // Appended piecewise: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string&&.
         c.name = std::to_string(i);

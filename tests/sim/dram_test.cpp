@@ -123,8 +123,10 @@ std::string expect_cached_traffic(Rng rng, std::uint64_t i, int tilings, TileSum
     const DataLayout out = random_layout(rng);
     for (int k = 0; k < tilings; ++k) {
         Tiling t;
-        for (std::size_t d = 0; d < kLoopDims; ++d)
+        for (std::size_t d = 0; d < kFastLoopDims; ++d)  // R and S whole
             t.tile[d] = random_tile(rng, extent(layer, static_cast<LoopDim>(d)));
+        t.tile[static_cast<std::size_t>(LoopDim::R)] = layer.R;
+        t.tile[static_cast<std::size_t>(LoopDim::S)] = layer.S;
         const auto plain = dram_traffic_all_orders(layer, node, t, in, out);
         const auto cached = dram_traffic_all_orders(layer, node, t, in, out, &cache);
         for (std::size_t o = 0; o < kFastOrderCount; ++o)

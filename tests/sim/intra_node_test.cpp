@@ -30,7 +30,7 @@ TEST(IntraNode, PointwiseConvMatchingThePeArrayIsFullyUtilised) {
     const NodeSpec node = big_node();
     Tiling t;
     t.unroll = {LoopDim::K, LoopDim::C};
-    t.tile = {1, 32, 32, 8, 56};
+    t.tile = {1, 32, 32, 8, 56, l.R, l.S};
     const IntraNodeCost c = evaluate_tiling(l, node, t, kBCHW, kBCHW);
     EXPECT_EQ(c.compute_cycles.value(), static_cast<double>(l.macs() / 1024));
     EXPECT_DOUBLE_EQ(c.pe_utilisation, 1.0);
@@ -55,7 +55,7 @@ TEST(IntraNode, PeRegistersKeepTheCheapestOperandStationary) {
     const NodeSpec node = big_node();
     Tiling t;
     t.unroll = {LoopDim::K, LoopDim::C};
-    t.tile = {1, 32, 32, 8, 56};
+    t.tile = {1, 32, 32, 8, 56, l.R, l.S};
     const IntraNodeCost c = evaluate_tiling(l, node, t, kBCHW, kBCHW);
     EXPECT_EQ(c.dataflow, PeDataflow::weight_stationary);
     EXPECT_EQ(c.wbuf.reads, 32 * 32 * 7);
@@ -79,7 +79,7 @@ TEST(IntraNode, OutputStationaryDropsTheKernelLoopsFromPsumTraffic) {
     const NodeSpec node = big_node();
     Tiling t;
     t.unroll = {LoopDim::K, LoopDim::C};
-    t.tile = {1, 32, 32, 4, 4};
+    t.tile = {1, 32, 32, 4, 4, l.R, l.S};
     const IntraNodeCost c = evaluate_tiling(l, node, t, kBCHW, kBCHW);
     // Without reuse: every one of the 9 x 16 cycles touches 32 psums (and 1024 weights);
     // weight stationary keeps 1024 x 9 weights for one pass of 16 pixels (9216 reads), output
@@ -92,7 +92,7 @@ TEST(IntraNode, OutputStationaryDropsTheKernelLoopsFromPsumTraffic) {
     const PartLayer one = conv(1, 1, 4, 3);
     Tiling t1;
     t1.unroll = {LoopDim::K, LoopDim::C};
-    t1.tile = {1, 1, 1, 4, 4};
+    t1.tile = {1, 1, 1, 4, 4, one.R, one.S};
     const IntraNodeCost o = evaluate_tiling(one, node, t1, kBCHW, kBCHW);
     EXPECT_EQ(o.dataflow, PeDataflow::output_stationary);
     EXPECT_EQ(o.obuf.writes - o.dram[Tensor::output].read_elements, 16);
@@ -109,7 +109,7 @@ TEST(IntraNode, WeightStationaryReadsEachWeightOnce) {
     const NodeSpec node = big_node();
     Tiling t;
     t.order = LoopOrder::kcbpq;
-    t.tile = {1, 32, 64, 1, 1};
+    t.tile = {1, 32, 64, 1, 1, l.R, l.S};
     const IntraNodeCost c = evaluate_tiling(l, node, t, kBCHW, kBCHW);
     const std::int64_t weight_bytes = l.K * l.C * 2;
     EXPECT_EQ(c.dram[Tensor::weight].read_elements, l.K * l.C);
@@ -128,7 +128,7 @@ TEST(IntraNode, PsumsSpillWhenCIsNotInnermost) {
     const NodeSpec node = NodeSpec::with_banks(8, 8, 8, 1);
     Tiling t;
     t.order = LoopOrder::kcbpq;
-    t.tile = {1, 16, 8, 4, 8};
+    t.tile = {1, 16, 8, 4, 8, l.R, l.S};
     const IntraNodeCost c = evaluate_tiling(l, node, t, kBCHW, kBCHW);
     EXPECT_EQ(c.dram[Tensor::output].write_elements, 2 * 16 * 64);
     EXPECT_EQ(c.dram[Tensor::output].read_elements, 16 * 64);
@@ -213,6 +213,29 @@ TEST(IntraNode, EnergyIsCountsTimesCoefficients) {
     k.pj_per_dram_bit = 1;
     EXPECT_DOUBLE_EQ(intra_node_energy(c, l.macs(), k).value(),
                      static_cast<double>(c.dram.accesses() * 2048));
+}
+
+TEST(IntraNode, KernelTilesShrinkTheFootprintNotTheCycles) {
+    // A 3x3 convolution, stride 2, P = Q = 4 (input 9 x 9), tiles B1 K4 C2 P2 Q4 R2 S3: the
+    // input tile spans (2 - 1) x 2 + 2 = 4 rows and (4 - 1) x 2 + 3 = 9 columns of its 2
+    // channels (72 elements, 144 bytes), the weight tile 4 x 2 x 2 x 3 = 48 (96 bytes), the
+    // output tile 4 x 2 x 4 psums of 32 bits (128 bytes). R and S are not unrolled, so the
+    // PE array still steps through all 3 x 3 kernel positions of every pixel: 3 x 3 x 4 x 4.
+    const PartLayer l = PartLayer::convolution(4, 2, 4, 4, 3, 2);
+    Tiling t;
+    t.unroll = {LoopDim::K, LoopDim::C};
+    t.tile = {1, 4, 2, 2, 4, 2, 3};
+    const TileFootprint f = footprint(l, t);
+    EXPECT_EQ(f.input, Bytes(144));
+    EXPECT_EQ(f.weight, Bytes(96));
+    EXPECT_EQ(f.output, Bytes(128));
+    const NodeSpec node;
+    EXPECT_EQ(tiling_compute_cycles(l, node, t), 3 * 3 * 4 * 4);
+    Tiling whole = t;
+    whole.tile = {1, 4, 2, 2, 4, 3, 3};
+    EXPECT_EQ(footprint(l, whole).input, Bytes(2 * 2 * 5 * 9));
+    EXPECT_EQ(footprint(l, whole).weight, Bytes(2 * 4 * 2 * 3 * 3));
+    EXPECT_EQ(tiling_compute_cycles(l, node, whole), tiling_compute_cycles(l, node, t));
 }
 
 }  // namespace

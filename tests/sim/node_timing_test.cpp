@@ -42,7 +42,7 @@ TEST(NodeTiming, OneTileIsFetchComputeWriteBack) {
     l.H = l.W = 8;
     const NodeSpec node = NodeSpec::with_banks(8, 8, 8, 1);
     Tiling t;
-    t.tile = {1, 16, 16, 8, 8};
+    t.tile = {1, 16, 16, 8, 8, l.R, l.S};
     const NodeTiming r = simulate_node_timing(l, node, t, kBCHW, kBCHW, 1e18, 0);
     EXPECT_EQ(r.steps, 1);
     EXPECT_EQ(r.compute, 2.0 * 2 * 8 * 8);
@@ -69,7 +69,7 @@ TEST(NodeTiming, ManyTilesOverlapFetchesWithCompute) {
     const NodeSpec node = NodeSpec::with_banks(8, 8, 64, 1);
     Tiling t;
     t.order = LoopOrder::bpqkc;
-    t.tile = {1, 64, 64, 1, 32};
+    t.tile = {1, 64, 64, 1, 32, l.R, l.S};
     const NodeTiming r = simulate_node_timing(l, node, t, kBCHW, kBCHW, 1e18, 0);
     const DramCommandCount k = simulate_dram_commands(l, node, t, kBCHW, kBCHW, 1e18, 0);
     const IntraNodeCost c = evaluate_tiling(l, node, t, kBCHW, kBCHW);

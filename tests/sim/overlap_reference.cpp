@@ -48,7 +48,8 @@ std::vector<Step> walk(const std::array<Range, kPartDims>& r, const PartTiling& 
                     : d == LoopDim::K ? out[1].size()
                     : d == LoopDim::P ? out[2].size()
                     : d == LoopDim::Q ? out[3].size()
-                                      : r[index_of(PartDim::c)].size();
+                    : d == LoopDim::C ? r[index_of(PartDim::c)].size()
+                                      : part.tiling[d];  // R, S: whole, one tile
         tile[i] = std::clamp<std::int64_t>(part.tiling[d], 1, extent[i]);
         count[i] = (extent[i] + tile[i] - 1) / tile[i];
     }

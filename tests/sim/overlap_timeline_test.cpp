@@ -194,7 +194,7 @@ layers:
     HandChain() {
         part.part.tiled = true;
         part.part.tiling.order = LoopOrder::bpqkc;
-        part.part.tiling.tile = {1, 64, 64, 8, 64};  // B, K, C, P, Q
+        part.part.tiling.tile = {1, 64, 64, 8, 64, 1, 1};  // B, K, C, P, Q, R, S
     }
     /// c1 on node (0, c1_col), c2 on (0, c2_col): 400 compute cycles each, c2 gathers for 100.
     Cycles run(int c1_col, int c2_col, const Timeline& t, std::vector<std::vector<LayerTiming>>& timing) {
@@ -239,7 +239,7 @@ TEST(OverlapTransform, HandComputedChain) {
     // input and weight tiles and any order of the steps costs the same.
     HandChain h;
     h.part.part.tiling.order = LoopOrder::kbpqc;
-    h.part.part.tiling.tile = {1, 8, 4, 16, 64};
+    h.part.part.tiling.tile = {1, 8, 4, 16, 64, 1, 1};
     const LayerSpaces s1 = layer_spaces(h.n, 0, h.m, Region{0, 0, 1, 1}, h.sys.mesh, h.part);
     ASSERT_EQ(s1.nodes[0].steps, 4);
     EXPECT_EQ(s1.nodes[0].keep, (std::array<std::int64_t, 2>{0, 0}));
@@ -277,7 +277,7 @@ TEST(OverlapTransform, ReusedTilesPinTheLoopOrder) {
     // together (keep = the K stride) and the transformation cannot move pixels forward.
     HandChain h;
     h.part.part.tiling.order = LoopOrder::kbpqc;
-    h.part.part.tiling.tile = {1, 8, 64, 16, 64};
+    h.part.part.tiling.tile = {1, 8, 64, 16, 64, 1, 1};
     const LayerSpaces s1 = layer_spaces(h.n, 0, h.m, Region{0, 0, 1, 1}, h.sys.mesh, h.part);
     EXPECT_EQ(s1.nodes[0].keep, (std::array<std::int64_t, 2>{2, 0}));
     std::vector<std::vector<LayerTiming>> t;

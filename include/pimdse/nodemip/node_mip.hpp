@@ -5,7 +5,8 @@
 // the incumbent when it ranks first (sim::exact_better, then the exhaustive search's
 // enumeration order) and cut off by a no-good cut, with the log-sum-exp tangents at that
 // point added, until the program's bound exceeds the incumbent. The result is the tiling
-// sim::exact_search finds; the work limit is a count of MIP solves. Behind the
+// sim::exact_search finds; the work limit is a count of MIP solves. The programs tile B, K,
+// C, P, Q and keep the kernel whole (R and S one tile), as the exact search does. Behind the
 // sim::IntraNodeMapper seam as MipIntraNodeMapper. docs/model.md, "The node MIP".
 
 #include <array>

@@ -124,7 +124,8 @@ struct DramTraffic {
 
 /// Analytic DRAM traffic of `layer` under `tiling` with input layout `in` and output layout
 /// `out` (the loop nest and fetch rules of docs/model.md, "DRAM"). Preconditions:
-/// validate(layer), validate(node), layouts valid, tile sizes in [1, extent].
+/// validate(layer), validate(node), layouts valid, tile sizes in [1, extent], the R and S
+/// tiles whole (the kernel's R and S: this model does not cost kernel tiles yet).
 [[nodiscard]] DramTraffic dram_traffic(const PartLayer& layer, const NodeSpec& node, const Tiling& tiling,
                                        DataLayout in, DataLayout out) noexcept;
 

@@ -2,7 +2,8 @@
 // The exact intra-node optimum over the space the analytic node model can cost: every
 // ordered pair of distinct loop dims as the PE array's spatial unrolling, every tiling whose
 // tile sizes are divisors, powers of two, PE-extent multiples of powers of two or the whole
-// extent of their dim and fit the buffers, and all 120 orders of the five tile loops. Every
+// extent of their dim and fit the buffers (R and S whole, until the DRAM model costs kernel
+// tiles), and all 5040 orders of the seven tile loops. Every
 // candidate is costed by evaluate_tiling (intra_node.hpp), so the optimum it returns is
 // exactly what the analytic model says of that tiling. The objective is latency, energy or
 // EDP from the model's own counts and energy coefficients; ties are broken by the other
@@ -37,8 +38,8 @@ struct ExactNodeResult {
 /// the powers of two and `unit` x the powers of two below it, and `extent` itself.
 [[nodiscard]] std::vector<std::int64_t> exact_tile_candidates(std::int64_t extent, std::int64_t unit);
 
-/// The spatial unrollings of the exact space: every ordered pair of distinct loop dims, in a
-/// fixed order (rows major).
+/// The spatial unrollings of the exact space: every ordered pair of distinct loop dims of
+/// B, K, C, P, Q (R and S are never unrolled), in a fixed order (rows major).
 [[nodiscard]] std::vector<SpatialUnroll> exact_unrolls();
 
 /// The objective of `cost` for `layer` (its MACs) under `k`.

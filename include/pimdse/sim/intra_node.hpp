@@ -164,8 +164,9 @@ struct IntraNodeEnergyCoefficients {
 };
 
 /// Searches eight spatial unrollings, four loop orders and power-of-two tile sizes (plus the
-/// whole extent) that fit the buffers; minimises total cycles, then, given energy
-/// coefficients, intra-node energy, then DRAM accesses + activations, then SRAM accesses.
+/// whole extent) of B, K, C, P, Q that fit the buffers, R and S whole; minimises total
+/// cycles, then, given energy coefficients, intra-node energy, then DRAM accesses +
+/// activations, then SRAM accesses.
 /// Given energy coefficients, the unrollings that reach the best cycles also search their
 /// balanced tiles (per tile count, the smallest divisor with that count and no more lane
 /// passes: 7 for two tiles of 14, not 8) for less energy at exactly those cycles.

@@ -86,15 +86,22 @@ struct NodeSpec {
     friend bool operator==(const NodeSpec&, const NodeSpec&) = default;
 };
 
-/// Tile loops of the intra-node nest (R and S are never tiled: a tile holds whole kernels).
-enum class LoopDim : std::uint8_t { B, K, C, P, Q };
-inline constexpr std::size_t kLoopDims = 5;
+/// Tile loops of the intra-node nest: the five of the output and the channels, then the
+/// kernel's rows R and columns S. A tile holds tR x tS of the kernel; the fast search and the
+/// node MIP keep R and S whole (one tile), the exact search and the references tile them.
+enum class LoopDim : std::uint8_t { B, K, C, P, Q, R, S };
+inline constexpr std::size_t kLoopDims = 7;
+/// The loops B, K, C, P, Q (the first five LoopDims), which the fast search and the node MIP
+/// tile; R and S stay whole there.
+inline constexpr std::size_t kFastLoopDims = 5;
 
-/// An order of the tile loops: a permutation of B, K, C, P, Q, outer to inner (120 of
-/// them). The four named ones are those the fast search and the node MIP try; their names
-/// say which tensor stays in its buffer while the innermost loop runs.
+/// An order of the tile loops: a permutation of B, K, C, P, Q, R, S, outer to inner (5040 of
+/// them). The four named ones are those the fast search and the node MIP try, R and S
+/// innermost; their names say which tensor stays in its buffer while the innermost loop of
+/// more than one tile runs.
 struct LoopOrder {
-    std::array<LoopDim, kLoopDims> loops{LoopDim::K, LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::C};
+    std::array<LoopDim, kLoopDims> loops{LoopDim::K, LoopDim::B, LoopDim::P, LoopDim::Q,
+                                         LoopDim::C, LoopDim::R, LoopDim::S};
 
     static const LoopOrder kbpqc;  ///< output stationary, K outermost: psums accumulate over C on chip
     static const LoopOrder bpqkc;  ///< output stationary, pixels outermost
@@ -103,31 +110,37 @@ struct LoopOrder {
 
     friend constexpr bool operator==(const LoopOrder&, const LoopOrder&) = default;
 };
-inline constexpr LoopOrder LoopOrder::kbpqc{{LoopDim::K, LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::C}};
-inline constexpr LoopOrder LoopOrder::bpqkc{{LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::K, LoopDim::C}};
-inline constexpr LoopOrder LoopOrder::kcbpq{{LoopDim::K, LoopDim::C, LoopDim::B, LoopDim::P, LoopDim::Q}};
-inline constexpr LoopOrder LoopOrder::bpqck{{LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::C, LoopDim::K}};
+inline constexpr LoopOrder LoopOrder::kbpqc{
+    {LoopDim::K, LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::C, LoopDim::R, LoopDim::S}};
+inline constexpr LoopOrder LoopOrder::bpqkc{
+    {LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::K, LoopDim::C, LoopDim::R, LoopDim::S}};
+inline constexpr LoopOrder LoopOrder::kcbpq{
+    {LoopDim::K, LoopDim::C, LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::R, LoopDim::S}};
+inline constexpr LoopOrder LoopOrder::bpqck{
+    {LoopDim::B, LoopDim::P, LoopDim::Q, LoopDim::C, LoopDim::K, LoopDim::R, LoopDim::S}};
 
 /// The orders the fast search (AnalyticIntraNodeMapper) and the node MIP try; arrays of
 /// per-order results "for the four orders" are indexed as this one.
 inline constexpr std::size_t kFastOrderCount = 4;
 inline constexpr std::array<LoopOrder, kFastOrderCount> kFastOrders{LoopOrder::kbpqc, LoopOrder::bpqkc,
                                                                     LoopOrder::kcbpq, LoopOrder::bpqck};
-/// Every permutation of the five tile loops (the exact search's and the references' space).
-inline constexpr std::size_t kAllOrderCount = 120;
-/// The 120 orders, lexicographic in LoopDim order (B K C P Q first, Q P C K B last).
+/// Every permutation of the seven tile loops (the exact search's and the references' space).
+inline constexpr std::size_t kAllOrderCount = 5040;
+/// The 5040 orders, lexicographic in LoopDim order (B K C P Q R S first, S R Q P C K B last).
 [[nodiscard]] const std::array<LoopOrder, kAllOrderCount>& all_loop_orders() noexcept;
 
-/// The five loops of `order`, outer to inner.
+/// The seven loops of `order`, outer to inner.
 [[nodiscard]] constexpr const std::array<LoopDim, kLoopDims>& loops_of(const LoopOrder& order) noexcept {
     return order.loops;
 }
 /// True if `order` holds each loop dim once.
 [[nodiscard]] bool is_permutation(const LoopOrder& order) noexcept;
-/// The five letters outer to inner, lower case: "kbpqc".
+/// The seven letters outer to inner, lower case: "kbpqcrs".
 [[nodiscard]] std::string to_string(const LoopOrder& order);
-/// The order spelled by `text` (five letters b, k, c, p, q in either case, each once, outer
-/// to inner); throws ModelError saying what is wrong otherwise.
+/// The order spelled by `text`: seven letters b, k, c, p, q, r, s in either case, each once,
+/// outer to inner; or the five letters b, k, c, p, q (the text of the orders before R and S
+/// were tile loops), which mean those five with R and S innermost. Throws ModelError saying
+/// what is wrong otherwise.
 [[nodiscard]] LoopOrder parse_loop_order(std::string_view text);
 [[nodiscard]] std::string_view to_string(LoopDim dim) noexcept;
 
@@ -142,7 +155,8 @@ struct Tiling {
     SpatialUnroll unroll;
     LoopOrder order = LoopOrder::kbpqc;
     /// Tile size per loop dim, indexed by LoopDim; the last tile of a dim may be smaller.
-    std::array<std::int64_t, kLoopDims> tile{1, 1, 1, 1, 1};
+    /// The kernel's R and S tiles must be set like the others (whole: the layer's R and S).
+    std::array<std::int64_t, kLoopDims> tile{1, 1, 1, 1, 1, 1, 1};
 
     [[nodiscard]] std::int64_t operator[](LoopDim d) const noexcept {
         return tile[static_cast<std::size_t>(d)];
@@ -150,7 +164,7 @@ struct Tiling {
     friend bool operator==(const Tiling&, const Tiling&) = default;
 };
 
-/// "KxC kbpqc B1 K64 C64 P8 Q56" (unrolling rows x cols, order, tiles).
+/// "KxC kbpqcrs B1 K64 C64 P8 Q56 R3 S3" (unrolling rows x cols, order, tiles).
 [[nodiscard]] std::string to_string(const Tiling& t);
 
 /// Loop bound of `d` in `layer` (inline: the tiling search's inner loops call it).
@@ -165,9 +179,13 @@ struct Tiling {
         case LoopDim::P:
             return l.P;
         case LoopDim::Q:
+            return l.Q;
+        case LoopDim::R:
+            return l.R;
+        case LoopDim::S:
             break;
     }
-    return l.Q;
+    return l.S;
 }
 
 /// The three tensors a node moves; the output includes its partial sums.
@@ -176,20 +194,21 @@ inline constexpr std::size_t kTensors = 3;
 [[nodiscard]] std::string_view to_string(Tensor t) noexcept;
 
 /// Whether the tile of `t` changes when loop `d` advances (NicePIM Fig. 2 loop relevance;
-/// depthwise input follows K; the second operand of an activation matmul follows B too).
+/// depthwise input follows K; the second operand of an activation matmul follows B too; R and
+/// S move the input and the weights, not the output).
 /// Inline: the tiling search's inner loops call it.
 [[nodiscard]] inline bool relevant(const PartLayer& l, Tensor t, LoopDim d) noexcept {
     switch (t) {
         case Tensor::input:
-            return d == LoopDim::B || d == LoopDim::P || d == LoopDim::Q ||
-                   (l.depthwise ? d == LoopDim::K : d == LoopDim::C);
+            return d == LoopDim::B || d == LoopDim::P || d == LoopDim::Q || d == LoopDim::R ||
+                   d == LoopDim::S || (l.depthwise ? d == LoopDim::K : d == LoopDim::C);
         case Tensor::weight:
-            return d == LoopDim::K || (d == LoopDim::C && !l.depthwise) ||
-                   (d == LoopDim::B && !l.has_weights);
+            return d == LoopDim::K || (d == LoopDim::C && !l.depthwise) || d == LoopDim::R ||
+                   d == LoopDim::S || (d == LoopDim::B && !l.has_weights);
         case Tensor::output:
             break;
     }
-    return d != LoopDim::C;
+    return d != LoopDim::C && d != LoopDim::R && d != LoopDim::S;
 }
 
 /// Elements of the largest tile of each tensor (input with its halo; output in psums) and
